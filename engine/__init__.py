@@ -1,0 +1,1 @@
+"""The Zehntausend rules engine: pure Python in the MicroPython subset."""

@@ -1,0 +1,279 @@
+"""Rule sets: every option of RULES.md, the six presets, and their encoding.
+
+A `Rules` object is immutable by convention: change rules with
+`rules.replace(**changes)`, which checks the new combination. The option
+keys are the stable names used in saves and by anyone building rules outside
+the device:
+
+    dice            6 or 5
+    target          positive multiple of 50
+    entry           opening hurdle, a multiple of 50 from 0 to the target
+    n_of_kind       "double", "triple_only", "add", "fixed", "five_flat"
+    ones_triple     1000 or 300
+    straight        points for 1-6 with 6 dice (0 = off)
+    small_straights (points for 1-5, points for 2-6), (0, 0) = off
+    three_pairs     points (0 = off), 6 dice only
+    quad_pair       four of a kind plus a pair (0 = off), 6 dice only
+    two_triplets    points (0 = off), 6 dice only
+    hot_dice        "may" or "must"
+    auto_keep       all scoring dice are set aside automatically
+    triples_across  singles set aside earlier may complete a triple later
+    penalty         points off after three farkled turns in a row
+    takeover        the next player may take over a banked turn
+    exact           the target must be hit exactly (needs finish "exact")
+    finish          "last_turn", "round", "exact", "immediate"
+    tie             "trigger" or "playoff"
+
+Decisions where RULES.md leaves room: `five_flat` is a 5-dice mode; the
+entry hurdle may be any multiple of 50 up to the target; `exact` and
+`finish="exact"` always go together.
+"""
+
+try:
+    from binascii import crc32 as _crc32
+except ImportError:  # pragma: no cover - ports without binascii.crc32
+    _crc32 = None
+
+KEYS = (
+    "dice", "target", "entry", "n_of_kind", "ones_triple", "straight",
+    "small_straights", "three_pairs", "quad_pair", "two_triplets", "hot_dice",
+    "auto_keep", "triples_across", "penalty", "takeover", "exact", "finish",
+    "tie",
+)
+
+DEFAULTS = {
+    "dice": 6,
+    "target": 10000,
+    "entry": 0,
+    "n_of_kind": "double",
+    "ones_triple": 1000,
+    "straight": 1500,
+    "small_straights": (0, 0),
+    "three_pairs": 1500,
+    "quad_pair": 0,
+    "two_triplets": 0,
+    "hot_dice": "may",
+    "auto_keep": False,
+    "triples_across": False,
+    "penalty": 0,
+    "takeover": False,
+    "exact": False,
+    "finish": "last_turn",
+    "tie": "trigger",
+}
+
+N_OF_KIND = ("double", "triple_only", "add", "fixed", "five_flat")
+FINISH = ("last_turn", "round", "exact", "immediate")
+TIE = ("trigger", "playoff")
+HOT_DICE = ("may", "must")
+BOOLS = ("auto_keep", "triples_across", "takeover", "exact")
+CHOICES = {
+    "n_of_kind": N_OF_KIND,
+    "finish": FINISH,
+    "tie": TIE,
+    "hot_dice": HOT_DICE,
+    "dice": (6, 5),
+    "ones_triple": (1000, 300),
+}
+# Options whose combination needs all six dice.
+SIX_DICE_ONLY = ("straight", "three_pairs", "quad_pair", "two_triplets")
+
+PRESETS = ("zehntausend", "kneipe", "fuenf", "farkle4000", "punktlandung", "international")
+
+_PRESET_CHANGES = {
+    "zehntausend": {},
+    "kneipe": {"entry": 350, "hot_dice": "must"},
+    "fuenf": {
+        "dice": 5, "n_of_kind": "triple_only", "straight": 0, "three_pairs": 0,
+        "entry": 350, "finish": "round", "tie": "playoff",
+    },
+    "farkle4000": {
+        "small_straights": (500, 750), "three_pairs": 0, "target": 4000,
+        "tie": "playoff",
+    },
+    "punktlandung": {
+        "dice": 5, "n_of_kind": "triple_only", "straight": 0, "three_pairs": 0,
+        "entry": 350, "exact": True, "takeover": True, "auto_keep": True,
+        "finish": "exact",
+    },
+    "international": {
+        "ones_triple": 300, "n_of_kind": "fixed", "quad_pair": 1500,
+        "two_triplets": 2500,
+    },
+}
+
+ENCODING_VERSION = "R1"
+
+
+def _fail(key, why, value):
+    raise ValueError("rule option '%s': %s (got %r)" % (key, why, value))
+
+
+def _points(key, value):
+    """Check a points value: a non-negative int that is a multiple of 50."""
+    if type(value) is not int or value < 0 or value % 50:
+        _fail(key, "must be a whole multiple of 50, 0 or more", value)
+    return value
+
+
+class Rules:
+    """One complete rule set; construct with keyword options, defaults as the
+    `zehntausend` preset. Raises ValueError naming the option for an unknown
+    key, a bad value or an impossible combination."""
+
+    def __init__(self, **options):
+        for key in options:
+            if key not in DEFAULTS:
+                raise ValueError("unknown rule option '%s'" % key)
+        for key in KEYS:
+            value = options[key] if key in options else DEFAULTS[key]
+            setattr(self, key, self._normalise(key, value))
+        self._check_combination()
+        self._encoded = self._encode()
+        # Per-rules memo of scoring results, filled lazily by engine.scoring.
+        self.memo = {}
+
+    @staticmethod
+    def _normalise(key, value):
+        if key in BOOLS:
+            if value not in (True, False):  # 0 and 1 compare equal and pass
+                _fail(key, "must be True or False", value)
+            return bool(value)
+        if key == "small_straights":
+            if not isinstance(value, (tuple, list)) or len(value) != 2:
+                _fail(key, "must be a pair (points for 1-5, points for 2-6)", value)
+            return (_points(key, value[0]), _points(key, value[1]))
+        if key in CHOICES:
+            if type(value) is bool or value not in CHOICES[key]:
+                _fail(key, "must be one of %s" % (CHOICES[key],), value)
+            return value
+        if key == "target":
+            if type(value) is not int or value <= 0 or value % 50:
+                _fail(key, "must be a positive multiple of 50", value)
+            return value
+        return _points(key, value)
+
+    def _check_combination(self):
+        if self.dice == 5:
+            for key in SIX_DICE_ONLY:
+                if getattr(self, key):
+                    _fail(key, "needs 6 dice; set it to 0 for a 5-dice game", getattr(self, key))
+        if self.n_of_kind == "five_flat" and self.dice != 5:
+            _fail("n_of_kind", "five_flat is a 5-dice mode", self.n_of_kind)
+        if self.entry > self.target:
+            _fail("entry", "may not be above the target %d" % self.target, self.entry)
+        if self.exact and self.finish != "exact":
+            _fail("exact", "exact=True needs finish='exact'", self.exact)
+        if self.finish == "exact" and not self.exact:
+            _fail("finish", "finish='exact' needs exact=True", self.finish)
+
+    def to_dict(self):
+        """All options as a plain dict (a fresh copy)."""
+        d = {}
+        for key in KEYS:
+            d[key] = getattr(self, key)
+        return d
+
+    def replace(self, **changes):
+        """A new Rules with these options changed; checked like the constructor."""
+        d = self.to_dict()
+        for key in changes:
+            if key not in DEFAULTS:
+                raise ValueError("unknown rule option '%s'" % key)
+            d[key] = changes[key]
+        return Rules(**d)
+
+    def _encode(self):
+        parts = [ENCODING_VERSION]
+        for key in KEYS:
+            v = getattr(self, key)
+            if key == "small_straights":
+                parts.append("%d/%d" % v)
+            elif key in BOOLS:
+                parts.append("1" if v else "0")
+            else:
+                parts.append(str(v))
+        return ",".join(parts)
+
+    def encode(self):
+        """The stable compact text form used in saves, e.g. 'R1,6,10000,...'."""
+        return self._encoded
+
+    @staticmethod
+    def decode(text):
+        """Rebuild Rules from `encode()` output; ValueError when malformed."""
+        if not isinstance(text, str):
+            raise ValueError("rules encoding must be text")
+        parts = text.split(",")
+        if parts[0] != ENCODING_VERSION or len(parts) != len(KEYS) + 1:
+            raise ValueError("unknown rules encoding %r" % text[:40])
+        opts = {}
+        for i, key in enumerate(KEYS):
+            raw = parts[i + 1]
+            if key == "small_straights":
+                pair = raw.split("/")
+                if len(pair) != 2:
+                    raise ValueError("bad small_straights %r" % raw)
+                opts[key] = (_int(pair[0]), _int(pair[1]))
+            elif key in BOOLS:
+                if raw not in ("0", "1"):
+                    raise ValueError("bad %s %r" % (key, raw))
+                opts[key] = raw == "1"
+            elif key in ("n_of_kind", "finish", "tie", "hot_dice"):
+                opts[key] = raw
+            else:
+                opts[key] = _int(raw)
+        return Rules(**opts)
+
+    def fingerprint(self):
+        """Eight hex digits identifying these rules; equal on every interpreter."""
+        return "%08x" % crc32(self._encoded.encode())
+
+    def preset_key(self):
+        """The key of the preset these rules equal, or None for custom rules."""
+        for key in PRESETS:
+            if preset(key) == self:
+                return key
+        return None
+
+    def __eq__(self, other):
+        return isinstance(other, Rules) and other._encoded == self._encoded
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self._encoded)
+
+    def __repr__(self):
+        return "Rules(%s)" % self._encoded
+
+
+def _int(text):
+    if not text or not (text.isdigit() or (text[0] == "-" and text[1:].isdigit())):
+        raise ValueError("bad number %r in rules encoding" % text)
+    return int(text)
+
+
+def crc32(data, value=0):
+    """CRC-32 (the zlib polynomial) of bytes; binascii when present."""
+    if _crc32 is not None:
+        return _crc32(data, value) & 0xFFFFFFFF
+    return crc32_pure(data, value)
+
+
+def crc32_pure(data, value=0):
+    """Bitwise CRC-32 for ports without binascii.crc32 (slow but small)."""
+    crc = value ^ 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
+    return crc ^ 0xFFFFFFFF
+
+
+def preset(key):
+    """The Rules of one preset key (see PRESETS); ValueError for others."""
+    if key not in _PRESET_CHANGES:
+        raise ValueError("unknown preset '%s'; presets are %s" % (key, ", ".join(PRESETS)))
+    return Rules(**_PRESET_CHANGES[key])
