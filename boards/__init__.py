@@ -1,0 +1,1 @@
+"""Board definitions: one small module per supported board (pins, bus, display)."""

@@ -1,0 +1,1 @@
+"""Device program: the app (screens, input, persistence) and the device adapters."""

@@ -1,0 +1,1 @@
+"""Desktop simulator: pygame host running the same app code as the device."""

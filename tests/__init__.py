@@ -1,0 +1,1 @@
+"""Tests for CPython (pytest) and for the MicroPython Unix port."""

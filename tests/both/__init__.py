@@ -1,0 +1,1 @@
+"""Tests that run under CPython pytest and under the MicroPython Unix port."""

@@ -1,0 +1,1 @@
+"""CPython-only tests (may use pytest fixtures and hypothesis)."""

@@ -1,0 +1,1 @@
+"""PC-only tools: dependency listing, MicroPython checks, deploy, benchmarks."""
