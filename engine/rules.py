@@ -130,8 +130,8 @@ class Rules:
             setattr(self, key, self._normalise(key, value))
         self._check_combination()
         self._encoded = self._encode()
-        # Per-rules memo of scoring results, filled lazily by engine.scoring.
-        self.memo = {}
+        # Per-rules memo of scoring results, made and filled by engine.scoring.
+        self.memo = None
 
     @staticmethod
     def _normalise(key, value):
@@ -181,7 +181,7 @@ class Rules:
             if key not in DEFAULTS:
                 raise ValueError("unknown rule option '%s'" % key)
             d[key] = changes[key]
-        return Rules(**d)
+        return _intern(Rules(**d))
 
     def _encode(self):
         parts = [ENCODING_VERSION]
@@ -223,7 +223,7 @@ class Rules:
                 opts[key] = raw
             else:
                 opts[key] = _int(raw)
-        return Rules(**opts)
+        return _intern(Rules(**opts))
 
     def fingerprint(self):
         """Eight hex digits identifying these rules; equal on every interpreter."""
@@ -276,4 +276,19 @@ def preset(key):
     """The Rules of one preset key (see PRESETS); ValueError for others."""
     if key not in _PRESET_CHANGES:
         raise ValueError("unknown preset '%s'; presets are %s" % (key, ", ".join(PRESETS)))
-    return Rules(**_PRESET_CHANGES[key])
+    return _intern(Rules(**_PRESET_CHANGES[key]))
+
+
+_INTERNED = []
+_INTERN_MAX = 4
+
+
+def _intern(rules):
+    """Share one Rules object per encoding among the last few in use, so
+    their scoring memo is built once (saves reload rules on every decision)."""
+    for known in _INTERNED:
+        if known == rules:
+            return known
+    _INTERNED.insert(0, rules)
+    del _INTERNED[_INTERN_MAX:]
+    return rules

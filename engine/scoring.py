@@ -17,14 +17,20 @@ the triple of 5s. Such a keep scores what it adds: the triple's value minus
 the singles' points already counted (500 - 50 = 450 in the example). Only
 plain triples are completed; without the option `aside` is ignored.
 
-Results are memoised per Rules object (`rules.memo`), keyed by dice counts,
-so repeated questions cost a dict lookup; the memo holds at most one entry
-per multiset of up to six dice (923) in each of two flavours.
+Results are memoised per Rules object in `rules.memo`: a 3.7 KB bytearray
+with one 16-bit slot per multiset of up to six dice (924 of them, ranked by
+the combinatorial number system) in each of two flavours. A dict would cost
+ten times the heap on the device.
 """
 
 _SINGLE = (0, 100, 0, 0, 0, 50, 0)
-_SHIFT = (0, 0, 3, 6, 9, 12, 15)
-_SKIP_BIT = 1 << 18
+# _BINOM[a][b] = C(a, b) for a <= 10, b <= 6; _OFFSET[n] = multisets of < n dice.
+_BINOM = [[1] + [0] * 6 for _ in range(11)]
+for _a in range(1, 11):
+    for _b in range(1, 7):
+        _BINOM[_a][_b] = _BINOM[_a - 1][_b - 1] + _BINOM[_a - 1][_b]
+_OFFSET = (0, 1, 7, 28, 84, 210, 462)
+_SLOTS = 924
 
 
 def counts_of(dice):
@@ -37,8 +43,16 @@ def counts_of(dice):
     return c
 
 
-def _key(c):
-    return c[1] | c[2] << 3 | c[3] << 6 | c[4] << 9 | c[5] << 12 | c[6] << 15
+def _rank(c):
+    """Dense index 0..923 of a multiset of up to six dice given as counts:
+    sorted dice d_1..d_n map to e_k = d_k + k - 2, ranked as sum C(e_k, k)."""
+    k = 0
+    r = 0
+    for f in range(1, 7):
+        for _ in range(c[f]):
+            k += 1
+            r += _BINOM[f + k - 2][k]
+    return _OFFSET[k] + r
 
 
 def triple_value(face, rules):
@@ -86,15 +100,16 @@ def _best(c, skip, rules):
     """Best points for the counts `c`, using every die (skip=False, -1 when
     impossible) or any subset (skip=True, 0 when nothing scores). `c` is
     restored before returning."""
-    key = _key(c)
-    if key == 0:
+    rank = _rank(c)
+    if rank == 0:
         return 0
     memo = rules.memo
-    if skip:
-        key |= _SKIP_BIT
-    found = memo.get(key)
-    if found is not None:
-        return found
+    if memo is None:
+        memo = rules.memo = bytearray(_SLOTS * 4)
+    slot = (rank * 2 + skip) * 2
+    found = memo[slot] << 8 | memo[slot + 1]
+    if found:  # stored as points // 50 + 2, so -1 is 1 and 0 means unknown
+        return (found - 2) * 50 if found > 1 else -1
     best = 0 if skip else -1
     if c[1] + c[2] + c[3] + c[4] + c[5] + c[6] == 6:
         best = max(best, _whole_hand(c, rules))
@@ -126,7 +141,9 @@ def _best(c, skip, rules):
             c[face] = n
             if rest >= 0:
                 best = max(best, rest + value)
-    memo[key] = best
+    stored = best // 50 + 2 if best >= 0 else 1
+    memo[slot] = stored >> 8
+    memo[slot + 1] = stored & 0xFF
     return best
 
 
