@@ -1,0 +1,53 @@
+"""engine.odds against brute force over all 6**n ordered rolls (CPython only)."""
+
+from itertools import product
+
+import pytest
+
+from engine import odds, scoring
+from engine.rules import Rules, preset
+
+RULE_SETS = {
+    "zehntausend": preset("zehntausend"),
+    "farkle4000": preset("farkle4000"),
+    "international": preset("international"),
+    "fuenf": preset("fuenf"),
+    "triple_only_6": Rules(n_of_kind="triple_only", three_pairs=0),
+}
+
+
+def brute(n, rules):
+    """(points -> count, scoring count) over every ordered roll of n dice."""
+    dist = {}
+    for roll in product(range(1, 7), repeat=n):
+        points = scoring.best_score(roll, rules)
+        dist[points] = dist.get(points, 0) + 1
+    return dist, 6**n - dist.get(0, 0)
+
+
+def check(n, rules):
+    dist, scoring_rolls = brute(n, rules)
+    assert odds.score_chance(n, rules) == (scoring_rolls, 6**n)
+    assert odds.best_score_distribution(n, rules) == dist
+    expected = sum(p * w for p, w in dist.items()) / 6**n
+    assert odds.expected_best(n, rules) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_small_rolls(name, n):
+    check(n, RULE_SETS[name])
+
+
+@pytest.mark.parametrize("n", [5, 6])
+def test_large_rolls_default(n):
+    check(n, preset("zehntausend"))
+
+
+def test_outcomes_match_sequences():
+    for n in range(1, 7):
+        counted = {}
+        for roll in product(range(1, 7), repeat=n):
+            key = tuple(sorted(roll))
+            counted[key] = counted.get(key, 0) + 1
+        assert dict(odds.outcomes(n)) == counted
