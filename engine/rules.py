@@ -130,8 +130,6 @@ class Rules:
             setattr(self, key, self._normalise(key, value))
         self._check_combination()
         self._encoded = self._encode()
-        # Per-rules memo of scoring results, made and filled by engine.scoring.
-        self.memo = None
 
     @staticmethod
     def _normalise(key, value):
@@ -284,8 +282,8 @@ _INTERN_MAX = 4
 
 
 def _intern(rules):
-    """Share one Rules object per encoding among the last few in use, so
-    their scoring memo is built once (saves reload rules on every decision)."""
+    """Share one Rules object per encoding among the last few in use: saves
+    reload their rules on every decision, and a shared object costs no heap."""
     for known in _INTERNED:
         if known == rules:
             return known

@@ -17,10 +17,11 @@ the triple of 5s. Such a keep scores what it adds: the triple's value minus
 the singles' points already counted (500 - 50 = 450 in the example). Only
 plain triples are completed; without the option `aside` is ignored.
 
-Results are memoised per Rules object in `rules.memo`: a 3.7 KB bytearray
-with one 16-bit slot per multiset of up to six dice (924 of them, ranked by
-the combinatorial number system) in each of two flavours. A dict would cost
-ten times the heap on the device.
+Results are memoised in one 3.7 KB bytearray, allocated at import while the
+heap is still whole: a 16-bit slot per multiset of up to six dice (924 of
+them, ranked by the combinatorial number system) in each of two flavours.
+It holds the results of one rule set at a time and is cleared when another
+is asked about. A dict would cost ten times the heap on the device.
 """
 
 _SINGLE = (0, 100, 0, 0, 0, 50, 0)
@@ -31,6 +32,20 @@ for _a in range(1, 11):
         _BINOM[_a][_b] = _BINOM[_a - 1][_b - 1] + _BINOM[_a - 1][_b]
 _OFFSET = (0, 1, 7, 28, 84, 210, 462)
 _SLOTS = 924
+_MEMO = bytearray(_SLOTS * 4)
+_memo_rules = [None]  # the encoding of the rules whose results _MEMO holds
+
+
+def _memo_for(rules):
+    """The memo, cleared first when it holds another rule set's results."""
+    code = rules.encode()
+    held = _memo_rules[0]
+    if held is not code and held != code:
+        memo = _MEMO
+        for i in range(len(memo)):
+            memo[i] = 0
+        _memo_rules[0] = code
+    return _MEMO
 
 
 def counts_of(dice):
@@ -103,9 +118,7 @@ def _best(c, skip, rules):
     rank = _rank(c)
     if rank == 0:
         return 0
-    memo = rules.memo
-    if memo is None:
-        memo = rules.memo = bytearray(_SLOTS * 4)
+    memo = _memo_for(rules)
     slot = (rank * 2 + skip) * 2
     found = memo[slot] << 8 | memo[slot + 1]
     if found:  # stored as points // 50 + 2, so -1 is 1 and 0 means unknown

@@ -4,8 +4,8 @@ from engine import odds
 from engine.rules import Rules, preset
 from tests.both.helpers import raises
 
-# Rule sets built one at a time: each Rules carries its own scoring memo (tens
-# of KB with six dice), so a tuple of them would crowd a small heap.
+# Rule sets are built one at a time, when a test needs them (the outcome lists
+# of six dice take tens of KB), so the module stays light on a small heap.
 MIXED = (
     lambda: Rules(),
     lambda: Rules(three_pairs=0),

@@ -1,0 +1,1 @@
+"""Scripts that run under the MicroPython Unix port (and CPython) for benchmarks."""
