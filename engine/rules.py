@@ -6,7 +6,8 @@ keys are the stable names used in saves and by anyone building rules outside
 the device:
 
     dice            6 or 5
-    target          positive multiple of 50
+    target          positive multiple of 50 (points options and the target
+                    are at most MAX_POINTS, 100000)
     entry           opening hurdle, a multiple of 50 from 0 to the target
     n_of_kind       "double", "triple_only", "add", "fixed", "five_flat"
     ones_triple     1000 or 300
@@ -109,10 +110,13 @@ def _fail(key, why, value):
     raise ValueError("rule option '%s': %s (got %r)" % (key, why, value))
 
 
+MAX_POINTS = 100000  # far above any table's values; keeps scores in 16 bits
+
+
 def _points(key, value):
-    """Check a points value: a non-negative int that is a multiple of 50."""
-    if type(value) is not int or value < 0 or value % 50:
-        _fail(key, "must be a whole multiple of 50, 0 or more", value)
+    """Check a points value: an int multiple of 50 from 0 to MAX_POINTS."""
+    if type(value) is not int or value < 0 or value % 50 or value > MAX_POINTS:
+        _fail(key, "must be a multiple of 50 from 0 to %d" % MAX_POINTS, value)
     return value
 
 
@@ -142,12 +146,12 @@ class Rules:
                 _fail(key, "must be a pair (points for 1-5, points for 2-6)", value)
             return (_points(key, value[0]), _points(key, value[1]))
         if key in CHOICES:
-            if type(value) is bool or value not in CHOICES[key]:
+            if type(value) is not type(CHOICES[key][0]) or value not in CHOICES[key]:
                 _fail(key, "must be one of %s" % (CHOICES[key],), value)
             return value
         if key == "target":
-            if type(value) is not int or value <= 0 or value % 50:
-                _fail(key, "must be a positive multiple of 50", value)
+            if type(value) is not int or value <= 0 or value % 50 or value > MAX_POINTS:
+                _fail(key, "must be a positive multiple of 50 up to %d" % MAX_POINTS, value)
             return value
         return _points(key, value)
 

@@ -8,7 +8,8 @@ Combinations: single 1 and 5, n of a kind (per `n_of_kind`; two triples of
 one face also read as two triples), the 1-6 straight, the small straights
 1-5 and 2-6, three pairs (three different pairs: four of a kind plus a pair
 is not three pairs; this reading reproduces the published optimal-play
-figures), four of a kind plus a pair, and two triplets.
+figures), four of a kind plus a pair, and two triplets (of two different
+faces; six of one face is read by `n_of_kind` or as two plain triples).
 
 Triples across rolls (`triples_across`): the game passes the singles (1s
 and 5s) set aside earlier in the turn and not yet used as `aside`. A keep may
