@@ -6,7 +6,7 @@ A blob is
     payload (length bytes)  CRC-32 of everything before it (4 bytes, big-endian)
 
 The payload is one value in a small tagged encoding of None, bools, ints
-(zigzag varints), text (UTF-8) and lists, so a mid-turn game is a few hundred
+(zigzag varints), text (UTF-8), bytes and lists, so a mid-turn game is a few hundred
 bytes. `encode_game`/`decode_game` save a whole `Game`; `pack`/`unpack` serve
 other files (settings, statistics) under their own kind byte.
 
@@ -23,7 +23,7 @@ KIND_GAME = 0x47  # "G"
 MAX_DEPTH = 8
 MAX_PAYLOAD = 0xFFFF
 
-_NONE, _FALSE, _TRUE, _INT, _STR, _LIST = 0, 1, 2, 3, 4, 5
+_NONE, _FALSE, _TRUE, _INT, _STR, _LIST, _BYTES = 0, 1, 2, 3, 4, 5, 6
 
 
 class CodecError(ValueError):
@@ -31,7 +31,7 @@ class CodecError(ValueError):
 
 
 def pack(value, kind):
-    """Encode a value of None/bool/int/str/list/tuple under a kind byte."""
+    """Encode a value of None/bool/int/str/bytes/list/tuple under a kind byte."""
     out = bytearray()
     _put(out, value, 0)
     if len(out) > MAX_PAYLOAD:
@@ -104,13 +104,20 @@ def _put(out, value, depth):
     elif value is False:
         out.append(_FALSE)
     elif type(value) is int:
+        n = value * 2 if value >= 0 else -value * 2 - 1
+        if n >> 70:  # _get_varint reads at most ten bytes
+            raise CodecError("number too large to save")
         out.append(_INT)
-        _varint(out, value * 2 if value >= 0 else -value * 2 - 1)
+        _varint(out, n)
     elif isinstance(value, str):
         raw = value.encode()
         out.append(_STR)
         _varint(out, len(raw))
         out.extend(raw)
+    elif isinstance(value, (bytes, bytearray)):
+        out.append(_BYTES)
+        _varint(out, len(value))
+        out.extend(value)
     elif isinstance(value, (list, tuple)):
         out.append(_LIST)
         _varint(out, len(value))
@@ -156,6 +163,11 @@ def _get(blob, pos, end, depth):
         except UnicodeError:
             raise CodecError("save is damaged (text)")
         return text, pos + n
+    if tag == _BYTES:
+        n, pos = _get_varint(blob, pos, end)
+        if pos + n > end:
+            raise CodecError("save is damaged (bytes)")
+        return bytes(blob[pos:pos + n]), pos + n
     if tag == _LIST:
         n, pos = _get_varint(blob, pos, end)
         if n > end - pos:

@@ -38,6 +38,8 @@ Decisions where RULES.md leaves room:
 - A bust (exact target) counts as a farkled turn for the penalty.
 - A takeover after a bust offers the points of the last roll's scoring dice
   (all of them) and the dice left after setting them aside.
+- With entry 0 every seat is past the entry, so it may take over before
+  its first bank.
 - A taker starts with the set-aside dice of the previous player; triples
   across rolls do not carry over to the taker.
 - No takeover offers during play-off rounds.
@@ -67,7 +69,7 @@ class IllegalAction(ValueError):
     """An action the current state does not allow; `reason` says why."""
 
     def __init__(self, reason):
-        ValueError.__init__(self, reason)
+        super().__init__(reason)  # ValueError.__init__ does not exist on MicroPython
         self.reason = reason
 
 
@@ -126,6 +128,8 @@ class Game:
         for item in names:
             if isinstance(item, str):
                 item = (item, "")
+            elif not isinstance(item, (tuple, list)) or len(item) != 2:
+                raise ValueError("a seat is a name or a (name, kind) pair (got %r)" % (item,))
             self.seats.append(Seat(check_name(item[0]), _check_kind(item[1])))
         self.current = 0
         self.phase = "start"
@@ -203,6 +207,8 @@ class Game:
             return self._leave_refusal(action)
         if self.phase == "over":
             return "the game is over"
+        if kind in ("roll", "bank", "take", "pass") and len(action) != 1:
+            return "%s takes no arguments" % kind
         if kind == "roll":
             if self.phase not in ("start", "decide"):
                 return _PHASE_HINT[self.phase]
@@ -253,12 +259,16 @@ class Game:
 
     def _bank_refusal(self):
         seat = self.seat()
-        if self.hot() and self.rules.hot_dice == "must":
+        if self.hot() and self.rules.hot_dice == "must" and not self._lands_exactly():
             return "hot dice must be rolled again"
         if not seat.entered and self.turn_total < self.rules.entry:
             return "the entry hurdle is %d; this turn has %d" % (self.rules.entry,
                                                                   self.turn_total)
         return None
+
+    def _lands_exactly(self):
+        """True when banking now hits an exact target (that always wins)."""
+        return self.rules.exact and self.seat().score + self.turn_total == self.rules.target
 
     def _join_refusal(self, action):
         if len(action) != 3:
@@ -408,7 +418,8 @@ class Game:
             before = seat.score
             seat.score = max(0, seat.score - self.rules.penalty)
             seat.farkles = 0
-            self._event("penalty", self.current, before - seat.score, seat.score)
+            if before:  # nothing to take from a seat at 0: no event
+                self._event("penalty", self.current, before - seat.score, seat.score)
         self._advance()
 
     def _join(self, name, kind):
@@ -466,7 +477,7 @@ class Game:
         self.lost_kind = ""
         self.offer = None
         seat = self.seats[i]
-        if offer is not None and seat.entered:
+        if offer is not None and (seat.entered or not self.rules.entry):
             if not (self.rules.exact and seat.score + offer[0] > self.rules.target):
                 self.offer = offer
         self._event("turn", i)
@@ -546,7 +557,8 @@ class Game:
         game = cls(rules, [("x", "")], dice)
         game.seats = [_seat_from(v) for v in seats]
         game.current = _index(data[2], len(game.seats), "current seat")
-        if data[3] not in _PHASE_HINT and data[3] not in ("start", "over"):
+        if not isinstance(data[3], str) or (
+                data[3] not in _PHASE_HINT and data[3] not in ("start", "over")):
             raise ValueError("bad phase %r" % (data[3],))
         game.phase = data[3]
         game.roll = _dice_tuple(data[4], rules.dice)

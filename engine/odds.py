@@ -30,7 +30,7 @@ def _check_n(n):
         raise ValueError("odds are for 1 to 6 dice, not %r" % (n,))
 
 
-def _walk(n):
+def multisets(n):
     """Yield (dice, weight) for every multiset of n dice, in sorted order.
     `dice` is one list reused and changed between steps: read it, don't keep
     it. Nothing is stored, so the odds cost no heap beyond their results."""
@@ -65,7 +65,7 @@ def outcomes(n):
     _check_n(n)
     found = _outcomes.get(n)
     if found is None:
-        found = [(tuple(dice), weight) for dice, weight in _walk(n)]
+        found = [(tuple(dice), weight) for dice, weight in multisets(n)]
         _outcomes[n] = found
     return found
 
@@ -80,7 +80,7 @@ def _distribution(n, rules):
     if found is not None:
         return found
     dist = {}
-    for dice, weight in _walk(n):
+    for dice, weight in multisets(n):
         points = scoring.best_score(dice, rules)
         dist[points] = dist.get(points, 0) + weight
     if len(_results) >= _RESULTS_MAX:

@@ -232,12 +232,17 @@ def score_keep(keep, rules, aside=()):
 def keeps(roll, rules, aside=()):
     """Every distinct valid keep of `roll` as (sorted tuple, points), most
     points first, then fewer dice first."""
-    c = counts_of(roll)
-    faces = [f for f in range(1, 7) if c[f]]
     out = []
-    take = [0, 0, 0, 0, 0, 0, 0]
-    _subsets(faces, 0, c, take, rules, aside, out)
+    _subsets(roll, rules, aside, out, True)
     out.sort(key=_order)
+    return out
+
+
+def choices(roll, rules):
+    """The distinct (number of dice kept, points) of the valid keeps of
+    `roll`: what a planner needs, without building the keeps themselves."""
+    out = []
+    _subsets(roll, rules, (), out, False)
     return out
 
 
@@ -245,21 +250,40 @@ def _order(item):
     return (-item[1], len(item[0]), item[0])
 
 
-def _subsets(faces, i, c, take, rules, aside, out):
-    if i == len(faces):
-        keep = []
-        for f in faces:
-            keep.extend([f] * take[f])
-        if keep:
+def _subsets(roll, rules, aside, out, as_dice):
+    """Walk every sub-multiset of `roll` (an odometer over the counts) and
+    append the valid ones: (dice tuple, points) or (dice count, points)."""
+    c = counts_of(roll)
+    across = aside and rules.triples_across
+    take = [0, 0, 0, 0, 0, 0, 0]
+    while True:
+        f = 1  # advance the odometer: the first face that can take one more
+        while f < 7 and take[f] == c[f]:
+            take[f] = 0
+            f += 1
+        if f == 7:
+            return
+        take[f] += 1
+        if across:
+            keep = _dice_of(take)
             points = read_keep(keep, rules, aside)[0]
-            if points is not None:
-                out.append((tuple(keep), points))
-        return
-    f = faces[i]
-    for k in range(c[f] + 1):
-        take[f] = k
-        _subsets(faces, i + 1, c, take, rules, aside, out)
-    take[f] = 0
+        else:
+            points = _best(take, False, rules)
+        if points is not None and points > 0:
+            if as_dice:
+                out.append((tuple(keep) if across else tuple(_dice_of(take)), points))
+            else:
+                item = (sum(take), points)
+                if item not in out:
+                    out.append(item)
+
+
+def _dice_of(counts):
+    keep = []
+    for f in range(1, 7):
+        for _ in range(counts[f]):
+            keep.append(f)
+    return keep
 
 
 def best_score(dice, rules, aside=()):

@@ -1,7 +1,10 @@
 """Minimal test runner for the MicroPython Unix port (also runs under CPython).
 
 Usage:
-    micropython -X heapsize=256k tests/mprun.py tests/both/test_rules.py [more.py ...]
+    micropython -X heapsize=256k tests/mprun.py [--mpy DIR] tests/both/test_rules.py [...]
+
+With ``--mpy DIR``, packages compiled by mpy-cross into DIR (for example
+DIR/engine/*.mpy) are imported before the sources, as on the device.
 
 For each file: import it (by dotted name when it lies inside the repository,
 else by path), call every module-level callable whose name starts with
@@ -137,11 +140,14 @@ def run_file(path, root):
 def main(argv):
     """Run the test files named in ``argv``; return the process exit status."""
     if not argv:
-        print("usage: micropython tests/mprun.py tests/both/test_x.py [...]")
+        print("usage: micropython tests/mprun.py [--mpy DIR] tests/both/test_x.py [...]")
         return 2
     root = _repo_root()
     if root not in sys.path:
         sys.path.insert(0, root)
+    if argv[0] == "--mpy":  # compiled modules (as on the device) come first
+        sys.path.insert(0, argv[1])
+        argv = argv[2:]
     passed = failed = collected = 0
     for path in argv:
         p, f, c = run_file(path, root)

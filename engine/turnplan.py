@@ -1,0 +1,328 @@
+"""Turn planning for the most expected points: the Expert's knowledge.
+
+For a rule set, `TurnPlan` knows, for n dice to roll and turn total t, the
+expected final turn score when rolling (`roll_value`) and the bank
+thresholds: with n dice left, bank at or above `threshold(n)`. It is the
+exact dynamic programme over (dice left, turn total) with no end-game
+effects: with the zehntausend rules a fresh six-dice turn is worth 582.3
+points and the thresholds are 350/250/450/1050/3100/17750 for 1..6 dice.
+
+Building blocks:
+- *Roll tables* (`roll_tables`): for n dice, the 6**n rolls grouped by the
+  choices they offer. A choice is (dice left m, points p) of a valid keep;
+  m = 0 means hot dice. Rolls with the same choices share one group and its
+  summed weight, so the DP loops over tens of groups instead of 6**n rolls.
+  Encoded as bytes: a 2-byte group count, then per group a 2-byte weight, a
+  1-byte choice count and per choice m (1 byte) and p // 50 (2 bytes).
+- Values are ints in 1/64 points (`UNIT`), so the device needs no floats.
+
+`TurnPlan.solve(rules)` computes everything (about 1 s under the MicroPython
+Unix port for the presets, so minutes on the device: the presets ship
+precomputed, see tools/solve.py); `to_bytes`/`from_bytes` store it.
+
+The same roll tables answer capped questions on demand:
+`capped_values(cap)` for an exact target (no keep may pass `cap`), and
+`reach_chances(need)` for the chance to score at least `need` this turn
+(the last turn of a final round).
+"""
+
+from engine import odds, scoring
+from engine.codec import CodecError, pack, unpack
+
+UNIT = 64  # values are stored in 1/64 points
+KIND_PLAN = 0x58  # "X": the codec kind of a stored plan
+MAX_TOP = 2000  # turn totals considered: up to 100000 points (2000 * 50)
+
+
+def roll_table(n, rules):
+    """The grouped choices of a roll of n dice under `rules` (a bytearray,
+    read-only by convention)."""
+    groups = {}
+    for dice, weight in odds.multisets(n):
+        key = []
+        for kept, points in scoring.choices(dice, rules):
+            key.append((n - kept, points // 50))
+        key.sort()
+        key = tuple(key)
+        groups[key] = groups.get(key, 0) + weight
+    size = 2
+    for key in groups:
+        size += 3 + 3 * len(key)
+    out = bytearray(size)  # sized once: no regrowth on a fragmented heap
+    out[0] = len(groups) >> 8
+    out[1] = len(groups) & 0xFF
+    pos = 2
+    for key in sorted(groups):
+        weight = groups[key]
+        out[pos] = weight >> 8
+        out[pos + 1] = weight & 0xFF
+        out[pos + 2] = len(key)
+        pos += 3
+        for m, q in key:
+            out[pos] = m
+            out[pos + 1] = q >> 8
+            out[pos + 2] = q & 0xFF
+            pos += 3
+    return out
+
+
+def roll_tables(rules, progress=None):
+    """Roll tables for 1..rules.dice dice (index 0 is None)."""
+    tables = [None]
+    for n in range(1, rules.dice + 1):
+        tables.append(roll_table(n, rules))
+        if progress:
+            progress(n, rules.dice + 1)
+    return tables
+
+
+def expected(table, n, dice, start, worth, cap=-1):
+    """Sum over the groups of a roll table of weight * the best choice's
+    worth, divided by 6**n, for a roll at turn total index `start`.
+    `worth(m, ti)` values reaching dice left m (all `dice` after hot dice)
+    at turn total index ti; choices with ti > cap are skipped when cap >= 0
+    (they would pass an exact target). A farkle is worth 0."""
+    total = 0
+    count = table[0] << 8 | table[1]
+    pos = 2
+    for _ in range(count):
+        weight = table[pos] << 8 | table[pos + 1]
+        k = table[pos + 2]
+        pos += 3
+        best = 0
+        for _ in range(k):
+            m = table[pos] or dice
+            ti = start + (table[pos + 1] << 8 | table[pos + 2])
+            pos += 3
+            if cap < 0 or ti <= cap:
+                v = worth(m, ti)
+                if v > best:
+                    best = v
+        total += weight * best
+    den = 6 ** n
+    return (total + den // 2) // den
+
+
+class TurnPlan:
+    """Bank thresholds and roll values that maximise the expected turn score.
+
+    `values[n][ti]` is the roll value (1/64 points) of n dice at turn total
+    ti * 50 for ti below the threshold index `limits[n]`; at and above it
+    banking is best. `entry_values[n][ti]` are roll values for a player not
+    yet in the game, below the entry hurdle (where banking is refused).
+    """
+
+    def __init__(self, rules, tables, limits, values, entry_values):
+        self.rules = rules
+        self.tables = tables
+        self.limits = limits
+        self.values = values
+        self.entry_values = entry_values
+
+    # ---------------------------------------------------------- building
+
+    @classmethod
+    def solve(cls, rules, tables=None, progress=None):
+        """Compute the plan for `rules` (`progress(done, total)` is called
+        now and then, for a progress bar on the device)."""
+        if tables is None:
+            tables = roll_tables(rules)
+        top = _top(rules, tables)
+        while True:
+            r = _roll_values(rules, tables, top, progress)
+            limits = [0]
+            for n in range(1, rules.dice + 1):
+                limit = top + 1
+                for ti in range(top, -1, -1):
+                    if r[n][ti] > ti * 50 * UNIT:
+                        break
+                    limit = ti
+                limits.append(limit)
+            # Banking must be best over a stretch below `top`, or the table
+            # was cut too low: try again with twice the room.
+            if max(limits) < top - 20 or top >= MAX_TOP:
+                break
+            top = min(MAX_TOP, top * 2)
+        for n in range(1, rules.dice + 1):
+            del r[n][limits[n]:]  # in place: a copy would double the heap
+        plan = cls(rules, tables, limits, r, None)
+        plan.entry_values = plan._solve_entry()
+        return plan
+
+    def _solve_entry(self):
+        """Roll values below the entry hurdle, where banking is refused."""
+        rules = self.rules
+        hurdle = rules.entry // 50
+        dice = rules.dice
+        ev = [None] + [[0] * hurdle for _ in range(dice)]
+
+        def worth(m, ti):
+            if ti < hurdle:
+                return ev[m][ti]
+            return self.worth(m, ti)
+
+        for ti in range(hurdle - 1, -1, -1):
+            for n in range(1, dice + 1):
+                ev[n][ti] = expected(self.tables[n], n, dice, ti, worth)
+        return ev
+
+    # ---------------------------------------------------------- questions
+
+    def threshold(self, n):
+        """Bank with n dice left at or above this turn total."""
+        return self.limits[n] * 50
+
+    def roll_value(self, n, t, entered=True):
+        """Expected final turn score (1/64 points) when rolling n dice at turn
+        total t (computed on the spot where the table has no entry)."""
+        ti = t // 50
+        if not entered and ti < len(self.entry_values[n]):
+            return self.entry_values[n][ti]
+        if ti < self.limits[n]:
+            return self.values[n][ti]
+        return expected(self.tables[n], n, self.rules.dice, ti, self.worth)
+
+    def worth(self, m, ti, entered=True):
+        """Value (1/64 points) of standing at turn total ti * 50 with m dice
+        to roll, free to bank or roll (m = all dice after hot dice)."""
+        if not entered and ti < len(self.entry_values[m]):
+            return self.entry_values[m][ti]
+        if self.rules.hot_dice == "must" and m == self.rules.dice and ti:
+            return self.roll_value(m, ti * 50)
+        if ti < self.limits[m]:
+            return self.values[m][ti]
+        return ti * 50 * UNIT
+
+    def fresh_turn(self, entered=True):
+        """Expected score of a whole fresh turn (1/64 points)."""
+        return self.roll_value(self.rules.dice, 0, entered)
+
+    def capped_values(self, cap):
+        """Roll and stand values when no keep may take the turn total past
+        `cap` (exact target): returns worth(m, ti) for ti <= cap // 50."""
+        capi = cap // 50
+        dice = self.rules.dice
+        w = [None] + [[0] * (capi + 1) for _ in range(dice)]
+
+        def worth(m, ti):
+            return w[m][ti]
+
+        for ti in range(capi, -1, -1):
+            for n in range(1, dice + 1):
+                roll = expected(self.tables[n], n, dice, ti, worth, capi)
+                bank = ti * 50 * UNIT
+                w[n][ti] = roll if roll > bank else bank
+        return w
+
+    def reach_chances(self, need):
+        """q[n][ti]: chance (in 1/65536) to bank at least `need` this turn
+        from turn total ti * 50 with n dice to roll, playing for it."""
+        needi = (need + 49) // 50
+        dice = self.rules.dice
+        q = [None] + [[0] * needi for _ in range(dice)]
+
+        def worth(m, ti):
+            return 65536 if ti >= needi else q[m][ti]
+
+        for ti in range(needi - 1, -1, -1):
+            for n in range(1, dice + 1):
+                q[n][ti] = expected(self.tables[n], n, dice, ti, worth)
+        return q
+
+    # ---------------------------------------------------------- storage
+
+    def to_bytes(self):
+        """The plan as a checked blob (codec kind 'X')."""
+        values = [_ints_to_bytes(v) for v in self.values[1:]]
+        return pack([self.rules.encode(), self.limits[1:], values,
+                     [t for t in self.tables[1:]]], KIND_PLAN)
+
+    @classmethod
+    def from_bytes(cls, blob, rules):
+        """Load a stored plan; CodecError when damaged or for other rules."""
+        data = unpack(blob, KIND_PLAN)
+        if not isinstance(data, list) or len(data) != 4 or data[0] != rules.encode():
+            raise CodecError("the stored plan is for other rules")
+        try:
+            dice = rules.dice
+            limits = [0] + list(data[1])
+            values = [None] + [_bytes_to_ints(b) for b in data[2]]
+            tables = [None] + [bytes(t) for t in data[3]]
+            if len(limits) != dice + 1 or len(values) != dice + 1 or len(tables) != dice + 1:
+                raise ValueError("plan has the wrong number of dice")
+            for n in range(1, dice + 1):
+                if len(values[n]) != limits[n]:
+                    raise ValueError("plan values do not match their limits")
+        except (TypeError, ValueError, IndexError) as e:
+            raise CodecError("the stored plan is damaged: %s" % e)
+        plan = cls(rules, tables, limits, values, None)
+        plan.entry_values = plan._solve_entry()
+        return plan
+
+
+def _roll_values(rules, tables, top, progress):
+    """r[n][ti]: the value of rolling n dice at turn total ti * 50, for ti
+    up to `top`; past `top` everybody banks."""
+    dice = rules.dice
+    must = rules.hot_dice == "must"
+    r = [None] + [[0] * (top + 1) for _ in range(dice)]
+
+    def worth(m, ti):
+        bank = ti * 50 * UNIT
+        if ti > top:
+            return bank
+        roll = r[m][ti]
+        if must and m == dice:  # hot dice must be rolled again
+            return roll
+        return roll if roll > bank else bank
+
+    for ti in range(top, -1, -1):
+        for n in range(1, dice + 1):
+            r[n][ti] = expected(tables[n], n, dice, ti, worth)
+        if progress and ti % 50 == 0:
+            progress(top - ti, top + 1)
+    return r
+
+
+def _top(rules, tables):
+    """Highest turn total index worth rolling from: the farkle risk of six
+    dice against what a roll can add, with margin, at most MAX_TOP."""
+    dice = rules.dice
+    table = tables[dice]
+    farkle = 0
+    count = table[0] << 8 | table[1]
+    pos = 2
+    gain = 0
+    for _ in range(count):
+        weight = table[pos] << 8 | table[pos + 1]
+        k = table[pos + 2]
+        pos += 3
+        if k == 0:
+            farkle += weight
+        best = 0
+        for _ in range(k):
+            best = max(best, table[pos + 1] << 8 | table[pos + 2])
+            pos += 3
+        gain += weight * best
+    if farkle == 0:
+        return MAX_TOP
+    # One roll pays while its expected gain beats the farkle risk, up to
+    # gain / f; hot dice chains push the real threshold a little higher.
+    return min(MAX_TOP, gain * 5 // (farkle * 4) + 40)
+
+
+def _ints_to_bytes(values):
+    out = bytearray(4 * len(values))
+    for i, v in enumerate(values):
+        out[4 * i] = v >> 24
+        out[4 * i + 1] = (v >> 16) & 0xFF
+        out[4 * i + 2] = (v >> 8) & 0xFF
+        out[4 * i + 3] = v & 0xFF
+    return bytes(out)
+
+
+def _bytes_to_ints(blob):
+    if not isinstance(blob, bytes) or len(blob) % 4:
+        raise ValueError("plan values are not whole")
+    return [blob[i] << 24 | blob[i + 1] << 16 | blob[i + 2] << 8 | blob[i + 3]
+            for i in range(0, len(blob), 4)]

@@ -1,0 +1,109 @@
+"""The most-expected-points turn plan against the published optimal figures."""
+
+from engine.codec import CodecError
+from engine.rules import Rules, preset
+from engine.turnplan import UNIT, TurnPlan, roll_table, roll_tables
+from tests.both.helpers import raises
+
+FIVE_SIMPLE = Rules(dice=5, n_of_kind="triple_only", straight=0, three_pairs=0)
+
+
+def _points(value):
+    """A plan value (1/64 points) rounded to tenths of a point."""
+    return int(value * 10 / UNIT + 0.5) / 10
+
+
+def test_six_dice_zehntausend_fresh_turn_and_thresholds():
+    plan = TurnPlan.solve(preset("zehntausend"))
+    assert _points(plan.fresh_turn()) == 582.3
+    assert [plan.threshold(n) for n in range(1, 7)] == [350, 250, 450, 1050, 3100, 17750]
+
+
+def test_five_dice_singles_and_triples_only():
+    plan = TurnPlan.solve(FIVE_SIMPLE)
+    assert _points(plan.fresh_turn()) == 293.6
+    assert [plan.threshold(n) for n in range(1, 6)] == [200, 200, 350, 950, 2800]
+
+
+def test_roll_table_weights_cover_every_roll():
+    rules = preset("zehntausend")
+    for n in range(1, 7):
+        table = roll_table(n, rules)
+        count = table[0] << 8 | table[1]
+        pos, total, farkle = 2, 0, 0
+        for _ in range(count):
+            weight = table[pos] << 8 | table[pos + 1]
+            k = table[pos + 2]
+            total += weight
+            if k == 0:
+                farkle += weight
+            pos += 3 + 3 * k
+        assert pos == len(table)
+        assert total == 6 ** n
+        if n == 6:
+            assert farkle == 46656 - 45576
+
+
+def test_worth_is_bank_value_at_and_above_the_threshold():
+    plan = TurnPlan.solve(FIVE_SIMPLE)
+    for n in range(1, 6):
+        limit = plan.threshold(n) // 50
+        assert plan.worth(n, limit) == limit * 50 * UNIT
+        assert plan.worth(n, limit - 1) > (limit - 1) * 50 * UNIT
+        assert plan.roll_value(n, plan.threshold(n)) <= plan.threshold(n) * UNIT
+
+
+def test_entry_hurdle_lowers_the_value_of_a_first_turn():
+    plan = TurnPlan.solve(preset("fuenf"))
+    entered = plan.fresh_turn(True)
+    newcomer = plan.fresh_turn(False)
+    assert newcomer < entered
+    # Below the hurdle banking is refused: standing there is rolling there.
+    assert plan.roll_value(1, 300, False) == plan.entry_values[1][6]
+
+
+def test_reach_chance_of_fifty_points_is_the_chance_to_score():
+    plan = TurnPlan.solve(FIVE_SIMPLE)
+    q = plan.reach_chances(50)
+    assert q[5][0] == (7176 * 65536 + 3888) // 7776
+    assert q[1][0] == (2 * 65536 + 3) // 6
+
+
+def test_reach_chances_fall_as_the_need_grows():
+    plan = TurnPlan.solve(FIVE_SIMPLE)
+    low = plan.reach_chances(300)[5][0]
+    high = plan.reach_chances(1500)[5][0]
+    assert 0 < high < low < 65536
+
+
+def test_capped_values_never_pass_the_cap():
+    plan = TurnPlan.solve(FIVE_SIMPLE)
+    w = plan.capped_values(200)
+    # Standing at the cap is worth exactly the cap: nothing can be added.
+    assert w[5][4] == 200 * UNIT
+    assert w[1][0] > 0
+
+
+def test_stored_plan_round_trips():
+    rules = FIVE_SIMPLE
+    plan = TurnPlan.solve(rules)
+    again = TurnPlan.from_bytes(plan.to_bytes(), rules)
+    assert again.limits == plan.limits
+    assert again.values == plan.values
+    assert again.fresh_turn() == plan.fresh_turn()
+
+
+def test_stored_plan_for_other_rules_or_damaged_is_refused():
+    plan = TurnPlan.solve(FIVE_SIMPLE)
+    blob = plan.to_bytes()
+    raises(CodecError, TurnPlan.from_bytes, blob, preset("fuenf"))
+    broken = bytearray(blob)
+    broken[len(broken) // 2] ^= 0x10
+    raises(CodecError, TurnPlan.from_bytes, bytes(broken), FIVE_SIMPLE)
+
+
+def test_progress_is_reported():
+    seen = []
+    rules = FIVE_SIMPLE
+    TurnPlan.solve(rules, roll_tables(rules), lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1][0] <= seen[-1][1]
