@@ -48,7 +48,9 @@ Decisions where RULES.md leaves room:
   seat stays.
 - With finish "round", a round ends with the last seat in seat order.
 - The event log (`events`) keeps the most recent 64 events; hosts read them
-  after each action. Events are tuples, first the kind: "turn", "roll",
+  after each action (`events_total` counts every event logged, so the new
+  ones are the last `events_total - before` entries). Events are tuples,
+  first the kind: "turn", "roll",
   "keep", "hot", "bank", "farkle", "bust", "penalty", "take", "final",
   "playoff", "win", "join", "leave".
 """
@@ -146,6 +148,7 @@ class Game:
         self.playoff = None
         self.winner = -1
         self.events = []
+        self.events_total = 0  # events ever logged here: hosts find new ones
         self._event("turn", 0)
 
     # ----------------------------------------------------------- queries
@@ -517,6 +520,7 @@ class Game:
         self._event("win", i, self.seats[i].score)
 
     def _event(self, *event):
+        self.events_total += 1
         events = self.events
         events.append(event)
         if len(events) > MAX_EVENTS:
@@ -581,6 +585,7 @@ class Game:
         if (game.phase == "over") != (game.winner >= 0):
             raise ValueError("winner and phase disagree")
         game.events = []
+        game.events_total = 0
         return game
 
     def __eq__(self, other):

@@ -1,0 +1,144 @@
+"""The app: one `step(now_ms, held_bits)` for every host.
+
+A host (the device loop, the simulator, a test) creates
+`App(canvas, width, height, store, dice, tables)` and calls `step` with the
+time and the raw held-button bits (firmware.buttons bit values) as often as
+it likes; `step` returns True when the canvas changed, and the host then
+pushes it to the screen.
+
+- `canvas`: a framebuf.FrameBuffer-compatible object of width x height.
+- `store`: a firmware.store.Store for games, names and settings.
+- `dice`: a callable n -> list of faces (engine.dice.ByteDice over the
+  hardware source, or a seeded source in tests).
+- `tables`: an object with `read(name) -> bytes` for the shipped strategy
+  tables (OSError when missing), or None.
+
+Screens are small objects on a stack (`push`, `pop`, `replace`); the top
+screen gets the button events and draws. Navigation is uniform: A
+confirms, B goes back, UP/DOWN move in lists. Idle steps (no button change,
+no timer due) draw nothing and allocate nothing.
+"""
+
+from firmware import buttons, strings
+from firmware.session import Session
+
+
+class Screen:
+    """Base class of the screens on the app's stack."""
+
+    name = "screen"
+
+    def on_key(self, app, key, kind):
+        """Handle one button event: `key` a button bit, `kind` one of
+        "press", "repeat" or "long"."""
+
+    def tick(self, app, now_ms):
+        """Called every step; return True when the screen needs a redraw."""
+        return False
+
+    def draw(self, app, canvas):
+        """Draw the whole screen on `canvas`."""
+
+    def state(self):
+        """Extra facts for the simulator's state file (a dict)."""
+        return {}
+
+
+class App:
+    """The handheld game; see the module docstring."""
+
+    def __init__(self, canvas, width, height, store, dice, tables=None, now_ms=0):
+        self.canvas = canvas
+        self.width = width
+        self.height = height
+        self.big = width >= 128
+        self.dice = dice
+        self.tables = tables
+        self.buttons = buttons.Buttons()
+        self.session = Session(store)
+        settings = self.session.settings
+        self.lang = settings.get("lang", "de")
+        self.now = now_ms
+        self.stack = []
+        self.dirty = True
+        from firmware.ui import Ui
+
+        self.ui = Ui(self)
+        from firmware.screens.title import Title
+
+        self.push(Title())
+
+    # ------------------------------------------------------------ strings
+
+    def t(self, key):
+        """The text of `key` in the app's language."""
+        return strings.text(self.lang, key)
+
+    # ------------------------------------------------------------ screens
+
+    def top(self):
+        """The screen on top of the stack."""
+        return self.stack[-1]
+
+    def push(self, screen):
+        """Show `screen` above the current one."""
+        self.stack.append(screen)
+        self.dirty = True
+
+    def pop(self):
+        """Close the top screen (the title screen is never closed)."""
+        if len(self.stack) > 1:
+            self.stack.pop()
+        self.dirty = True
+
+    def replace(self, screen):
+        """Swap the top screen for `screen`."""
+        if self.stack:
+            self.stack.pop()
+        self.push(screen)
+
+    def home(self, screen=None):
+        """Back to the title screen, then push `screen` if given."""
+        del self.stack[1:]
+        self.dirty = True
+        if screen is not None:
+            self.push(screen)
+
+    def redraw(self):
+        """Ask for a redraw at the end of this step."""
+        self.dirty = True
+
+    # ------------------------------------------------------------ stepping
+
+    def step(self, now_ms, held_bits):
+        """Advance the app to `now_ms` with these buttons held; True when the
+        canvas changed."""
+        self.now = now_ms
+        b = self.buttons
+        b.update(now_ms, held_bits)
+        events = b.events
+        if events or b.long:
+            bit = 1
+            while bit <= buttons.B:
+                if b.long & bit:
+                    self.top().on_key(self, bit, "long")
+                elif events & bit:
+                    kind = "press" if b.pressed & bit else "repeat"
+                    self.top().on_key(self, bit, kind)
+                bit <<= 1
+        if self.top().tick(self, now_ms):
+            self.dirty = True
+        if not self.dirty:
+            return False
+        self.dirty = False
+        self.top().draw(self, self.canvas)
+        return True
+
+    def state(self):
+        """The current screen's name and facts, for the simulator."""
+        screen = self.top()
+        out = {"screen": screen.name}
+        extra = screen.state()
+        for key in extra:
+            out[key] = extra[key]
+        return out

@@ -1,0 +1,169 @@
+"""The input layer shared by the device and the simulator.
+
+A host reads its six buttons as one bit mask (`held_bits`, a set bit is a
+button held down) and hands it, with the time in milliseconds, to
+`Buttons.update` once per loop. `Buttons` turns the raw bits into what the
+app needs:
+
+- `held`: the debounced bits held down now,
+- `pressed` / `released`: bits that went down / up in this step,
+- `long`: bits held for `LONG_MS`, reported once per press,
+- `short`: bits released before their long press was reported (taps),
+- `repeat`: auto-repeat of the arrows while held,
+- `events`: `pressed | repeat`, the bits a menu acts on.
+
+Debounce is time based: a change of the raw bits counts once it has lasted
+`DEBOUNCE_MS`, however often (or seldom) `update` is called. A host that calls
+`update` only when the bits change (a scripted test, the simulator) still
+gets every press that lasted long enough; `Buttons(debounce_ms=0)` takes
+every change at once.
+
+Times may come from `time.ticks_ms()` (they wrap around), so every
+difference goes through `ticks_diff`. `update` allocates nothing.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        """Return `x` (CPython stand-in for micropython.const)."""
+        return x
+
+
+try:  # MicroPython: wrap-around safe tick arithmetic
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython: times are plain integers that never wrap
+
+    def ticks_diff(new, old):
+        """Return `new - old` in ms (same argument order as time.ticks_diff)."""
+        return new - old
+
+    def ticks_add(ticks, delta):
+        """Return `ticks + delta` (CPython stand-in for time.ticks_add)."""
+        return ticks + delta
+
+
+UP = const(1)
+DOWN = const(2)
+LEFT = const(4)
+RIGHT = const(8)
+A = const(16)
+B = const(32)
+ARROWS = const(15)  # UP | DOWN | LEFT | RIGHT
+ALL = const(63)
+
+# Button names in bit order: NAMES[i] is the button of bit 1 << i.
+NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
+
+# Button name -> bit.
+BITS = {"UP": UP, "DOWN": DOWN, "LEFT": LEFT, "RIGHT": RIGHT, "A": A, "B": B}
+
+_COUNT = const(6)
+
+
+class Buttons:
+    """Debounced edges, long presses and auto-repeat from raw button bits.
+
+    Call `update(now_ms, held_bits)` once per loop, then read the attributes
+    `pressed`, `released`, `long`, `short`, `repeat`, `events` (bits of this
+    step) and `held` (bits held now). `last_activity_ms` is the time of the
+    last press, release, long press or repeat, for sleep timers.
+
+    The timings are class attributes; a subclass or an instance may change
+    them. `debounce_ms` overrides DEBOUNCE_MS for this instance (0 for
+    scripted input that never bounces).
+    """
+
+    DEBOUNCE_MS = 20  # a raw change must last this long to count
+    LONG_MS = 600  # held this long: `long`, once per press
+    REPEAT_DELAY_MS = 400  # first auto-repeat this long after the press
+    REPEAT_MS = 120  # then one every this many ms while held
+    REPEAT_MASK = ARROWS  # the buttons that repeat; A and B never do
+
+    def __init__(self, debounce_ms=None):
+        if debounce_ms is not None:
+            self.DEBOUNCE_MS = debounce_ms
+        self.held = 0
+        self.pressed = 0
+        self.released = 0
+        self.long = 0
+        self.short = 0
+        self.repeat = 0
+        self.events = 0
+        self.last_activity_ms = 0
+        self._started = False
+        self._raw = 0  # the raw bits of the last update
+        self._raw_since = 0  # when they first appeared
+        self._long_done = 0  # held bits whose long press was reported
+        self._down_at = [0] * _COUNT  # press time of each held button
+        self._reps = [0] * _COUNT  # repeats reported in the current press
+
+    def update(self, now_ms, held_bits):
+        """Take the raw bits held at `now_ms` and compute this step's events."""
+        held_bits &= ALL
+        self.pressed = self.released = self.long = self.short = self.repeat = 0
+        if not self._started:
+            self._started = True
+            self._raw_since = now_ms
+            self.last_activity_ms = now_ms
+        debounce = self.DEBOUNCE_MS
+        if held_bits != self._raw:
+            # The bits seen so far lasted until now: they count if long enough,
+            # even when no update came while they were stable.
+            if self._raw != self.held and ticks_diff(now_ms, self._raw_since) >= debounce:
+                self._accept(self._raw, self._raw_since)
+            self._raw = held_bits
+            self._raw_since = now_ms
+        if self._raw != self.held and ticks_diff(now_ms, self._raw_since) >= debounce:
+            self._accept(self._raw, self._raw_since)
+        held = self.held
+        if held:
+            self._timers(now_ms, held)
+        self.events = self.pressed | self.repeat
+        if self.events or self.released or self.long:
+            self.last_activity_ms = now_ms
+
+    def idle_ms(self, now_ms):
+        """Milliseconds since the last press, release, long press or repeat."""
+        return ticks_diff(now_ms, self.last_activity_ms)
+
+    def _accept(self, bits, since):
+        """Make `bits` the held bits; new presses start at `since`."""
+        old = self.held
+        down = bits & ~old
+        up = old & ~bits
+        self.held = bits
+        self.pressed |= down
+        self.released |= up
+        self.short |= up & ~self._long_done
+        self._long_done &= ~up
+        i = 0
+        while down:
+            if down & 1:
+                self._down_at[i] = since
+                self._reps[i] = 0
+            down >>= 1
+            i += 1
+
+    def _timers(self, now_ms, held):
+        """Report long presses and auto-repeats of the held buttons."""
+        long_ms = self.LONG_MS
+        delay = self.REPEAT_DELAY_MS
+        every = self.REPEAT_MS
+        mask = self.REPEAT_MASK
+        bit = 1
+        i = 0
+        while bit <= held:
+            if held & bit:
+                age = ticks_diff(now_ms, self._down_at[i])
+                if age >= long_ms and not self._long_done & bit:
+                    self._long_done |= bit
+                    self.long |= bit
+                if bit & mask and age >= delay:
+                    due = (age - delay) // every + 1  # repeats due by now
+                    if due > self._reps[i]:
+                        self._reps[i] = due  # missed ones are skipped, not queued
+                        self.repeat |= bit
+            bit <<= 1
+            i += 1

@@ -1,0 +1,53 @@
+"""Computer players for the app: one bot per level and rule set, with the
+Expert's plan read from the shipped tables or the flash cache, or solved on
+the spot (a few seconds on a PC, about half a minute on the device)."""
+
+from engine.bots import make_bot
+from engine.codec import CodecError
+from engine.turnplan import TurnPlan
+
+
+def plan_file(rules):
+    """The file name of a stored plan for `rules`."""
+    return "plan-%s.bin" % rules.fingerprint()
+
+
+class Players:
+    """Bots by level for one rule set; `tables` and `store_fs` are readers
+    (`read(name) -> bytes`, OSError when missing), `store_fs` also writes."""
+
+    def __init__(self, rules, tables=None, store_fs=None):
+        self.rules = rules
+        self.tables = tables
+        self.store_fs = store_fs
+        self.bots = {}
+        self.plan = None
+
+    def bot(self, kind):
+        """The bot of level `kind` (made once)."""
+        found = self.bots.get(kind)
+        if found is None:
+            plan = self._plan() if kind == "profi" else None
+            found = make_bot(kind, self.rules, plan)
+            self.bots[kind] = found
+        return found
+
+    def _plan(self):
+        if self.plan is not None:
+            return self.plan
+        name = plan_file(self.rules)
+        for source in (self.tables, self.store_fs):
+            if source is None:
+                continue
+            try:
+                self.plan = TurnPlan.from_bytes(source.read(name), self.rules)
+                return self.plan
+            except (OSError, CodecError):
+                pass
+        self.plan = TurnPlan.solve(self.rules)
+        if self.store_fs is not None:
+            try:
+                self.store_fs.write(name, self.plan.to_bytes())
+            except OSError:
+                pass  # no room: solve again next time
+        return self.plan

@@ -1,0 +1,1 @@
+"""The app's screens: small objects on the app's stack (see firmware.app)."""

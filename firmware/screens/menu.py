@@ -1,0 +1,72 @@
+"""A generic list screen: UP/DOWN move, A chooses, B goes back."""
+
+from firmware import buttons
+from firmware.app import Screen
+
+
+class Menu(Screen):
+    """A titled list; `choose(app, index)` runs on A, `back(app)` on B.
+
+    Subclasses set `name`, implement `title(app)`, `labels(app)` and
+    `choose`; LEFT/RIGHT call `change(app, index, step)` (for entries that
+    cycle through values, such as a target or a computer level)."""
+
+    name = "menu"
+
+    def __init__(self):
+        self.index = 0
+
+    def title(self, app):
+        """The title line."""
+        return ""
+
+    def labels(self, app):
+        """The entries, as text."""
+        return []
+
+    def choose(self, app, index):
+        """A on entry `index`."""
+
+    def change(self, app, index, step):
+        """LEFT (-1) or RIGHT (+1) on entry `index`; True when it changed."""
+        return False
+
+    def back(self, app):
+        """B: close this screen."""
+        app.pop()
+
+    def hint(self, app):
+        """The hint line."""
+        return app.t("nav_hint")
+
+    def on_key(self, app, key, kind):
+        """See the class docstring."""
+        count = len(self.labels(app))
+        if key == buttons.UP:
+            self.index = (self.index - 1) % count
+        elif key == buttons.DOWN:
+            self.index = (self.index + 1) % count
+        elif key in (buttons.LEFT, buttons.RIGHT):
+            if not self.change(app, self.index, -1 if key == buttons.LEFT else 1):
+                return
+        elif key == buttons.A and kind == "press":
+            self.choose(app, self.index)
+        elif key == buttons.B and kind == "press":
+            self.back(app)
+        else:
+            return
+        app.redraw()
+
+    def draw(self, app, canvas):
+        """Title, list and hints."""
+        ui = app.ui
+        canvas.fill(0)
+        ui.title(canvas, self.title(app))
+        labels = self.labels(app)
+        self.index = min(self.index, len(labels) - 1)
+        ui.menu(canvas, labels, self.index)
+        ui.hints(canvas, self.hint(app))
+
+    def state(self):
+        """The highlighted entry."""
+        return {"index": self.index}

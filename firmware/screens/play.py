@@ -1,0 +1,438 @@
+"""The play screen: dice, selection, turn total, and the computer's turns.
+
+Buttons while dice are on the table: LEFT/RIGHT move the cursor, A toggles
+the die under it, UP selects every scoring die (again: clears), B rolls on
+with the selection, DOWN banks with it. At the start of a turn A rolls,
+UP takes over an offered turn and B opens the standings. After a farkle A
+passes the dice on. During a computer's turn any button hurries it.
+
+Every decision is applied to the engine and saved before the new dice are
+drawn; the short roll animation is decoration only.
+"""
+
+from engine import scoring
+from engine.game import BANK, PASS, ROLL, TAKE, IllegalAction
+from firmware import buttons
+from firmware.app import Screen
+from firmware.players import Players
+
+ROLL_ANIM_MS = 360
+ANIM_FRAME_MS = 60
+BOT_PACE_MS = (1100, 650, 250)  # per speed setting: slow, normal, fast
+MESSAGE_EVENTS = ("hot", "penalty", "final", "playoff")
+
+
+class Play(Screen):
+    """A game in progress (see the module docstring)."""
+
+    name = "play"
+
+    def __init__(self, app, game):
+        self.game = game
+        self.players = Players(game.rules, app.tables, app.session.store.fs)
+        self.cursor = 0
+        self.sel = []
+        self.msg = ""
+        self.anim_end = 0
+        self.anim_next = 0
+        self.bot_due = -1
+        self.bot_keep = None  # a computer's keep, shown before it is applied
+        self.handed = -1  # the turn (events_total) whose hand-over was shown
+        self._reset_selection()
+
+    # ------------------------------------------------------------ helpers
+
+    def _reset_selection(self):
+        roll = self.game.roll
+        self.sel = [False] * len(roll)
+        self.cursor = 0
+        for i, d in enumerate(roll):  # start on the first die that scores alone
+            if d in (1, 5):
+                self.cursor = i
+                break
+
+    def selected(self):
+        """The selected dice, sorted."""
+        roll = self.game.roll
+        return tuple(sorted(roll[i] for i in range(len(roll)) if self.sel[i]))
+
+    def _bad_dice(self):
+        """Positions of selected dice that belong to no scoring combination
+        of the selection, and the reason text key."""
+        game = self.game
+        chosen = self.selected()
+        if not chosen:
+            return [], ""
+        points = scoring.score_keep(chosen, game.rules, game.open_singles)
+        if points is not None:
+            allowed = [k[0] for k in game.valid_keeps()]
+            return [], ("" if chosen in allowed else "past_target")
+        # The largest valid keep inside the selection; the rest do not score.
+        best = ()
+        for keep, _ in game.valid_keeps():
+            if len(keep) > len(best) and _inside(keep, chosen):
+                best = keep
+        spare = list(chosen)
+        for d in best:
+            spare.remove(d)
+        bad = []
+        for i, d in enumerate(game.roll):
+            if self.sel[i] and d in spare:
+                spare.remove(d)
+                bad.append(i)
+        return bad, "not_scoring"
+
+    def _person(self):
+        return not self.game.seat().is_bot
+
+    # ------------------------------------------------------------ actions
+
+    def _apply(self, app, actions):
+        """Apply engine actions, save, and note what happened."""
+        game = self.game
+        before = game.events_total
+        try:
+            for action in actions:
+                game.apply(action)
+        except IllegalAction as e:
+            self.msg = e.reason
+            app.redraw()
+            return False
+        failed = app.session.save_game(game)
+        new = game.events_total - before
+        self.msg = app.t("save_failed") if failed else ""
+        rolled = False
+        for event in game.events[len(game.events) - new:]:
+            kind = event[0]
+            if kind == "roll":
+                rolled = True
+            elif kind in MESSAGE_EVENTS and not failed:
+                self.msg = _event_text(app, game, event)
+        if rolled:
+            self.anim_end = app.now + ROLL_ANIM_MS
+            self.anim_next = app.now
+        self._reset_selection()
+        self.bot_keep = None
+        app.redraw()
+        return True
+
+    def _keep_then(self, app, then):
+        """Keep the selection, then roll on or bank (one press)."""
+        game = self.game
+        if game.phase == "decide":
+            self._apply(app, [then])
+            return
+        chosen = self.selected()
+        if not chosen:
+            self.msg = app.t("nothing_selected")
+            return
+        bad, reason = self._bad_dice()
+        if reason:
+            self.msg = self._reason_text(app, bad, reason)
+            return
+        points = scoring.score_keep(chosen, game.rules, game.open_singles)
+        if then == BANK:
+            refusal = self._bank_refusal(app, chosen, points)
+            if refusal:
+                self.msg = refusal
+                return
+        self._apply(app, [("keep", chosen), then])
+
+    def _bank_refusal(self, app, chosen, points):
+        game = self.game
+        rules = game.rules
+        total = game.turn_total + points
+        seat = game.seat()
+        hot = len(game.aside) + len(chosen) == rules.dice
+        exact_win = rules.exact and seat.score + total == rules.target
+        if hot and rules.hot_dice == "must" and not exact_win:
+            return app.t("hot_must")
+        if not seat.entered and total < rules.entry:
+            return app.t("entry_needed") % rules.entry
+        return ""
+
+    def _reason_text(self, app, bad, reason):
+        if reason == "past_target":
+            return app.t("past_target") % self.game.rules.target
+        face = self.game.roll[bad[0]] if bad else 0
+        return app.t("not_scoring" if app.big else "not_scoring_small") % face
+
+    def _select_all(self):
+        found = scoring.scoring_keep(self.game.roll, self.game.rules, self.game.open_singles)
+        allowed = [k[0] for k in self.game.valid_keeps()]
+        if found is None:
+            return
+        keep = found[0] if found[0] in allowed else (allowed[0] if allowed else ())
+        if self.selected() == keep:
+            self.sel = [False] * len(self.sel)
+            return
+        self.sel = _mark(self.game.roll, keep)
+
+    # ------------------------------------------------------------ input
+
+    def on_key(self, app, key, kind):
+        """See the module docstring."""
+        game = self.game
+        if game.phase == "over":
+            return
+        if self.anim_end:  # a press ends the animation and still counts
+            self.anim_end = 0
+            app.redraw()
+        if not self._person():
+            if kind == "press":
+                self.bot_due = app.now  # hurry the computer
+            return
+        phase = game.phase
+        self.msg = ""
+        if phase == "start":
+            if key == buttons.A and kind == "press":
+                self._apply(app, [ROLL])
+            elif key == buttons.UP and kind == "press" and TAKE in game.legal_actions():
+                self._apply(app, [TAKE])
+            elif key == buttons.B and kind == "press":
+                from firmware.screens.table import Standings
+
+                app.push(Standings(game))
+        elif phase == "keep":
+            n = len(self.sel)
+            if key == buttons.LEFT:
+                self.cursor = (self.cursor - 1) % n
+            elif key == buttons.RIGHT:
+                self.cursor = (self.cursor + 1) % n
+            elif key == buttons.A and kind == "press":
+                self.sel[self.cursor] = not self.sel[self.cursor]
+                bad, reason = self._bad_dice()
+                if reason:
+                    self.msg = self._reason_text(app, bad, reason)
+            elif key == buttons.UP and kind == "press":
+                self._select_all()
+            elif key == buttons.B and kind == "press":
+                self._keep_then(app, ROLL)
+            elif key == buttons.DOWN and kind == "press":
+                self._keep_then(app, BANK)
+        elif phase == "decide":
+            if key == buttons.B and kind == "press":
+                self._apply(app, [ROLL])
+            elif key == buttons.DOWN and kind == "press":
+                self._apply(app, [BANK])
+        elif phase == "farkle":
+            if key == buttons.A and kind == "press":
+                self._apply(app, [PASS])
+        app.redraw()
+
+    # ------------------------------------------------------------ time
+
+    def tick(self, app, now):
+        """Animation frames, computer turns, hand-overs, the end."""
+        game = self.game
+        if self.anim_end:
+            if now - self.anim_end >= 0:
+                self.anim_end = 0
+                return True
+            if now - self.anim_next >= 0:
+                self.anim_next = now + ANIM_FRAME_MS
+                return True
+            return False
+        if game.phase == "over":
+            from firmware.screens.table import Winner
+
+            app.session.clear_game()
+            app.replace(Winner(game))
+            return True
+        if self._person():
+            if game.phase == "start" and self.handed != game.events_total and _hand_over(game):
+                from firmware.screens.table import HandOver
+
+                self.handed = game.events_total
+                app.push(HandOver(self))
+                return True
+            return False
+        if self.bot_due < 0:
+            pace = BOT_PACE_MS[app.session.settings.get("speed", 1) % 3]
+            self.bot_due = now + pace
+            return False
+        if now - self.bot_due < 0:
+            return False
+        self.bot_due = -1
+        self._bot_step(app)
+        return True
+
+    def _bot_step(self, app):
+        """One visible step of a computer's turn."""
+        game = self.game
+        if self.bot_keep is not None:
+            keep = self.bot_keep
+            self.bot_keep = None
+            self._apply(app, [keep])
+            return
+        from engine.view import View
+
+        action = self.players.bot(game.seat().kind).decide(View(game))
+        if action[0] == "keep":
+            self.bot_keep = action  # show the choice first, apply it next step
+            self.sel = _mark(game.roll, action[1])
+            app.redraw()
+            return
+        self._apply(app, [action])
+
+    def start_turn(self, app):
+        """From the hand-over screen: roll at once unless there is a choice."""
+        if self.game.phase == "start" and not self.game.offer:
+            self._apply(app, [ROLL])
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(self, app, canvas):
+        """The whole play screen."""
+        ui = app.ui
+        game = self.game
+        seat = game.seat()
+        canvas.fill(0)
+        # Header: who plays and their total; the turn total on the right.
+        turn = "+%d" % game.turn_total
+        ui.text(canvas, ui.fit("%s %d" % (seat.name, seat.score), ui.w - ui.width(turn) - 4),
+                0, 0)
+        ui.right(canvas, turn, 0)
+        dice_y = ui.line + (1 if app.big else 0)
+        phase = game.phase
+        if phase == "start":
+            self._draw_start(app, canvas, dice_y)
+        else:
+            self._draw_dice(app, canvas, dice_y)
+        ui.hints(canvas, self._hint(app))
+
+    def _draw_start(self, app, canvas, y):
+        ui = app.ui
+        game = self.game
+        if game.offer:
+            points, aside = game.offer
+            ui.center(canvas, app.t("offer") % (points, game.rules.dice - len(aside)), y + 2)
+        elif game.turn_total:
+            ui.center(canvas, app.t("left") % game.dice_left(), y + 2)
+        self._draw_aside(app, canvas, y + ui.die + 3)
+        if self.msg:
+            ui.text(canvas, ui.fit(self.msg, ui.w), 0, ui.h - 2 * ui.line)
+
+    def _draw_dice(self, app, canvas, y):
+        ui = app.ui
+        game = self.game
+        roll = game.roll
+        size = ui.die
+        n = len(roll)
+        gap = 4 if app.big else max(0, (ui.w - n * size) // max(1, n - 1))
+        gap = min(gap, 4)
+        width = n * size + (n - 1) * gap
+        x = (ui.w - width) // 2
+        bad = self._bad_dice()[0] if game.phase == "keep" else []
+        animating = self.anim_end != 0
+        seed = app.now
+        for i in range(n):
+            face = roll[i]
+            if animating:  # decoration: random faces while the dice tumble
+                seed = (seed * 1103515245 + 12345 + i) & 0x7FFFFFFF
+                face = seed % 6 + 1
+            chosen = i < len(self.sel) and self.sel[i] and not animating
+            ui.draw_die(canvas, x, y, size, face, chosen, i in bad)
+            if (i == self.cursor and game.phase == "keep" and self._person()
+                    and not animating):
+                canvas.fill_rect(x, y + size + 1, size, 2, 1)
+            x += size + gap
+        below = y + size + 4
+        self._draw_aside(app, canvas, below)
+        status = self.msg or self._status(app)
+        if status:
+            ui.text(canvas, ui.fit(status, ui.w), 0, ui.h - 2 * ui.line + (1 if app.big else 0))
+
+    def _draw_aside(self, app, canvas, y):
+        ui = app.ui
+        x = 0
+        for d in self.game.aside:
+            ui.draw_die(canvas, x, y, ui.mini, d, True)
+            x += ui.mini + 1
+        if self.game.aside and self.game.phase not in ("start", "farkle"):
+            ui.text(canvas, app.t("left") % self.game.dice_left(), x + 3,
+                    y + (ui.mini - ui.font.height) // 2)
+
+    def _status(self, app):
+        game = self.game
+        if game.phase == "farkle":
+            key = "bust" if game.lost_kind == "bust" else "farkle"
+            return app.t(key) + " " + app.t("lost") % game.lost
+        if game.phase == "keep" and self._person():
+            chosen = self.selected()
+            if chosen:
+                points = scoring.score_keep(chosen, game.rules, game.open_singles)
+                if points is not None:
+                    return app.t("selection") % points
+            return app.t("pick_hint")
+        return ""
+
+    def _hint(self, app):
+        game = self.game
+        if not self._person():
+            return app.t("computer_plays") if app.big else app.t("hurry_hint")
+        phase = game.phase
+        if phase == "start":
+            return app.t("offer_hint") if game.offer else app.t("start_hint")
+        if phase == "keep":
+            return app.t("keep_hint") if app.big else app.t("keep_hint_small")
+        if phase == "decide":
+            return app.t("decide_hint")
+        if phase == "farkle":
+            return app.t("pass_hint")
+        return ""
+
+    def state(self):
+        """The engine state and the selection, for the simulator's state file."""
+        game = self.game
+        return {
+            "phase": game.phase,
+            "current": game.current,
+            "roll": list(game.roll),
+            "aside": list(game.aside),
+            "turn_total": game.turn_total,
+            "scores": [s.score for s in game.seats],
+            "selected": list(self.selected()),
+            "cursor": self.cursor,
+            "message": self.msg,
+            "engine": game.to_data(),
+        }
+
+
+def _inside(keep, chosen):
+    rest = list(chosen)
+    for d in keep:
+        if d not in rest:
+            return False
+        rest.remove(d)
+    return True
+
+
+def _mark(roll, keep):
+    """Selection flags over `roll` for the dice of `keep`."""
+    rest = list(keep)
+    flags = []
+    for d in roll:
+        if d in rest:
+            rest.remove(d)
+            flags.append(True)
+        else:
+            flags.append(False)
+    return flags
+
+
+def _hand_over(game):
+    """True when a person's turn begins at a table with more than one seat."""
+    return len(game.active_seats()) > 1
+
+
+def _event_text(app, game, event):
+    kind = event[0]
+    if kind == "hot":
+        return app.t("hot")
+    if kind == "penalty":
+        return app.t("penalty") % (game.seats[event[1]].name, event[2])
+    if kind == "final":
+        return app.t("final_round")
+    return app.t("playoff")
+

@@ -1,0 +1,112 @@
+"""Around the turns: the hand-over, the standings and the winner."""
+
+from firmware import buttons
+from firmware.app import Screen
+from firmware.screens.menu import Menu
+
+
+def standing_lines(app, game):
+    """'1. Name 1234' lines, best first (a mark for the seat to play)."""
+    lines = []
+    for rank, i in enumerate(game.standings()):
+        seat = game.seats[i]
+        mark = "»" if i == game.current and game.phase != "over" else " "
+        lines.append("%d.%s%s %d" % (rank + 1, mark, seat.name, seat.score))
+    return lines
+
+
+class HandOver(Screen):
+    """Names who is next and waits for A, so nobody moves by accident; B
+    opens the standings."""
+
+    name = "handover"
+
+    def __init__(self, play):
+        self.play = play
+
+    def on_key(self, app, key, kind):
+        """A starts the turn, B shows the standings."""
+        if kind != "press":
+            return
+        if key == buttons.A:
+            app.pop()
+            self.play.start_turn(app)
+        elif key == buttons.B:
+            app.push(Standings(self.play.game))
+
+    def draw(self, app, canvas):
+        """The name, the standings, the hint."""
+        ui = app.ui
+        game = self.play.game
+        canvas.fill(0)
+        ui.title(canvas, app.t("your_turn") % game.seat().name)
+        y = ui.line + 2
+        if game.offer:
+            points, aside = game.offer
+            ui.text(canvas, ui.fit(app.t("offer") % (points, game.rules.dice - len(aside)), ui.w),
+                    0, y)
+            y += ui.line
+        if game.final >= 0:
+            ui.text(canvas, app.t("final_round"), 0, y)
+            y += ui.line
+        rows = max(1, (ui.h - y - ui.line) // ui.line)
+        ui.lines(canvas, standing_lines(app, game)[:rows], y)
+        ui.hints(canvas, app.t("press_a_roll"))
+
+    def state(self):
+        """Whose turn it is."""
+        return {"next": self.play.game.seat().name}
+
+
+class Standings(Menu):
+    """Every seat's banked total; A or B returns to the game, the last row
+    leaves to the title screen (the game stays saved)."""
+
+    name = "standings"
+
+    def __init__(self, game):
+        Menu.__init__(self)
+        self.game = game
+
+    def title(self, app):
+        """The screen title."""
+        return app.t("table")
+
+    def labels(self, app):
+        """The standings, then 'back' and 'to the main menu'."""
+        return standing_lines(app, self.game) + [app.t("back_to_game"), app.t("to_title")]
+
+    def choose(self, app, index):
+        """The last entry goes to the title, everything else back."""
+        if index == len(self.game.active_seats()) + 1:
+            app.home()
+        else:
+            app.pop()
+
+
+class Winner(Screen):
+    """The end: who won and the final standings; A returns to the title."""
+
+    name = "winner"
+
+    def __init__(self, game):
+        self.game = game
+
+    def on_key(self, app, key, kind):
+        """A (or B) to the title screen."""
+        if kind == "press" and key in (buttons.A, buttons.B):
+            app.home()
+
+    def draw(self, app, canvas):
+        """The winner and the standings."""
+        ui = app.ui
+        game = self.game
+        canvas.fill(0)
+        ui.title(canvas, app.t("winner") % game.seats[game.winner].name)
+        rows = max(1, (ui.h - 2 * ui.line) // ui.line)
+        ui.lines(canvas, standing_lines(app, game)[:rows])
+        ui.hints(canvas, app.t("winner_hint"))
+
+    def state(self):
+        """The winner and the totals."""
+        return {"winner": self.game.winner, "scores": [s.score for s in self.game.seats]}

@@ -1,0 +1,108 @@
+"""What the app keeps on flash: the game in progress, the names, settings.
+
+Every file goes through firmware.store (temporary file, rename, last good
+copy, CRC) and engine.codec. The game is saved after every decision, before
+its dice are shown, so switching off never re-rolls a roll.
+"""
+
+from engine.codec import CodecError
+from engine.game import Game
+from firmware.store import NoSave, SaveDamaged, SaveFailed
+
+GAME = "game"
+NAMES = "names"
+SETTINGS = "settings"
+KIND_GAME = 0x47  # "G", as engine.codec.KIND_GAME
+KIND_NAMES = 0x4E  # "N"
+KIND_SETTINGS = 0x53  # "S"
+MAX_NAMES = 24
+
+DEFAULT_SETTINGS = {
+    "lang": "de",
+    "speed": 1,  # computer pace: 0 slow, 1 normal, 2 fast
+}
+
+
+class Session:
+    """The app's files, on a firmware.store.Store."""
+
+    def __init__(self, store):
+        self.store = store
+        self.note = None  # a message about a damaged file, for the screen
+        self.settings = dict(DEFAULT_SETTINGS)
+        self.names = []
+        self._load_settings()
+        self._load_names()
+
+    # ------------------------------------------------------------ game
+
+    def has_game(self):
+        """True when a saved game (or a copy of one) exists."""
+        fs = self.store.fs
+        return fs.exists(GAME) or fs.exists(GAME + ".new") or fs.exists(GAME + ".bak")
+
+    def load_game(self, dice):
+        """(game, note): the saved game with `dice` as its dice source and a
+        note when an older copy had to be used. Raises NoSave or SaveDamaged."""
+        data, note = self.store.load(GAME, KIND_GAME)
+        try:
+            game = Game.from_data(data, dice)
+        except (ValueError, CodecError) as e:
+            raise SaveDamaged("saved game is not valid: %s" % e)
+        return game, note
+
+    def save_game(self, game):
+        """Save the whole game; returns None or a message when it failed."""
+        try:
+            self.store.save(GAME, KIND_GAME, game.to_data())
+        except SaveFailed as e:
+            return str(e)
+        return None
+
+    def clear_game(self):
+        """Forget the saved game (it is over)."""
+        try:
+            self.store.clear(GAME)  # .bak first: a power cut never revives it
+        except SaveFailed:
+            pass
+
+    # ------------------------------------------------------------ names
+
+    def _load_names(self):
+        try:
+            value, _ = self.store.load(NAMES, KIND_NAMES)
+        except (NoSave, SaveDamaged):
+            return
+        if isinstance(value, list):
+            self.names = [n for n in value if isinstance(n, str) and n][:MAX_NAMES]
+
+    def remember_name(self, name):
+        """Put `name` first in the saved names."""
+        if name in self.names:
+            self.names.remove(name)
+        self.names.insert(0, name)
+        del self.names[MAX_NAMES:]
+        try:
+            self.store.save(NAMES, KIND_NAMES, self.names)
+        except SaveFailed:
+            pass
+
+    # ------------------------------------------------------------ settings
+
+    def _load_settings(self):
+        try:
+            value, _ = self.store.load(SETTINGS, KIND_SETTINGS)
+        except (NoSave, SaveDamaged):
+            return
+        if isinstance(value, list):
+            for pair in value:
+                if isinstance(pair, list) and len(pair) == 2 and pair[0] in DEFAULT_SETTINGS:
+                    self.settings[pair[0]] = pair[1]
+
+    def save_settings(self):
+        """Write the settings file."""
+        pairs = [[k, self.settings[k]] for k in DEFAULT_SETTINGS]
+        try:
+            self.store.save(SETTINGS, KIND_SETTINGS, pairs)
+        except SaveFailed:
+            pass

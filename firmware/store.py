@@ -1,0 +1,343 @@
+"""Crash-safe save files on littlefs (device), a folder (PC) or memory (tests).
+
+`Store` keeps up to three files per save name:
+
+- `name`: the current save,
+- `name.new`: a save being written (left behind when the power went off
+  between writing it and renaming it into place),
+- `name.bak`: the save before the current one.
+
+`Store.save` writes `name.new`, reads it back, moves an intact `name` to
+`name.bak` and renames `name.new` to `name`; every step is a whole-file write
+or an atomic rename, so a power cut at any point leaves the new value or the
+previous one loadable. No step deletes the only good copy and nothing is ever
+formatted. `Store.load` takes the first intact file of `name`, `name.new`,
+`name.bak` and says, in a short note for the screen, when it was not `name`.
+
+Files go through a tiny adapter with `read`, `write`, `rename`, `remove` and
+`exists`: `DirFS` for a real folder (MicroPython `os` or CPython), `MemFS`
+for tests, with fault injection (failed writes, power cuts, damaged bytes).
+"""
+
+import os
+
+from engine.codec import CodecError, pack, unpack
+
+ENOENT = 2
+ENOSPC = 28
+NEW = ".new"
+BAK = ".bak"
+
+
+class NoSave(Exception):
+    """No file of this save exists (a first start)."""
+
+
+class SaveDamaged(Exception):
+    """Files of this save exist but none is intact; `reason` says why."""
+
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class SaveFailed(Exception):
+    """A save could not be written; the previous copies are left as they were."""
+
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _missing(exc):
+    """True when an OSError from `read` means the file does not exist."""
+    return not exc.args or exc.args[0] == ENOENT
+
+
+class Store:
+    """Versioned, checksummed saves that survive power cuts, on a file adapter."""
+
+    def __init__(self, fs):
+        self.fs = fs
+        self.bytes_written = 0  # total bytes written by `save`, for wear figures
+
+    def save(self, name, kind, value):
+        """Save `value` under `name` with codec kind `kind`; return bytes written.
+
+        Raises SaveFailed (nothing new saved, the old copies untouched) when
+        the value cannot be encoded or a file operation fails.
+        """
+        fs = self.fs
+        new = name + NEW
+        try:
+            blob = pack(value, kind)
+        except CodecError as e:
+            raise SaveFailed(str(e))
+        wrote = moved = False
+        try:
+            main_ok = self._intact(name, kind)
+            if not main_ok and self._intact(new, kind):
+                # A cut save left the copy `load` uses in name.new; writing
+                # name.new again would lose it, so it becomes name first.
+                fs.rename(new, name)
+                main_ok = True
+            wrote = True
+            fs.write(new, blob)
+            self.bytes_written += len(blob)
+            if fs.read(new) != blob:
+                raise OSError(5, "save did not read back")
+            if main_ok:
+                fs.rename(name, name + BAK)  # replaces the older .bak
+                moved = True
+            fs.rename(new, name)  # a damaged name is replaced, name.bak kept
+        except OSError as e:
+            # Before `moved`, name or name.bak holds the last good copy and
+            # name.new is spare: free the space a partial file takes.
+            if wrote and not moved:
+                try:
+                    fs.remove(new)
+                except OSError:
+                    pass
+            raise SaveFailed("could not save: %s" % _why(e))
+        return len(blob)
+
+    def load(self, name, kind):
+        """Return `(value, note)` from the first intact copy of save `name`.
+
+        `note` is None when the main file was intact, else a short reason for
+        the screen. Raises NoSave when no copy exists and SaveDamaged when
+        copies exist but none is intact.
+        """
+        reason = None  # why the main file was not used; None: it is missing
+        found = False
+        for suffix in ("", NEW, BAK):
+            try:
+                blob = self.fs.read(name + suffix)
+            except OSError as e:
+                if _missing(e):
+                    continue
+                found = True
+                why = "save unreadable (%s)" % _why(e)
+            else:
+                found = True
+                try:
+                    value = unpack(blob, kind)
+                except CodecError as e:
+                    why = str(e)
+                else:
+                    return value, _note(suffix, reason)
+            if suffix == "":
+                reason = why
+        if not found:
+            raise NoSave(name)
+        raise SaveDamaged(reason or "save damaged, no good copy left")
+
+    def clear(self, name):
+        """Delete every copy of save `name` (a finished game); missing ones are fine.
+
+        The copies go oldest first, so a power cut part way leaves at most the
+        latest state, never an older copy that `load` would bring back.
+        """
+        for suffix in (BAK, NEW, ""):
+            try:
+                self.fs.remove(name + suffix)
+            except OSError as e:
+                if not _missing(e):
+                    raise SaveFailed("could not delete: %s" % _why(e))
+
+    def _intact(self, name, kind):
+        """True when file `name` exists and decodes."""
+        try:
+            unpack(self.fs.read(name), kind)
+        except OSError as e:
+            if _missing(e):
+                return False
+            raise
+        except CodecError:
+            return False
+        return True
+
+
+def _note(suffix, reason):
+    """The screen note for a value loaded from `name + suffix`."""
+    if suffix == "":
+        return None
+    if suffix == NEW:
+        if reason is None:
+            return "last save unfinished, its copy used"
+        return reason + ", newer copy used"
+    if reason is None:
+        return "save missing, last good copy used"
+    return reason + ", last good copy used"
+
+
+def _why(exc):
+    """A short text for an OSError (its message, else its errno)."""
+    if len(exc.args) > 1:
+        return str(exc.args[1])
+    if exc.args:
+        if exc.args[0] == ENOSPC:
+            return "flash full"
+        return "error %s" % exc.args[0]
+    return "error"
+
+
+class DirFS:
+    """The file adapter on a folder, with MicroPython `os` or CPython `os`."""
+
+    def __init__(self, path):
+        self.path = path.rstrip("/")
+
+    def _p(self, name):
+        return self.path + "/" + name
+
+    def read(self, name):
+        """The bytes of file `name`; OSError when it does not exist."""
+        with open(self._p(name), "rb") as f:
+            return f.read()
+
+    def write(self, name, data):
+        """Write `data` as file `name` (replacing it) and close it."""
+        with open(self._p(name), "wb") as f:
+            n = f.write(data)
+            f.flush()
+            sync = getattr(os, "fsync", None)  # CPython: reach the disk before a rename
+            if sync is not None:
+                sync(f.fileno())
+        if n is not None and n != len(data):
+            raise OSError(ENOSPC, "short write")
+
+    def rename(self, old, new):
+        """Rename file `old` to `new`, replacing `new` atomically."""
+        replace = getattr(os, "replace", None)  # CPython on Windows needs replace
+        (replace or os.rename)(self._p(old), self._p(new))
+
+    def remove(self, name):
+        """Delete file `name`; OSError when it does not exist."""
+        os.remove(self._p(name))
+
+    def exists(self, name):
+        """True when file `name` exists."""
+        try:
+            os.stat(self._p(name))
+        except OSError:
+            return False
+        return True
+
+
+class PowerCut(Exception):
+    """Raised by MemFS when its simulated power goes off."""
+
+
+class MemFS:
+    """An in-memory file adapter for tests, with fault injection.
+
+    `files` maps names to bytes. `ops` counts the operations performed.
+    `fail_next_write` makes the next write raise OSError; `fail_after` makes
+    any operation fail; `power_cut_after` cuts the power after n more
+    operations (the state freezes, everything raises PowerCut until
+    `power_on`); `damage` truncates a file or flips its bytes.
+    """
+
+    def __init__(self, files=None):
+        self.files = dict(files or {})
+        self.ops = 0
+        self.writes = 0  # bytes written, as the flash would see them
+        self.off = False
+        self._fail_write = None  # None, or bytes kept by the failing write (-1: none)
+        self._fail_in = -1
+        self._cut_in = -1
+        self._torn = None
+
+    def fail_next_write(self, keep=None):
+        """Make the next write raise OSError (flash full).
+
+        `keep` None leaves the file as it was; an int leaves the first `keep`
+        bytes of the new data as the file (a partial write).
+        """
+        self._fail_write = -1 if keep is None else keep
+
+    def fail_after(self, n):
+        """Let `n` more operations succeed; the next one raises OSError, with no effect."""
+        self._fail_in = n
+
+    def power_cut_after(self, n, torn=None):
+        """Let `n` more operations succeed; the power goes off at the next one.
+
+        If that operation is a write and `torn` is an int, the file is left
+        holding the first `torn` bytes of the data; otherwise it has no effect.
+        """
+        self._cut_in = n
+        self._torn = torn
+
+    def power_on(self):
+        """Turn the power back on (a reboot): operations work again."""
+        self.off = False
+        self._cut_in = -1
+
+    def damage(self, name, truncate=None, flip=None, mask=0xFF):
+        """Truncate file `name` to `truncate` bytes and/or xor byte `flip` with `mask`."""
+        data = bytearray(self.files[name])
+        if truncate is not None:
+            data = data[:truncate]
+        if flip is not None:
+            data[flip] ^= mask
+        self.files[name] = bytes(data)
+
+    def _op(self):
+        """Count an operation; raise PowerCut or the injected OSError when due."""
+        if self.off:
+            raise PowerCut()
+        if self._cut_in == 0:
+            self.off = True
+            self._cut_in = -1
+            raise PowerCut()
+        if self._cut_in > 0:
+            self._cut_in -= 1
+        if self._fail_in == 0:
+            self._fail_in = -1
+            raise OSError(5, "injected I/O error")
+        if self._fail_in > 0:
+            self._fail_in -= 1
+        self.ops += 1
+
+    def read(self, name):
+        """The bytes of file `name`; OSError(ENOENT) when it does not exist."""
+        self._op()
+        if name not in self.files:
+            raise OSError(ENOENT, "no file " + name)
+        return self.files[name]
+
+    def write(self, name, data):
+        """Store `data` as file `name`, or fail as injected."""
+        if not self.off and self._cut_in == 0 and self._torn is not None:
+            self.files[name] = bytes(data[: self._torn])  # torn by the cut below
+        self._op()
+        if self._fail_write is not None:
+            keep = self._fail_write
+            self._fail_write = None
+            if keep >= 0:
+                self.files[name] = bytes(data[:keep])
+                self.writes += min(keep, len(data))
+            raise OSError(ENOSPC, "flash full")
+        self.files[name] = bytes(data)
+        self.writes += len(data)
+
+    def rename(self, old, new):
+        """Move file `old` to `new`, replacing `new` (atomic)."""
+        self._op()
+        if old not in self.files:
+            raise OSError(ENOENT, "no file " + old)
+        self.files[new] = self.files.pop(old)
+
+    def remove(self, name):
+        """Delete file `name`; OSError(ENOENT) when it does not exist."""
+        self._op()
+        if name not in self.files:
+            raise OSError(ENOENT, "no file " + name)
+        del self.files[name]
+
+    def exists(self, name):
+        """True when file `name` exists."""
+        self._op()
+        return name in self.files

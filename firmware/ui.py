@@ -1,0 +1,124 @@
+"""Drawing helpers shared by the screens: text, lists, hints and dice.
+
+Two layouts: 128x64 (`app.big`) with the regular font and 17 px dice, and
+72x40 (Thumby) with the small font and 12 px dice. Screens ask `Ui` for
+positions instead of hard-coding pixels where the layouts differ.
+"""
+
+from firmware import font
+
+# Pip positions on a 3x3 grid: (column, row) per face.
+_PIPS = (
+    (),
+    ((1, 1),),
+    ((0, 0), (2, 2)),
+    ((0, 0), (1, 1), (2, 2)),
+    ((0, 0), (2, 0), (0, 2), (2, 2)),
+    ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+)
+
+# size -> (pip size, grid offsets)
+_DIE_GEOMETRY = {
+    17: (3, (3, 7, 11)),
+    12: (2, (2, 5, 8)),
+    9: (1, (2, 4, 6)),
+    7: (1, (1, 3, 5)),
+}
+
+
+class Ui:
+    """Layout and drawing for one app (its screen size and font)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.w = app.width
+        self.h = app.height
+        big = app.big
+        self.font = font.REGULAR if big else font.SMALL
+        self.line = self.font.height + (2 if big else 1)
+        self.die = 17 if big else 12
+        self.mini = 9 if big else 7
+        self.rows = (self.h - self.line) // self.line  # list rows above the hint line
+
+    # ------------------------------------------------------------ text
+
+    def text(self, canvas, s, x, y, c=1):
+        """Draw `s` with its top-left corner at (x, y)."""
+        self.font.draw(canvas, s, x, y, c)
+
+    def width(self, s):
+        """Pixel width of `s`."""
+        return self.font.width(s)
+
+    def center(self, canvas, s, y, c=1):
+        """Draw `s` centred on the line at y."""
+        self.font.draw(canvas, s, (self.w - self.font.width(s)) // 2, y, c)
+
+    def right(self, canvas, s, y, c=1, x=None):
+        """Draw `s` ending at the right edge (or at x)."""
+        end = self.w if x is None else x
+        self.font.draw(canvas, s, end - self.font.width(s), y, c)
+
+    def fit(self, s, width):
+        """`s` shortened with '…' so that it fits `width` pixels."""
+        if self.font.width(s) <= width:
+            return s
+        while s and self.font.width(s + "…") > width:
+            s = s[:-1]
+        return s + "…"
+
+    def title(self, canvas, s):
+        """A title bar: inverted text on the top line."""
+        canvas.fill_rect(0, 0, self.w, self.line, 1)
+        self.text(canvas, self.fit(s, self.w - 2), 1, 1 if self.app.big else 0, 0)
+
+    def hints(self, canvas, s):
+        """The button hints on the bottom line."""
+        y = self.h - self.font.height
+        canvas.fill_rect(0, y - 1, self.w, self.font.height + 1, 0)
+        canvas.hline(0, y - 2, self.w, 1)
+        self.text(canvas, self.fit(s, self.w), 0, y)
+
+    def lines(self, canvas, items, y=None):
+        """Draw text lines from y (default: below the title)."""
+        y = self.line + 1 if y is None else y
+        for s in items:
+            self.text(canvas, self.fit(s, self.w), 0, y)
+            y += self.line
+
+    def menu(self, canvas, labels, index, y=None, rows=None):
+        """A scrolling list with the entry `index` highlighted."""
+        y = self.line + 1 if y is None else y
+        rows = rows or max(1, (self.h - y - self.line) // self.line)
+        first = 0
+        if index >= rows:
+            first = index - rows + 1
+        for i in range(first, min(len(labels), first + rows)):
+            if i == index:
+                canvas.fill_rect(0, y - 1, self.w, self.line, 1)
+            self.text(canvas, self.fit(labels[i], self.w - 4), 2, y, 0 if i == index else 1)
+            y += self.line
+        if first > 0:
+            self.text(canvas, "↑", self.w - self.width("↑"), self.line + 1)
+        if first + rows < len(labels):
+            self.text(canvas, "↓", self.w - self.width("↓"), y - self.line)
+
+    # ------------------------------------------------------------ dice
+
+    def draw_die(self, canvas, x, y, size, face, inverted=False, crossed=False):
+        """A die of `size` px (17, 12, 9 or 7) showing `face`; inverted dice
+        are filled with dark pips (selected), crossed dice get a slash (a
+        selected die that does not score)."""
+        pip, grid = _DIE_GEOMETRY[size]
+        fg = 0 if inverted else 1
+        if inverted:
+            canvas.fill_rect(x, y, size, size, 1)
+        else:
+            canvas.fill_rect(x, y, size, size, 0)
+            canvas.rect(x, y, size, size, 1)
+        for col, row in _PIPS[face]:
+            canvas.fill_rect(x + grid[col], y + grid[row], pip, pip, fg)
+        if crossed:
+            canvas.line(x, y + size - 1, x + size - 1, y, fg)
+            canvas.line(x + 1, y + size - 1, x + size - 1, y + 1, fg)

@@ -1,0 +1,161 @@
+"""The PC host: runs the app on a pure-Python canvas with virtual time.
+
+`Sim(board, data_dir, seed)` builds the same `firmware.app.App` the device
+runs, with the framebuf stand-in, a folder store and seeded or OS dice.
+`press("A")` holds a button for a moment and lets it go, `wait(ms)` lets
+time pass (computer turns, animations); `png(path)` writes a screenshot and
+`state()` returns the current screen's name and the engine state.
+"""
+
+import importlib
+import json
+import os
+import struct
+import sys
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+try:  # CPython has no framebuf: the stand-in takes its name for the app
+    import framebuf  # noqa: F401
+except ImportError:
+    from simulator import framebuf as _standin
+
+    sys.modules["framebuf"] = _standin
+
+import framebuf  # noqa: E402
+
+from engine.dice import ByteDice, SeededDice  # noqa: E402
+from firmware import buttons  # noqa: E402
+from firmware.app import App  # noqa: E402
+from firmware.store import DirFS, Store  # noqa: E402
+
+BOARDS = ("pico_ssd1306_i2c", "pico_sh1106_i2c", "pico_ssd1306_spi", "thumby")
+HOLD_MS = 60
+GAP_MS = 60
+FRAME_MS = 20
+
+
+def board_profile(name):
+    """The board module `boards/NAME.py` (its WIDTH and HEIGHT matter here)."""
+    if name not in BOARDS:
+        raise SystemExit("unknown board %r; boards are %s" % (name, ", ".join(BOARDS)))
+    return importlib.import_module("boards." + name)
+
+
+def default_data_dir():
+    """The per-user data folder for saves."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                           "share")
+    return os.path.join(base, "zehntausend")
+
+
+class Sim:
+    """One simulated handheld (see the module docstring)."""
+
+    def __init__(self, board="pico_ssd1306_i2c", data_dir=None, seed=None):
+        profile = board_profile(board)
+        self.board = board
+        self.width = profile.WIDTH
+        self.height = profile.HEIGHT
+        self.buf = bytearray(self.width * self.height // 8)
+        self.canvas = framebuf.FrameBuffer(self.buf, self.width, self.height, framebuf.MONO_VLSB)
+        data_dir = data_dir or default_data_dir()
+        os.makedirs(data_dir, exist_ok=True)
+        self.data_dir = data_dir
+        dice = SeededDice(seed) if seed is not None else ByteDice(os.urandom)
+        tables = DirFS(str(ROOT / "tables"))
+        self.now = 0
+        self.held = 0
+        self.frames = 0
+        self.app = App(self.canvas, self.width, self.height, Store(DirFS(data_dir)), dice,
+                       tables, self.now)
+        self.step()
+
+    def step(self, ms=0):
+        """Advance virtual time by `ms` and step the app once."""
+        self.now += ms
+        if self.app.step(self.now, self.held):
+            self.frames += 1
+            return True
+        return False
+
+    def run(self, ms):
+        """Let `ms` of virtual time pass in frame-sized steps."""
+        end = self.now + ms
+        while self.now < end:
+            self.step(min(FRAME_MS, end - self.now))
+
+    def press(self, key, hold_ms=HOLD_MS):
+        """Press and release one button by name (UP, DOWN, LEFT, RIGHT, A, B)."""
+        bit = buttons.BITS[key]
+        self.held |= bit
+        self.run(hold_ms)
+        self.held &= ~bit
+        self.run(GAP_MS)
+
+    def keys(self, script):
+        """Run a script such as "A,RIGHT,A,WAIT:2000,LONG:B"."""
+        for token in script.split(","):
+            token = token.strip().upper()
+            if not token:
+                continue
+            if token.startswith("WAIT:"):
+                self.run(int(token[5:]))
+            elif token.startswith("LONG:"):
+                self.press(token[5:], 800)
+            else:
+                if token not in buttons.BITS:
+                    raise ValueError("unknown key %r (keys: UP DOWN LEFT RIGHT A B, WAIT:ms,"
+                                     " LONG:key)" % token)
+                self.press(token)
+
+    def pixel(self, x, y):
+        """The pixel at (x, y): 1 lit, 0 dark."""
+        return (self.buf[(y >> 3) * self.width + x] >> (y & 7)) & 1
+
+    def rows(self):
+        """The canvas as text rows of '#' and '.' (for tests and debugging)."""
+        return ["".join("#" if self.pixel(x, y) else "." for x in range(self.width))
+                for y in range(self.height)]
+
+    def state(self):
+        """The app's state: screen name, engine state, board."""
+        out = self.app.state()
+        out["board"] = self.board
+        return out
+
+    def png(self, path, scale=4):
+        """Write the canvas as a PNG, `scale` pixels per OLED pixel."""
+        write_png(path, self.rows(), scale)
+
+    def save_state(self, path):
+        """Write `state()` as JSON."""
+        with open(path, "w") as f:
+            json.dump(self.state(), f, indent=1, ensure_ascii=False)
+
+
+def write_png(path, rows, scale=4, on=(200, 230, 255), off=(8, 10, 20)):
+    """A minimal PNG writer (RGB, no pygame needed) for screenshots."""
+    width = len(rows[0]) * scale
+    raw = bytearray()
+    for row in rows:
+        line = bytearray([0])
+        for ch in row:
+            line.extend(bytes(on if ch == "#" else off) * scale)
+        for _ in range(scale):
+            raw.extend(line)
+    height = len(rows) * scale
+
+    def chunk(tag, data):
+        body = tag + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2,
+                                                            0, 0, 0))
+    png += chunk(b"IDAT", zlib.compress(bytes(raw), 9)) + chunk(b"IEND", b"")
+    with open(path, "wb") as f:
+        f.write(png)

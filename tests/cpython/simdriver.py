@@ -1,0 +1,112 @@
+"""Drive the headless simulator by key presses alone, as a person would.
+
+`new_game(sim, preset_key, kinds)` fills the new-game form; `play_to_end`
+plays every person's turns with a simple rule (take all scoring dice, bank
+from 350 or with two dice or fewer left) and waits through the computers'.
+Every key goes through `Sim.press`; nothing touches the engine directly.
+"""
+
+from engine.rules import PRESETS
+from firmware.screens.setup import KINDS
+
+
+def press(sim, *keys):
+    """Press keys in order."""
+    for key in keys:
+        sim.press(key)
+
+
+def new_game(sim, preset_key, kinds):
+    """From the title screen: fill the form (preset, seats of `kinds`, ''
+    for a person) and start."""
+    state = sim.state()
+    assert state["screen"] == "title"
+    if sim.app.session.has_game():
+        press(sim, "DOWN")
+    press(sim, "A")
+    assert sim.state()["screen"] == "setup"
+    press(sim, *["RIGHT"] * PRESETS.index(preset_key))
+    press(sim, "DOWN", "DOWN")  # the seat count row
+    for _ in range(len(kinds) - 2):
+        press(sim, "RIGHT")
+    for _ in range(2 - len(kinds)):
+        press(sim, "LEFT")
+    for i, kind in enumerate(kinds):
+        press(sim, "DOWN")
+        current = sim.state()["seats"][i][1]
+        steps = (KINDS.index(kind) - KINDS.index(current)) % len(KINDS)
+        press(sim, *["RIGHT"] * steps)
+    press(sim, "DOWN", "DOWN", "A")  # past the order row to start
+    assert sim.state()["screen"] in ("play", "handover"), sim.state()["screen"]
+
+
+def _seat_kind(state, seat):
+    return state["engine"][1][seat][1]
+
+
+def person_turn_step(sim, state, presses):
+    """One decision of a person on the play screen; counts its presses."""
+    phase = state["phase"]
+    if phase == "start" or phase == "farkle":
+        press(sim, "A")
+        presses.append(1)
+        return
+    if phase == "decide":
+        press(sim, "DOWN" if state["turn_total"] >= 350 else "B")
+        after = sim.state()
+        if after.get("phase") == "decide" and after.get("message"):
+            press(sim, "B")
+            presses.append(2)
+        else:
+            presses.append(1)
+        return
+    # keep: all scoring dice, then bank or roll on
+    press(sim, "UP")
+    chosen = sim.state()
+    left = len(state["roll"]) - len(chosen["selected"])
+    if state["turn_total"] + _selection_points(chosen) >= 350 or 0 < left <= 2:
+        press(sim, "DOWN")
+        after = sim.state()
+        if after.get("phase") == "keep" and after.get("roll") == state["roll"] and after.get(
+                "message"):
+            press(sim, "B")  # refused (entry hurdle, hot dice): roll on instead
+            presses.append(3)
+            return
+        presses.append(2)
+    else:
+        press(sim, "B")
+        presses.append(2)
+
+
+def _selection_points(state):
+    from engine.rules import Rules
+    from engine.scoring import score_keep
+
+    chosen = state["selected"]
+    if not chosen:
+        return 0
+    rules = Rules.decode(state["engine"][0])
+    return score_keep(chosen, rules, tuple(state["engine"][7])) or 0
+
+
+def play_to_end(sim, limit=20000):
+    """Play until the winner screen; returns (winner state, presses per
+    person decision)."""
+    presses = []
+    for _ in range(limit):
+        state = sim.state()
+        screen = state["screen"]
+        if screen == "winner":
+            return state, presses
+        if screen in ("handover", "message"):
+            press(sim, "A")
+        elif screen == "standings":
+            press(sim, "B")
+        elif screen == "play":
+            if state["phase"] == "over" or _seat_kind(state, state["current"]):
+                sim.run(300)
+            else:
+                person_turn_step(sim, state, presses)
+        else:
+            raise AssertionError("unexpected screen %r" % screen)
+    raise AssertionError("game did not end")
