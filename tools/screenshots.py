@@ -1,0 +1,178 @@
+"""Write a gallery of every screen in both sizes (`make screenshots`).
+
+    python -m tools.screenshots [--out docs/screens]
+
+Each picture comes from the headless simulator: a fresh Sim per scene,
+driven by key presses, or given a scripted game state where chance would
+take too long to reach it (a farkle, a takeover offer, the winner).
+Writes DIR/BOARD/NAME.png and DIR/index.md.
+"""
+
+import argparse
+import shutil
+import tempfile
+from pathlib import Path
+
+from engine.dice import ScriptedDice
+from engine.game import Game
+from engine.rules import preset
+from simulator.host import Sim
+
+BOARDS = (("pico_ssd1306_i2c", "128x64"), ("thumby", "72x40"))
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _sim(board, tmp, seed=3):
+    folder = tempfile.mkdtemp(dir=tmp)
+    return Sim(board, folder, seed)
+
+
+def _play_with(sim, game):
+    """Show `game` on a play screen above the title."""
+    from firmware.screens.play import Play
+
+    sim.app.home(Play(sim.app, game))
+    sim.run(500)
+
+
+def _game(rules, names, faces, scores=None):
+    game = Game(rules, names, ScriptedDice(faces))
+    for i, score in enumerate(scores or []):
+        game.seats[i].score = score
+        game.seats[i].entered = score > 0
+    return game
+
+
+def scenes():
+    """(name, caption, function(sim)) for every screen worth a picture."""
+
+    def title(sim):
+        pass
+
+    def setup(sim):
+        sim.keys("A,DOWN,DOWN,DOWN,DOWN")
+
+    def typer(sim):
+        # New game, first seat, "New name…", then A-n-n-a by the picker.
+        sim.keys("A,DOWN,DOWN,DOWN,A,A,RIGHT" + ",DOWN" * 13 + ",RIGHT,RIGHT" + ",UP" * 13)
+
+    def handover(sim):
+        sim.keys("A,UP,A")
+
+    def play_pick(sim):
+        sim.keys("A,UP,A,A,WAIT:500,A")
+
+    def play_all(sim):
+        sim.keys("A,UP,A,A,WAIT:500,UP")
+
+    def play_bad(sim):
+        game = _game(preset("zehntausend"), ["Anna", "Ben"], [1, 5, 3, 3, 4, 6])
+        game.apply(("roll",))
+        _play_with(sim, game)
+        sim.keys("RIGHT,A,RIGHT,A")
+
+    def farkle(sim):
+        game = _game(preset("zehntausend"), ["Anna", "Ben"], [5, 2, 3, 4, 6, 6, 2, 3, 4, 6, 6],
+                     [2500, 3100])
+        game.apply(("roll",))
+        game.apply(("keep", (5,)))
+        game.apply(("roll",))
+        _play_with(sim, game)
+
+    def hot(sim):
+        game = _game(preset("zehntausend"), ["Anna", "Ben"], [1, 1, 1, 5, 5, 5, 2, 3, 4, 6, 2, 2])
+        game.apply(("roll",))
+        _play_with(sim, game)
+        sim.keys("UP,B,WAIT:500")
+
+    def offer(sim):
+        rules = preset("punktlandung")
+        game = _game(rules, ["Anna", "Ben"], [1, 1, 1, 2, 3], [4000, 5200])
+        game.apply(("roll",))
+        game.apply(("bank",))
+        _play_with(sim, game)
+
+    def entry(sim):
+        game = _game(preset("kneipe"), ["Anna", "Ben"], [1, 5, 2, 2, 3, 4])
+        game.apply(("roll",))
+        _play_with(sim, game)
+        sim.keys("UP,DOWN")
+
+    def computer(sim):
+        game = _game(preset("zehntausend"), [("Anna", ""), ("Profi 2", "profi")],
+                     [2, 3, 4, 6, 6, 2, 1, 1, 5, 2, 3, 6, 4, 4, 4, 2, 3, 6], [1200, 900])
+        game.apply(("roll",))
+        game.apply(("pass",))
+        game.apply(("roll",))
+        _play_with(sim, game)
+        sim.run(700)
+
+    def standings(sim):
+        game = _game(preset("zehntausend"), ["Anna", "Ben", "Cleo", "Dora"], [1] * 6,
+                     [4550, 6100, 3900, 7250])
+        _play_with(sim, game)
+        sim.keys("B")
+
+    def final(sim):
+        game = _game(preset("zehntausend"), ["Anna", "Ben", "Cleo"], [1, 1, 1, 1, 5, 2],
+                     [9200, 6100, 7400])
+        game.apply(("roll",))
+        game.apply(("keep", (1, 1, 1, 1, 5)))
+        game.apply(("bank",))
+        _play_with(sim, game)
+
+    def winner(sim):
+        game = _game(preset("zehntausend").replace(finish="immediate"), ["Anna", "Ben"],
+                     [1, 1, 1, 1, 5, 2], [9200, 6100])
+        game.apply(("roll",))
+        game.apply(("keep", (1, 1, 1, 1, 5)))
+        game.apply(("bank",))
+        _play_with(sim, game)
+
+    return (
+        ("title", "Title", title),
+        ("setup", "New game", setup),
+        ("typer", "Typing a name", typer),
+        ("handover", "Hand-over", handover),
+        ("play_pick", "Picking dice", play_pick),
+        ("play_all", "All scoring dice", play_all),
+        ("play_bad", "A die that does not score", play_bad),
+        ("hot", "Hot dice", hot),
+        ("entry", "Entry hurdle refused", entry),
+        ("farkle", "Farkle", farkle),
+        ("offer", "Takeover offer", offer),
+        ("computer", "A computer's turn", computer),
+        ("standings", "Standings", standings),
+        ("final", "Final round", final),
+        ("winner", "Winner", winner),
+    )
+
+
+def main(argv=None):
+    """Write every picture and the index page."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", default=str(ROOT / "docs" / "screens"))
+    args = p.parse_args(argv)
+    out = Path(args.out)
+    tmp = tempfile.mkdtemp()
+    index = ["# Screens", "", "Written by `make screenshots` (tools/screenshots.py).", "",
+             "| screen | 128x64 | 72x40 |", "| --- | --- | --- |"]
+    try:
+        for name, caption, scene in scenes():
+            cells = []
+            for board, size in BOARDS:
+                sim = _sim(board, tmp)
+                scene(sim)
+                target = out / board / (name + ".png")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                sim.png(str(target), 3 if size == "128x64" else 4)
+                cells.append("![%s %s](%s/%s.png)" % (caption, size, board, name))
+            index.append("| %s | %s |" % (caption, " | ".join(cells)))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    (out / "index.md").write_text("\n".join(index) + "\n")
+    print("wrote %d screens for %d boards to %s" % (len(scenes()), len(BOARDS), out))
+
+
+if __name__ == "__main__":
+    main()
