@@ -578,21 +578,20 @@ class FrameBuffer:
             return
         xs = range(max(0, xstep), min(w, w + xstep))
         ys = range(max(0, ystep), min(h, h + ystep))
-        if self._fb_fmt == MONO_VLSB and ystep == 0:
+        if self._fb_fmt == MONO_VLSB:
+            # Each column as one integer (bit y = row y), moved with shifts.
             buf = self._fb_buf
             stride = self._fb_stride
-            n = len(xs)
-            for page in range((h + 7) >> 3):
-                a = page * stride
-                if ((page << 3) + 8) <= h:
-                    buf[a + xs.start : a + xs.start + n] = bytes(
-                        buf[a + xs.start - xstep : a + xs.start - xstep + n]
-                    )
-                else:  # partial last page: keep the bits below the height
-                    keep = (0xFF << (h - (page << 3))) & 0xFF
-                    old = bytes(buf[a : a + w])
-                    for xx in xs:
-                        buf[a + xx] = (old[xx] & keep) | (old[xx - xstep] & ~keep & 0xFF)
+            npages = (h + 7) >> 3
+            span = (npages - 1) * stride + 1
+            cols = [int.from_bytes(buf[xx : xx + span : stride], "little") for xx in range(w)]
+            rows = ((1 << ys.stop) - 1) & ~((1 << ys.start) - 1)
+            keep = ~rows
+            for xx in xs:
+                src = cols[xx - xstep]
+                src = src << ystep if ystep >= 0 else src >> -ystep
+                new = (cols[xx] & keep) | (src & rows)
+                buf[xx : xx + span : stride] = new.to_bytes(npages, "little")
             return
         get = self._fb_get
         snap = [[get(xx - xstep, yy - ystep) for xx in xs] for yy in ys]
