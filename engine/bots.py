@@ -69,6 +69,20 @@ class Simple(Bot):
         self.key = key
         self.caution = caution
         self.die_worth = die_worth
+        self._rules = None
+        self._odds = None
+
+    def prepare(self, rules):
+        """Work out the farkle chance and the expected gain of a roll of
+        1..6 dice for `rules` once (make_bot does it, so that no decision
+        has to)."""
+        if self._rules is rules:
+            return
+        table = [None]
+        for n in range(1, rules.dice + 1):
+            table.append((odds.farkle_chance(n, rules), odds.expected_best(n, rules)))
+        self._rules = rules
+        self._odds = table
 
     def decide(self, view):
         """See the class docstring."""
@@ -120,8 +134,8 @@ class Simple(Bot):
             caution = caution / 2
         elif lead > 1500:
             caution = caution * 3 / 2
-        risk = odds.farkle_chance(n, view.rules)
-        gain = odds.expected_best(n, view.rules)
+        self.prepare(view.rules)
+        risk, gain = self._odds[n]
         return t * risk * caution >= gain * (1 - risk)
 
 
@@ -248,10 +262,10 @@ def make_bot(key, rules, plan=None):
     """The bot of level `key` for `rules`; `plan` (a TurnPlan) saves the
     Expert from solving it (about 0.3 s on a PC, half a minute on the
     device for six dice)."""
-    if key == "vorsichtig":
-        return cautious()
-    if key == "mutig":
-        return bold()
+    if key in ("vorsichtig", "mutig"):
+        bot = cautious() if key == "vorsichtig" else bold()
+        bot.prepare(rules)
+        return bot
     if key == "profi":
         return Expert(plan if plan is not None else TurnPlan.solve(rules))
     if key == "meister":
