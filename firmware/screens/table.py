@@ -6,12 +6,15 @@ from firmware.screens.menu import Menu
 
 
 def standing_lines(app, game):
-    """'1. Name 1234' lines, best first (a mark for the seat to play)."""
+    """'1. Name 1234' lines, best first: » marks the seat to play, • a seat
+    that still has a turn in the final round or play-off round."""
     lines = []
+    ending = game.final >= 0 or game.playoff is not None
     for rank, i in enumerate(game.standings()):
         seat = game.seats[i]
         mark = "»" if i == game.current and game.phase != "over" else " "
-        lines.append("%d.%s%s %d" % (rank + 1, mark, seat.name, seat.score))
+        last = " •" if ending and i in game.pending and i != game.current else ""
+        lines.append("%d.%s%s %d%s" % (rank + 1, mark, seat.name, seat.score, last))
     return lines
 
 
@@ -50,8 +53,9 @@ class HandOver(Screen):
         if game.offer:
             ui.text(canvas, ui.fit(offer_text(app, game), ui.w), 0, y)
             y += ui.line
-        if game.final >= 0:
-            ui.text(canvas, app.t("final_round"), 0, y)
+        if game.playoff is not None or game.final >= 0:
+            key = "playoff_note" if game.playoff is not None else "final_note"
+            ui.text(canvas, ui.fit(app.t(key if app.big else key + "_small"), ui.w), 0, y)
             y += ui.line
         rows = max(1, (ui.h - y - ui.line) // ui.line)
         ui.lines(canvas, standing_lines(app, game)[:rows], y)

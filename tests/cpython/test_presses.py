@@ -1,0 +1,86 @@
+"""Every common decision of a turn takes one or two presses, none more than
+four (counted on the real play screen through the simulator)."""
+
+from engine.dice import ScriptedDice
+from engine.game import Game
+from engine.rules import preset
+from firmware.screens.play import Play
+from simulator.host import Sim
+
+
+def _sim(tmp_path, rules, faces, scores=(0, 0), kinds=("", "")):
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
+    game = Game(rules, [("Anna", kinds[0]), ("Ben", kinds[1])], ScriptedDice(faces))
+    for i, score in enumerate(scores):
+        game.seats[i].score = score
+        game.seats[i].entered = score > 0
+    sim.app.home(Play(sim.app, game))
+    sim.run(200)
+    return sim, game
+
+
+def _presses(sim, keys):
+    for key in keys:
+        sim.press(key)
+    return len(keys)
+
+
+def test_start_of_turn_rolls_with_one_press(tmp_path):
+    sim, game = _sim(tmp_path, preset("zehntausend"), [1, 2, 3, 4, 6, 6])
+    assert sim.state()["screen"] == "handover"
+    assert _presses(sim, ["A"]) == 1
+    assert game.phase == "keep"
+
+
+def test_keep_all_and_roll_on_two_presses(tmp_path):
+    sim, game = _sim(tmp_path, preset("zehntausend"), [1, 5, 2, 3, 4, 4] + [2, 3, 4, 6])
+    sim.press("A")
+    assert _presses(sim, ["UP", "B"]) == 2
+    assert game.turn_total == 150 and len(game.roll) == 4
+
+
+def test_keep_all_and_bank_two_presses(tmp_path):
+    sim, game = _sim(tmp_path, preset("zehntausend"), [1, 1, 1, 2, 3, 4])
+    sim.press("A")
+    assert _presses(sim, ["UP", "DOWN"]) == 2
+    assert game.seats[0].score == 1000
+
+
+def test_keep_one_single_and_roll_on_two_presses(tmp_path):
+    sim, game = _sim(tmp_path, preset("zehntausend"), [2, 1, 5, 3, 4, 6] + [1] * 5)
+    sim.press("A")
+    assert _presses(sim, ["A", "B"]) == 2  # the cursor starts on the 1
+    assert game.aside == (1,) and len(game.roll) == 5
+
+
+def test_pass_a_farkle_one_press(tmp_path):
+    sim, game = _sim(tmp_path, preset("zehntausend"), [2, 3, 4, 6, 6, 2])
+    sim.press("A")
+    assert game.phase == "farkle"
+    assert _presses(sim, ["A"]) == 1
+    assert game.current == 1
+
+
+def test_take_over_two_presses_and_decline_one(tmp_path):
+    rules = preset("zehntausend").replace(takeover=True)
+    sim, game = _sim(tmp_path, rules, [1, 1, 1, 2, 3, 4, 5, 2, 3], scores=(500, 500))
+    sim.press("A")
+    sim.keys("UP,DOWN")  # Anna banks 1000 with three dice left
+    assert game.offer == (1000, (1, 1, 1))
+    sim.press("A")  # hand-over: with an offer it only reveals the choice
+    assert _presses(sim, ["UP", "A"]) == 2  # take over, roll the three dice
+    assert game.phase == "keep" and game.roll == (5, 2, 3) and game.turn_total == 1000
+    sim2, game2 = _sim(tmp_path / "b", rules, [1, 1, 1, 2, 3, 4, 2, 3, 4, 6, 6, 2],
+                       scores=(500, 500))
+    sim2.press("A")
+    sim2.keys("UP,DOWN,A")
+    assert _presses(sim2, ["A"]) == 1  # decline: roll six fresh dice
+    assert game2.turn_total == 0 and game2.phase == "farkle"
+
+
+def test_auto_keep_bank_or_roll_one_press(tmp_path):
+    sim, game = _sim(tmp_path, preset("punktlandung"), [1, 1, 1, 2, 3], scores=(500, 500))
+    sim.press("A")
+    assert game.phase == "decide"
+    assert _presses(sim, ["DOWN"]) == 1
+    assert game.seats[0].score == 1500
