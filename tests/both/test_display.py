@@ -1,0 +1,260 @@
+"""firmware.display on the OLED model: real app frames arrive pixel-exact.
+
+For SSD1306 on I2C and SPI, SH1106 on I2C and the Thumby's 72x40 SSD1306
+(SPI and I2C units), the app is built with the display as its canvas and
+stepped through screens by key presses; after every `show()` the model's
+decoded picture (tests/fakes/oled.py) must equal the canvas byte for byte.
+The SH1106 must send only the pages that changed. Also: contrast, power
+and invert commands decode; the frame leaves without a copy; `show()`
+allocates nothing. Runs under CPython (framebuf stand-in) and MicroPython.
+"""
+
+import gc
+import sys
+
+_FAKES = __file__.replace("\\", "/").rsplit("/", 2)[0] + "/fakes"
+if _FAKES not in sys.path:
+    sys.path.insert(0, _FAKES)
+
+try:
+    import framebuf  # noqa: F401
+except ImportError:  # CPython: the simulator's stand-in takes its name
+    from simulator import framebuf as _standin
+
+    sys.modules["framebuf"] = _standin
+
+import machine  # noqa: E402  (tests/fakes/machine.py)
+import oled  # noqa: E402  (tests/fakes/oled.py)
+
+from engine.dice import SeededDice  # noqa: E402
+from firmware import buttons, device, display  # noqa: E402
+from firmware.app import App  # noqa: E402
+from firmware.store import MemFS, Store  # noqa: E402
+
+FRAME_MS = 20
+
+# Title, language row and back, the new-game form (seat count, a computer
+# level), back out and in again, start 1 person + 1 computer, a few turns.
+SCRIPT = ("DOWN", "DOWN", "UP", "UP", "A", "DOWN", "DOWN", "RIGHT", "LEFT", "DOWN", "DOWN",
+          "LEFT", "B", "A", "DOWN", "DOWN", "DOWN", "DOWN", "LEFT", "DOWN", "DOWN", "A",
+          "A", "A", "UP", "B", "WAIT", "A", "UP", "DOWN", "WAIT", "WAIT", "A", "A", "B")
+
+
+def _rig(board_name, spi=True):
+    """Fresh fakes, the board's model on its bus, the driver; (board, model, display)."""
+    machine.reset_fakes()
+    board = device.load_board(board_name)
+    model = oled.Oled(board.DISPLAY, board.WIDTH, board.HEIGHT,
+                      getattr(board, "COLUMN_OFFSET", None))
+    bus = board.BUS
+    if bus == "auto":
+        bus = "spi" if spi else "i2c"
+        for pin in board.ID_PINS:
+            machine.level(pin, 0 if spi else 1)
+    if bus == "spi":
+        model.attach(machine, "spi", board.SPI_ID, dc=board.DC, cs=board.CS)
+    else:
+        model.attach(machine, "i2c", board.I2C_ID, board.ADDR)
+    return board, model, device.make_display(board, machine)
+
+
+class _Run:
+    """Steps an app on `disp`, shows changed frames, checks the model each time."""
+
+    def __init__(self, board, model, disp):
+        self.model = model
+        self.disp = disp
+        self.sh1106 = board.DISPLAY == "sh1106"
+        self.app = App(disp, board.WIDTH, board.HEIGHT, Store(MemFS()), SeededDice(11), None, 0)
+        self.now = 0
+        self.shows = 0
+        self.data = 0  # data bytes the model received for the app's frames
+        self.partial = 0  # SH1106 shows that sent fewer than all pages
+        self.screens = []
+        self.step(0)
+
+    def step(self, held):
+        if self.app.step(self.now, held):
+            self._show()
+        self.now += FRAME_MS
+        name = self.app.top().name
+        if not self.screens or self.screens[-1] != name:
+            self.screens.append(name)
+
+    def _show(self):
+        model = self.model
+        width = self.disp.width
+        before = model.frame()
+        after = bytes(self.disp.buffer)
+        changed = 0
+        for p in range(self.disp.pages):
+            if before[p * width:(p + 1) * width] != after[p * width:(p + 1) * width]:
+                changed += 1
+        sent = model.data_bytes
+        self.disp.show()
+        sent = model.data_bytes - sent
+        self.shows += 1
+        self.data += sent
+        assert model.frame() == after, "the panel does not show the canvas"
+        if self.sh1106:
+            assert sent == changed * width, (sent, changed)
+            if changed < self.disp.pages:
+                self.partial += 1
+        else:
+            assert sent == len(after)
+
+    def press(self, key):
+        bit = buttons.BITS[key]
+        for _ in range(4):
+            self.step(bit)
+        for _ in range(4):
+            self.step(0)
+
+    def play(self, script):
+        for key in script:
+            if key == "WAIT":
+                for _ in range(100):
+                    self.step(0)
+            else:
+                self.press(key)
+
+
+def _check_board(board_name, spi=True):
+    board, model, disp = _rig(board_name, spi)
+    assert model.on and model.upright(), "panel set-up"
+    assert model.mux == board.HEIGHT - 1
+    run = _Run(board, model, disp)
+    run.play(SCRIPT)
+    assert "setup" in run.screens and "play" in run.screens, run.screens
+    assert run.shows > 20, run.shows
+    assert model.frame() == bytes(disp.buffer)
+    return run
+
+
+def test_ssd1306_i2c_shows_every_app_frame_exactly():
+    run = _check_board("pico_ssd1306_i2c")
+    assert run.data == run.shows * 1024
+
+
+def test_ssd1306_spi_shows_every_app_frame_exactly():
+    run = _check_board("pico_ssd1306_spi")
+    assert run.data == run.shows * 1024
+
+
+def test_sh1106_i2c_shows_every_app_frame_and_sends_only_changed_pages():
+    run = _check_board("pico_sh1106_i2c")
+    assert run.partial > 0
+    assert run.data < run.shows * 1024
+
+
+def test_thumby_72x40_spi_and_i2c_units():
+    for spi in (True, False):
+        run = _check_board("thumby", spi)
+        assert run.model.col_offset == 28
+        assert run.data == run.shows * 360
+        assert len(run.disp.buffer) == 360
+    # Column 28 of the RAM is the panel's left edge: nothing outside the
+    # 72-column window was written.
+    model = run.model
+    for page in range(5):
+        row = model.ram[page * 128:(page + 1) * 128]
+        assert row[:28] == bytearray(28) and row[100:] == bytearray(28)
+
+
+def test_contrast_power_and_invert_decode():
+    for name in ("pico_ssd1306_i2c", "pico_sh1106_i2c", "pico_ssd1306_spi"):
+        board, model, disp = _rig(name)
+        assert model.contrast == device.CONTRAST
+        disp.contrast(7)
+        assert model.contrast == 7
+        disp.poweroff()
+        assert not model.on
+        disp.poweron()
+        assert model.on
+        disp.invert(True)
+        assert model.inverted
+        disp.invert(False)
+        assert not model.inverted
+
+
+def test_sh1106_refresh_sends_every_page_and_nothing_when_unchanged():
+    board, model, disp = _rig("pico_sh1106_i2c")
+    disp.fill(0)
+    disp.show()
+    sent = model.data_bytes
+    disp.show()
+    assert model.data_bytes == sent  # nothing changed: nothing sent
+    disp.pixel(5, 17, 1)  # page 2
+    disp.show()
+    assert model.data_bytes - sent == 128
+    assert model.pixel(5, 17) == 1
+    sent = model.data_bytes
+    disp.refresh()
+    disp.show()
+    assert model.data_bytes - sent == 8 * 128
+    assert model.frame() == bytes(disp.buffer)
+
+
+class _SpyI2C:
+    def __init__(self):
+        self.parts = []
+
+    def writevto(self, addr, vector):
+        self.parts.append(vector[1])
+
+
+class _SpyPin:
+    OUT = 1
+
+    def init(self, mode, value=0):
+        pass
+
+    def __call__(self, v=None):
+        pass
+
+
+class _SpySPI:
+    def __init__(self):
+        self.parts = []
+
+    def write(self, buf):
+        self.parts.append(buf)
+
+
+def test_frame_leaves_without_a_copy():
+    i2c = _SpyI2C()
+    disp = display.SSD1306(display.I2CBus(i2c, 0x3C))
+    disp.show()
+    assert i2c.parts[-1] is disp.buffer
+    spi = _SpySPI()
+    disp = display.SSD1306(display.SPIBus(spi, _SpyPin(), _SpyPin()))
+    disp.show()
+    assert spi.parts[-1] is disp.buffer
+    i2c = _SpyI2C()
+    disp = display.SH1106(display.I2CBus(i2c, 0x3C))
+    pages = [p for p in i2c.parts if len(p) == 128]
+    assert len(pages) == 8 and isinstance(pages[0], memoryview)
+
+
+def test_show_allocates_nothing():
+    if not hasattr(gc, "mem_alloc"):
+        return  # CPython
+    for kind in (display.SSD1306, display.SH1106):
+        for bus in (display.I2CBus(_Null(), 0x3C), display.SPIBus(_Null(), _SpyPin(), _SpyPin())):
+            disp = kind(bus)
+            disp.fill(0)
+            disp.text("x", 0, 0, 1)
+            disp.show()
+            disp.fill_rect(0, 0, 128, 64, 1)
+            gc.collect()
+            before = gc.mem_alloc()
+            disp.show()
+            assert gc.mem_alloc() == before, kind
+
+
+class _Null:
+    def writevto(self, addr, vector):
+        pass
+
+    def write(self, buf):
+        pass
