@@ -149,6 +149,7 @@ class Game:
         self.winner = -1
         self.events = []
         self.events_total = 0  # events ever logged here: hosts find new ones
+        self._keeps_cache = None
         self._event("turn", 0)
 
     # ----------------------------------------------------------- queries
@@ -177,13 +178,19 @@ class Game:
         return order
 
     def valid_keeps(self):
-        """The keeps allowed for the roll on the table: (dice, points) pairs."""
+        """The keeps allowed for the roll on the table: (dice, points) pairs
+        (a shared list: read it, do not change it)."""
         if self.phase != "keep":
             return []
+        room = self.rules.target - self.seat().score - self.turn_total
+        key = (self.roll, self.open_singles, room, self.rules)
+        cached = self._keeps_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]  # the screens, bots and checks ask several times a roll
         found = scoring.keeps(self.roll, self.rules, self.open_singles)
         if self.rules.exact:
-            room = self.rules.target - self.seat().score - self.turn_total
             found = [k for k in found if k[1] <= room]
+        self._keeps_cache = (key, found)
         return found
 
     def legal_actions(self):
@@ -339,12 +346,17 @@ class Game:
         self.roll = tuple(faces)
         self._event("roll", self.current, self.roll)
         rules = self.rules
-        auto = scoring.scoring_keep(self.roll, rules, self.open_singles)
+        found = scoring.keeps(self.roll, rules, self.open_singles)
+        auto = scoring.most_dice(found)
         if auto is None:
             self._lose("farkle", None)
             return
         self.phase = "keep"
-        if rules.exact and not self.valid_keeps():
+        room = rules.target - self.seat().score - self.turn_total
+        if rules.exact:
+            found = [k for k in found if k[1] <= room]
+        self._keeps_cache = ((self.roll, self.open_singles, room, rules), found)
+        if rules.exact and not found:
             self._lose("bust", auto)
             return
         if rules.auto_keep:

@@ -308,8 +308,14 @@ def scoring_keep(roll, rules, aside=()):
     """The keep that sets aside all scoring dice: the valid keep with the most
     dice, then the most points (what `auto_keep` and the 'take all' button
     use); None on a farkle."""
+    return most_dice(keeps(roll, rules, aside))
+
+
+def most_dice(found):
+    """Of (keep, points) pairs, the one with the most dice, then the most
+    points; None when there are none."""
     best = None
-    for keep, points in keeps(roll, rules, aside):
+    for keep, points in found:
         if best is None or len(keep) > len(best[0]) or (
             len(keep) == len(best[0]) and points > best[1]
         ):
