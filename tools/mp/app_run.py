@@ -1,0 +1,191 @@
+"""Play one whole game on the App under the MicroPython Unix port.
+
+    micropython -X heapsize=N tools/mp/app_run.py [--path DIR] [--small]
+        [--bot profi|mutig|vorsichtig] [--seed N] [--target N]
+
+Builds `firmware.app.App` on a real `framebuf.FrameBuffer` (128x64
+MONO_VLSB, or 72x40 with `--small`), a Store on a MemFS, SeededDice and no
+shipped tables, and plays a complete game between one person, played by a
+simple key policy that reads `app.top()`, and one computer of level
+`--bot`, purely through `app.step(now, held_bits)` with virtual time
+(20 ms frames). Prints `ok <steps>` when the winner screen shows.
+
+`--path DIR` (repeatable) is put first on sys.path, before the repository
+root (the current directory): a folder of .mpy files from mpy-cross, as on
+the device. Also runs under CPython (with the framebuf stand-in).
+"""
+
+import sys
+
+FRAME_MS = 20
+HOLD_MS = 40
+GAP_MS = 40
+MAX_STEPS = 400000
+
+
+def _options(argv):
+    opts = {"path": [], "small": False, "bot": "profi", "seed": 7, "target": 10000}
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if a == "--small":
+            opts["small"] = True
+        elif a in ("--path", "--bot", "--seed", "--target") and i + 1 < len(argv):
+            i += 1
+            if a == "--path":
+                opts["path"].append(argv[i])
+            elif a == "--bot":
+                opts["bot"] = argv[i]
+            else:
+                opts[a[2:]] = int(argv[i])
+        else:
+            raise SystemExit("unknown option %s" % a)
+        i += 1
+    return opts
+
+
+def setup_path(paths):
+    """Put `paths`, then the repository root, first on sys.path."""
+    for p in [""] + list(paths):
+        if p in sys.path:
+            sys.path.remove(p)
+    sys.path.insert(0, ".")
+    i = len(paths)
+    while i:
+        i -= 1
+        sys.path.insert(0, paths[i])
+
+
+def _framebuf():
+    try:
+        import framebuf
+    except ImportError:  # CPython: the simulator's stand-in
+        from simulator import framebuf
+    return framebuf
+
+
+def build(small=False, seed=7):
+    """A new App on a real FrameBuffer, a MemFS store and seeded dice."""
+    framebuf = _framebuf()
+    from engine.dice import SeededDice
+    from firmware.app import App
+    from firmware.store import MemFS, Store
+
+    w, h = (72, 40) if small else (128, 64)
+    canvas = framebuf.FrameBuffer(bytearray(w * h // 8), w, h, framebuf.MONO_VLSB)
+    return App(canvas, w, h, Store(MemFS()), SeededDice(seed), None, 0)
+
+
+class Policy:
+    """Which button to press next, from the screen on top; None: wait.
+
+    The form is set to one person against one computer of level `bot`
+    with the target `target`; the person takes every scoring die and banks
+    from 300 points or with two dice or fewer left (rolling on when the
+    bank is refused)."""
+
+    def __init__(self, bot="profi", target=10000):
+        self.bot = bot
+        self.target = target
+        self.last = None
+
+    def key(self, app):
+        """The button name to press now, or None to let time pass."""
+        from firmware import buttons
+
+        top = app.top()
+        name = top.name
+        k = None
+        if name == "title":
+            k = buttons.A if top.labels(app)[top.index] == app.t("new_game") else buttons.DOWN
+        elif name == "setup":
+            k = self._setup(app, top)
+        elif name in ("handover", "message"):
+            k = buttons.A
+        elif name in ("standings", "names", "typer", "order"):
+            k = buttons.B
+        elif name == "play":
+            k = self._play(app, top)
+        self.last = k
+        return k
+
+    def _setup(self, app, form):
+        from firmware import buttons
+        from firmware.screens.setup import KINDS
+
+        if form.seats[1][1] != self.bot:
+            if form.index != 4:
+                return buttons.DOWN
+            return buttons.RIGHT if KINDS.index(form.seats[1][1]) < KINDS.index(
+                self.bot) else buttons.LEFT
+        if form.target != self.target:
+            if form.index != 1:
+                return buttons.UP
+            return buttons.LEFT if form.target > self.target else buttons.RIGHT
+        if form.index != len(form.labels(app)) - 1:
+            return buttons.UP
+        return buttons.A
+
+    def _play(self, app, play):
+        from engine.scoring import score_keep
+        from firmware import buttons
+
+        game = play.game
+        if game.seat().is_bot or game.phase == "over":
+            return None
+        phase = game.phase
+        if phase in ("start", "farkle"):
+            return buttons.A
+        if phase == "decide":
+            return buttons.DOWN if game.turn_total >= 350 and self.last != buttons.DOWN else (
+                buttons.B)
+        chosen = play.selected()
+        if not chosen:
+            return buttons.UP
+        if self.last == buttons.DOWN:  # the bank was refused: roll on
+            return buttons.B
+        points = score_keep(chosen, game.rules, game.open_singles) or 0
+        left = len(game.roll) - len(chosen)
+        if game.turn_total + points >= 300 or 0 < left <= 2:
+            return buttons.DOWN
+        return buttons.B
+
+
+def play_game(app, policy, each=None):
+    """Step `app` until the winner screen; returns the number of steps.
+    `each(app, drew)` is called after every step."""
+    now = 0
+    steps = 0
+    while app.top().name != "winner":
+        key = policy.key(app)
+        if key is None:
+            phases = ((0, 1),)
+        else:
+            phases = ((key, HOLD_MS // FRAME_MS), (0, GAP_MS // FRAME_MS))
+        for held, frames in phases:
+            for _ in range(frames):
+                now += FRAME_MS
+                drew = app.step(now, held)
+                steps += 1
+                if each is not None:
+                    each(app, drew)
+        if steps > MAX_STEPS:
+            raise RuntimeError("the game did not end")
+    return steps
+
+
+def main():
+    """Parse the options, play, print `ok <steps>`."""
+    opts = _options(sys.argv)
+    setup_path(opts["path"])
+    app = build(opts["small"], opts["seed"])
+    policy = Policy(opts["bot"], opts["target"])
+    steps = play_game(app, policy)
+    game = app.top().game
+    assert game.phase == "over" and game.seats[1].kind == opts["bot"]
+    assert max(s.score for s in game.seats) >= opts["target"]
+    print("ok", steps)
+
+
+if __name__ == "__main__":
+    main()
