@@ -110,6 +110,19 @@ class Seat:
         return bool(self.kind)
 
 
+def active_indices(seats):
+    """Indices of the rows with `active` set, in order (game seats and score
+    pad rows alike)."""
+    return [i for i in range(len(seats)) if seats[i].active]
+
+
+def ranking(seats):
+    """Active row indices, highest `score` first, earlier rows first on ties."""
+    order = active_indices(seats)
+    order.sort(key=lambda i: (-seats[i].score, i))
+    return order
+
+
 def check_name(name):
     """A seat name: 1..12 characters, not only spaces; ValueError otherwise."""
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
@@ -169,13 +182,11 @@ class Game:
 
     def active_seats(self):
         """Indices of the seats still in the game, in seat order."""
-        return [i for i in range(len(self.seats)) if self.seats[i].active]
+        return active_indices(self.seats)
 
     def standings(self):
         """Active seat indices, highest banked total first (seat order on ties)."""
-        order = self.active_seats()
-        order.sort(key=lambda i: (-self.seats[i].score, i))
-        return order
+        return ranking(self.seats)
 
     def valid_keeps(self):
         """The keeps allowed for the roll on the table: (dice, points) pairs

@@ -76,7 +76,7 @@ not match it. `encode_pad`/`decode_pad` wrap it in a codec blob of kind 'P'.
 """
 
 from engine.codec import CodecError, pack, unpack
-from engine.game import MAX_SEATS, check_name
+from engine.game import MAX_SEATS, active_indices, check_name, ranking
 from engine.rules import MAX_POINTS
 
 VERSION = "P1"
@@ -214,13 +214,11 @@ class ScorePad:
 
     def active_seats(self):
         """Indices of the seats at the table, in seat order."""
-        return [i for i in range(len(self.seats)) if self.seats[i].active]
+        return active_indices(self.seats)
 
     def standings(self):
         """Seats at the table, highest total first (seat order on ties)."""
-        order = self.active_seats()
-        order.sort(key=lambda i: (-self.seats[i].score, i))
-        return order
+        return ranking(self.seats)
 
     def to_play(self):
         """Seats still to enter a turn in this round, the current one first."""

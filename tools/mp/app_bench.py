@@ -22,19 +22,7 @@ import gc
 import sys
 from array import array
 
-try:
-    from time import ticks_diff, ticks_us
-except ImportError:  # CPython
-    from time import perf_counter
-
-    def ticks_us():
-        """Microseconds from an arbitrary start."""
-        return int(perf_counter() * 1000000)
-
-    def ticks_diff(a, b):
-        """a - b for tick values."""
-        return a - b
-
+from clock import ticks_diff, ticks_us  # noqa: E402 (tools/mp, the script's folder)
 
 TRANSFER_MS = 23  # one 128x64 frame (1 KiB) over 400 kHz I2C
 IDLE_STEPS = 1000

@@ -14,18 +14,7 @@ import sys
 
 sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else ".")
 
-try:
-    from time import ticks_diff, ticks_us
-except ImportError:  # CPython
-    from time import perf_counter
-
-    def ticks_us():
-        """Microseconds from an arbitrary start."""
-        return int(perf_counter() * 1000000)
-
-    def ticks_diff(a, b):
-        """a - b for tick values."""
-        return a - b
+from clock import ticks_diff, ticks_us  # noqa: E402 (tools/mp, the script's folder)
 
 
 def _mem():
