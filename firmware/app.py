@@ -58,6 +58,8 @@ class App:
         self.session = Session(store)
         settings = self.session.settings
         self.lang = settings.get("lang", "de")
+        self.prefs = 0  # bumped when the settings change: the device loop applies them
+        self.has_sound = False  # the host has a buzzer (the settings offer sound on/off)
         self.now = now_ms
         self.stack = []
         self.dirty = True

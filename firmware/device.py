@@ -45,6 +45,7 @@ DEFAULT_BOARD = "pico_ssd1306_i2c"
 FRAME_MS = const(20)  # one loop per tick
 DIM_MS = const(30000)  # idle this long: contrast down
 SLEEP_MS = const(120000)  # idle this long: display off, light sleep
+NEVER = const(0x1FFFFFFF)  # "never sleep": the longest idle time ticks_diff tells
 SLICE_MS = const(50)  # one light sleep between two button reads
 CONTRAST = const(0xCF)  # normal brightness
 DIM_CONTRAST = const(0x08)  # dimmed brightness
@@ -251,8 +252,11 @@ class Buzzer:
 class Device:
     """The running handheld: steps the app, pushes frames, dims and sleeps.
 
-    `dim_after` and `sleep_after` (ms) start as DIM_MS and SLEEP_MS (a
-    settings screen may change them). Counters: `steps`, `shows`, `wakes`.
+    `dim_after` and `sleep_after` (ms) start as DIM_MS and SLEEP_MS;
+    `apply_settings` sets them, the contrast and the sound from the app's
+    settings ("contrast", "sleep" in seconds with 0 for never, "sound"),
+    at the start and whenever the app bumps `app.prefs` (the settings
+    screen does). Counters: `steps`, `shows`, `wakes`.
     """
 
     def __init__(self, app, display, keys, clock, machine):
@@ -272,6 +276,24 @@ class Device:
         self.dimmed = False
         self.asleep = False
         self.steps = self.shows = self.wakes = 0
+        self.prefs = getattr(app, "prefs", 0)  # the app's settings version applied
+
+    def apply_settings(self):
+        """Contrast, sleep and dim times and sound from the app's settings."""
+        app = self.app
+        self.prefs = app.prefs
+        settings = app.session.settings
+        contrast = settings.get("contrast", CONTRAST)
+        if type(contrast) is int and 0 < contrast < 256 and contrast != self.contrast:
+            self.contrast = contrast
+            if not self.dimmed and not self.asleep:
+                self.display.contrast(contrast)
+        sleep = settings.get("sleep", SLEEP_MS // 1000)
+        if type(sleep) is int and sleep >= 0:
+            self.sleep_after = sleep * 1000 if sleep else NEVER
+            self.dim_after = min(DIM_MS, self.sleep_after // 2)
+        if self.buzzer is not None:
+            self.buzzer.on = bool(settings.get("sound", True))
 
     def step(self):
         """One frame while awake, one light-sleep slice while asleep."""
@@ -295,6 +317,8 @@ class Device:
         if self.app.step(now, bits & ~self.swallow):
             self.display.show()
             self.shows += 1
+        if self.app.prefs != self.prefs:
+            self.apply_settings()
         idle = ticks_diff(now, self.active_at)
         if idle >= self.sleep_after:
             self.sleep()
@@ -380,6 +404,8 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
     if getattr(board, "BUZZER", None) is not None:
         dev.buzzer = Buzzer(machine, board.BUZZER, clock,
                             app.session.settings.get("sound", True))
+        app.has_sound = True
+    dev.apply_settings()
     return dev
 
 

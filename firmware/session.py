@@ -16,10 +16,18 @@ KIND_GAME = 0x47  # "G", as engine.codec.KIND_GAME
 KIND_NAMES = 0x4E  # "N"
 KIND_SETTINGS = 0x53  # "S"
 MAX_NAMES = 24
+RULESETS = "rulesets"  # custom rule sets (the rules editor)
+KIND_RULESETS = 0x52  # "R"
+MAX_RULESETS = 12
 
 DEFAULT_SETTINGS = {
     "lang": "de",
     "speed": 1,  # computer pace: 0 slow, 1 normal, 2 fast
+    "contrast": 0xCF,  # display contrast (firmware.device reads it)
+    "sleep": 120,  # seconds idle until the display sleeps, 0 never (firmware.device)
+    "dice": 0,  # dice style: 0 pips, 1 rounded, 2 digits (firmware.ui)
+    "sound": True,  # the buzzer, where the board has one (firmware.device)
+    "tips": False,  # new people start with tips on (the new-game form reads it)
 }
 
 
@@ -104,5 +112,47 @@ class Session:
         pairs = [[k, self.settings[k]] for k in DEFAULT_SETTINGS]
         try:
             self.store.save(SETTINGS, KIND_SETTINGS, pairs)
+        except SaveFailed:
+            pass
+
+    # ------------------------------------------------------------ rule sets
+
+    def rulesets(self):
+        """Saved custom rule sets (file "rulesets"): [name, rules encoding]
+        pairs, oldest first; entries that no longer decode are left out."""
+        from engine.rules import Rules
+
+        try:
+            value, _ = self.store.load(RULESETS, KIND_RULESETS)
+        except (NoSave, SaveDamaged):
+            return []
+        out = []
+        if isinstance(value, list):
+            for pair in value:
+                if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str):
+                    try:
+                        Rules.decode(pair[1])
+                    except ValueError:
+                        continue
+                    out.append([pair[0], pair[1]])
+        return out
+
+    def save_ruleset(self, name, rules):
+        """Save `rules` under `name` (replacing a set of that name); None or
+        a message when it failed."""
+        sets = [p for p in self.rulesets() if p[0] != name]
+        sets.append([name, rules.encode()])
+        del sets[:-MAX_RULESETS]
+        try:
+            self.store.save(RULESETS, KIND_RULESETS, sets)
+        except SaveFailed as e:
+            return str(e)
+        return None
+
+    def delete_ruleset(self, name):
+        """Forget the saved rule set `name`."""
+        sets = [p for p in self.rulesets() if p[0] != name]
+        try:
+            self.store.save(RULESETS, KIND_RULESETS, sets)
         except SaveFailed:
             pass

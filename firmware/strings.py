@@ -1,188 +1,71 @@
 """Every text the device shows, in German (the default) and English.
 
-`text(lang, key)` looks a key up; a key missing in English falls back to
-German, and an unknown key shows itself (a test keeps both tables complete).
-Texts with `%s`/`%d` are formatted by the screens. Button glyphs: A, B and
-the arrows ↑ ↓ ← →.
+The texts are written in tools/texts/de.py and tools/texts/en.py and packed
+into firmware/texts_de.py and texts_en.py (`python -m tools.texts.gen`):
+one UTF-8 bytes string, the end offset of each text, and a sorted 24-bit
+hash of each key (the packer refuses colliding keys). Keys as strings would
+cost twice the heap of all the texts together on the device. Only the
+language in use is loaded; switching drops the other. `text(lang, key)`
+finds the key's hash by binary search and returns a fresh str (screens ask
+only when they redraw); an unknown key shows itself. Texts with `%s`/`%d`
+are formatted by the screens.
 """
 
-DE = {
-    "app": "Zehntausend",
-    "continue": "Weiterspielen",
-    "new_game": "Neues Spiel",
-    "language": "Sprache: Deutsch",
-    "nav_hint": "A wählen  B zurück",
-    "rules_preset": "Regeln",
-    "target": "Ziel",
-    "seats": "Plätze",
-    "seat": "Platz %d",
-    "person": "Mensch",
-    "start_game": "Los geht's",
-    "order": "Reihenfolge",
-    "move_hint": "←→ schieben  A fertig",
-    "pick_name": "Name wählen",
-    "new_name": "Neuer Name…",
-    "type_name": "Name eingeben",
-    "name_hint": "↑↓←→ wählen  A ok",
-    "name_taken": "Name schon vergeben",
-    "name_empty": "Name fehlt",
-    "computer": "Computer",
-    "computer_levels_missing": "Meister kommt noch",
-    "preset_zehntausend": "Zehntausend",
-    "preset_kneipe": "Kneipe",
-    "preset_fuenf": "Fünf Würfel",
-    "preset_farkle4000": "Farkle 4000",
-    "preset_punktlandung": "Punktlandung",
-    "preset_international": "Farkle international",
-    "level_vorsichtig": "Vorsichtig",
-    "level_mutig": "Mutig",
-    "level_profi": "Profi",
-    "level_meister": "Meister",
-    "turn": "Zug",
-    "your_turn": "%s ist dran",
-    "press_a_roll": "A los  B Tabelle",
-    "roll": "würfeln",
-    "bank": "sichern",
-    "take": "übernehmen",
-    "keep_hint": "B würfeln  ↓ sichern",
-    "keep_hint_small": "B würfeln ↓sichern",
-    "pick_hint": "A Würfel  ↑ alle",
-    "decide_hint": "B würfeln  ↓ sichern",
-    "start_hint": "A los  B Tabelle",
-    "offer_hint": "A neu  ↑ übernehmen",
-    "offer": "Erben: %d, %d Würfel",
-    "offer_small": "Erben %d (%d W.)",
-    "handover_offer_hint": "A weiter  B Tabelle",
-    "selection": "Auswahl %d",
-    "select_dice": "Würfel wählen",
-    "left": "%d übrig",
-    "hot": "Heiße Würfel!",
-    "farkle": "Fehlwurf!",
-    "bust": "Überworfen!",
-    "lost": "%d verloren",
-    "pass_hint": "A weiter",
-    "not_scoring": "%d zählt hier nicht",
-    "not_scoring_small": "%d zählt nicht",
-    "past_target": "Zu viel: über %d",
-    "nothing_selected": "Erst Würfel wählen",
-    "entry_needed": "Einstieg ab %d",
-    "hot_must": "Heiße Würfel: weiter!",
-    "penalty": "%s: %d Strafe",
-    "final_round": "Schlussrunde!",
-    "final_note": "Schlussrunde, noch: •",
-    "playoff_note": "Stechen, noch: •",
-    "final_note_small": "Letzte Züge: •",
-    "playoff_note_small": "Stechen: •",
-    "playoff": "Stechen!",
-    "computer_plays": "Computer spielt",
-    "hurry_hint": "Taste: schneller",
-    "table": "Tabelle",
-    "back_to_game": "Zurück zum Spiel",
-    "to_title": "Zum Hauptmenü",
-    "winner": "%s gewinnt!",
-    "winner_hint": "A Hauptmenü",
-    "save_failed": "Speichern fehlgeschlagen",
-    "save_damaged": "Spielstand beschädigt",
-    "older_copy": "Älterer Stand geladen",
-    "no_save": "Kein Spielstand",
-    "ok_hint": "A ok",
-    "solving": "Rechne Strategie…",
-    "in": "drin",
-    "entered_not": "noch nicht drin",
-}
-
-EN = {
-    "app": "Zehntausend",
-    "continue": "Continue",
-    "new_game": "New game",
-    "language": "Language: English",
-    "nav_hint": "A select  B back",
-    "rules_preset": "Rules",
-    "target": "Target",
-    "seats": "Seats",
-    "seat": "Seat %d",
-    "person": "Person",
-    "start_game": "Start",
-    "order": "Seat order",
-    "move_hint": "←→ move  A done",
-    "pick_name": "Pick a name",
-    "new_name": "New name…",
-    "type_name": "Type a name",
-    "name_hint": "↑↓←→ pick  A ok",
-    "name_taken": "Name already taken",
-    "name_empty": "Name missing",
-    "computer": "Computer",
-    "computer_levels_missing": "Master comes later",
-    "preset_zehntausend": "Zehntausend",
-    "preset_kneipe": "Pub rules",
-    "preset_fuenf": "Five dice",
-    "preset_farkle4000": "Farkle 4000",
-    "preset_punktlandung": "Exact landing",
-    "preset_international": "Farkle (international)",
-    "level_vorsichtig": "Cautious",
-    "level_mutig": "Bold",
-    "level_profi": "Expert",
-    "level_meister": "Master",
-    "turn": "Turn",
-    "your_turn": "%s's turn",
-    "press_a_roll": "A go  B table",
-    "roll": "roll",
-    "bank": "bank",
-    "take": "take over",
-    "keep_hint": "B roll  ↓ bank",
-    "keep_hint_small": "B roll  ↓ bank",
-    "pick_hint": "A die  ↑ all",
-    "decide_hint": "B roll  ↓ bank",
-    "start_hint": "A roll  B table",
-    "offer_hint": "A fresh  ↑ take over",
-    "offer": "Take over %d, %d dice",
-    "offer_small": "Take %d (%d d.)",
-    "handover_offer_hint": "A go on  B standings",
-    "selection": "Selected %d",
-    "select_dice": "Pick dice",
-    "left": "%d left",
-    "hot": "Hot dice!",
-    "farkle": "Farkle!",
-    "bust": "Bust!",
-    "lost": "%d lost",
-    "pass_hint": "A next",
-    "not_scoring": "%d does not score here",
-    "not_scoring_small": "%d no score",
-    "past_target": "Too much: past %d",
-    "nothing_selected": "Pick dice first",
-    "entry_needed": "Entry from %d",
-    "hot_must": "Hot dice: roll on!",
-    "penalty": "%s: %d penalty",
-    "final_round": "Final round!",
-    "final_note": "Final round, to go: •",
-    "playoff_note": "Play-off, to go: •",
-    "final_note_small": "Last turns: •",
-    "playoff_note_small": "Play-off: •",
-    "playoff": "Play-off!",
-    "computer_plays": "Computer plays",
-    "hurry_hint": "Any key: faster",
-    "table": "Standings",
-    "back_to_game": "Back to the game",
-    "to_title": "To the main menu",
-    "winner": "%s wins!",
-    "winner_hint": "A main menu",
-    "save_failed": "Saving failed",
-    "save_damaged": "Save damaged",
-    "older_copy": "Older save loaded",
-    "no_save": "No saved game",
-    "ok_hint": "A ok",
-    "solving": "Working out strategy…",
-    "in": "in",
-    "entered_not": "not in yet",
-}
+import sys
 
 LANGS = ("de", "en")
+_MODULES = {"de": "firmware.texts_de", "en": "firmware.texts_en"}
+_held = [None, None]  # the language loaded, its packed module
+
+
+def _packed(lang):
+    if _held[0] != lang:
+        old = _held[0]
+        _held[0] = _held[1] = None
+        if old is not None:
+            _forget(_MODULES[old])
+        name = _MODULES.get(lang, _MODULES["de"])
+        _held[1] = __import__(name, None, None, ("BLOB",))
+        _held[0] = lang
+    return _held[1]
+
+
+def _forget(name):
+    sys.modules.pop(name, None)
+    package = sys.modules.get("firmware")
+    attr = name.split(".")[-1]
+    if package is not None and attr in getattr(package, "__dict__", {}):
+        try:
+            delattr(package, attr)
+        except (AttributeError, TypeError):
+            pass
+
+
+def key_hash(key):
+    """24-bit hash of a key (small ints only: no big-int allocation)."""
+    h = 0x9DC5
+    for b in key.encode():
+        h = ((h ^ b) * 37 + 0x1B3) & 0xFFFFFF
+    return h
 
 
 def text(lang, key):
     """The text of `key` in `lang` ("de" or "en")."""
-    table = EN if lang == "en" else DE
-    found = table.get(key)
-    if found is None:
-        found = DE.get(key, key)
-    return found
+    packed = _packed(lang)
+    hashes = packed.HASHES
+    want = key_hash(key)
+    lo = 0
+    hi = len(hashes) // 3 - 1
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        found = hashes[3 * mid] << 16 | hashes[3 * mid + 1] << 8 | hashes[3 * mid + 2]
+        if found == want:
+            ends = packed.ENDS
+            end = ends[2 * mid] << 8 | ends[2 * mid + 1]
+            start = 0 if mid == 0 else ends[2 * mid - 2] << 8 | ends[2 * mid - 1]
+            return str(packed.BLOB[start:end], "utf-8")
+        if found < want:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return key

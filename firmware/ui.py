@@ -27,6 +27,12 @@ _DIE_GEOMETRY = {
 }
 
 
+# Dice styles (the "dice" setting, cosmetic): pips on square dice, pips on
+# rounded dice, digits on square dice.
+PIPS, ROUND, DIGITS = 0, 1, 2
+DICE_STYLES = (PIPS, ROUND, DIGITS)
+
+
 class Ui:
     """Layout and drawing for one app (its screen size and font)."""
 
@@ -40,6 +46,8 @@ class Ui:
         self.die = 17 if big else 12
         self.mini = 9 if big else 7
         self.rows = (self.h - self.line) // self.line  # list rows above the hint line
+        style = app.session.settings.get("dice", 0)
+        self.dice_style = style if style in DICE_STYLES else 0  # the settings screen sets it
 
     # ------------------------------------------------------------ text
 
@@ -109,17 +117,35 @@ class Ui:
     def draw_die(self, canvas, x, y, size, face, inverted=False, crossed=False):
         """A die of `size` px (17, 12, 9 or 7) showing `face`; inverted dice
         are filled with dark pips (selected), crossed dice get a slash (a
-        selected die that does not score)."""
+        selected die that does not score). `dice_style` picks pips or digits
+        and square or rounded corners."""
         pip, grid = _DIE_GEOMETRY[size]
         fg = 0 if inverted else 1
+        style = self.dice_style
         if inverted:  # a dark rim keeps neighbouring selected dice apart
             canvas.fill_rect(x, y, size, size, 0)
             canvas.fill_rect(x + 1, y + 1, size - 2, size - 2, 1)
         else:
             canvas.fill_rect(x, y, size, size, 0)
             canvas.rect(x, y, size, size, 1)
-        for col, row in _PIPS[face]:
-            canvas.fill_rect(x + grid[col], y + grid[row], pip, pip, fg)
+        if style == ROUND:  # the corners cut off (inside the dark rim when inverted)
+            o = 1 if inverted else 0
+            far = size - 1 - o
+            for cx, cy in ((x + o, y + o), (x + far, y + o), (x + o, y + far),
+                           (x + far, y + far)):
+                canvas.pixel(cx, cy, 0)
+            if not inverted:
+                for cx, cy in ((x + 1, y + 1), (x + far - 1, y + 1), (x + 1, y + far - 1),
+                               (x + far - 1, y + far - 1)):
+                    canvas.pixel(cx, cy, 1)
+        if style == DIGITS:
+            f = font.REGULAR if size >= 12 else font.SMALL
+            s = "%d" % face
+            # a digit fills the font's height but its descender row
+            f.draw(canvas, s, x + (size - f.width(s)) // 2, y + (size - f.height + 1) // 2, fg)
+        else:
+            for col, row in _PIPS[face]:
+                canvas.fill_rect(x + grid[col], y + grid[row], pip, pip, fg)
         if crossed:
             canvas.line(x, y + size - 1, x + size - 1, y, fg)
             canvas.line(x + 1, y + size - 1, x + size - 1, y + 1, fg)

@@ -73,6 +73,7 @@ class Sim:
         self.frames = 0
         self.app = App(self.canvas, self.width, self.height, Store(DirFS(data_dir)), dice,
                        tables, self.now)
+        self.app.has_sound = getattr(profile, "BUZZER", None) is not None  # as the device
         self.step()
 
     def step(self, ms=0):

@@ -5,10 +5,10 @@
                                                         simulator's, to stdout)
 
 The board keeps them in /data/stats, an engine.codec blob of kind 0x54 ("T").
-The statistics screen is not written yet, so the layout is loose: the value
-is a list of rows, each row a list of plain values; when the first row is all
-text it is the header. The firmware's Store falls back to stats.new and
-stats.bak, and so does this tool.
+The layout is loose: the value is a list of rows, each row a list of plain
+values; when the first row is all text it is the header. firmware/stats.py
+writes the header and one row per name and group (see its docstring). The
+firmware's Store falls back to stats.new and stats.bak, and so does this tool.
 """
 
 import argparse
@@ -91,8 +91,8 @@ def main(argv=None, finder=None, device_factory=None):
             device = device_factory(port)
             name, blob = read_blob(device.read)
         if blob is None:
-            print("no statistics yet: %s does not exist (the statistics screen is not "
-                  "written yet, or no game has ended)" % (args.file or "/" + STATS_PATH))
+            print("no statistics yet: %s does not exist (no game has ended, or they "
+                  "were reset)" % (args.file or "/" + STATS_PATH))
             return 1
         text = to_csv(blob)
     except (deploy.DeployError, CodecError, ValueError) as e:

@@ -43,6 +43,117 @@ def _game(rules, names, faces, scores=None):
     return game
 
 
+_PAD = "DOWN,A,RIGHT,DOWN,DOWN,DOWN,DOWN,A"  # title -> Tafel, target 5000, start
+
+
+def _title_to(sim, key):
+    """From the title: the entry with text key `key`, then A."""
+    labels = sim.app.top().labels(sim.app)
+    sim.keys(",".join(["DOWN"] * labels.index(sim.app.t(key)) + ["A"]))
+
+
+def _with_stats(sim):
+    from firmware.stats import Stats
+
+    st = Stats()
+    st.add("Anna", "zehntausend:10000", True, 22, 5, 10450, 2350, False)
+    st.add("Anna", "farkle4000:4000", True, 14, 2, 4000, 1000, True)
+    st.add("Ben", "zehntausend:10000", True, 21, 3, 10050, 3000, False)
+    st.add("*profi", "zehntausend:10000", False, 18, 2, 9100, 2000, False)
+    st.save(sim.app.session.store)
+
+
+def pad_stats_settings_scenes():
+    """The score pad, the statistics and the settings."""
+
+    def pad(sim):
+        sim.keys(_PAD + ",UP,UP,UP,UP,UP,UP,UP,UP,A,A,RIGHT,UP,UP")
+
+    def pad_table(sim):
+        sim.keys(_PAD + ",UP,UP,UP,UP,UP,UP,UP,UP,A,A,B")
+
+    def pad_menu(sim):
+        sim.keys(_PAD + ",UP,UP,UP,UP,UP,UP,UP,UP,A,A,B,A")
+
+    def pad_digits(sim):
+        sim.keys(_PAD + ",B,A,DOWN,A,UP,RIGHT,UP,UP,A")
+
+    def pad_playoff(sim):
+        sim.keys(_PAD + ",RIGHT" * 10 + ",A" + ",RIGHT" * 10 + ",A")
+
+    def stats(sim):
+        _with_stats(sim)
+        _title_to(sim, "stats_title")
+
+    def stats_name(sim):
+        _with_stats(sim)
+        _title_to(sim, "stats_title")
+        sim.keys("A")
+
+    def settings(sim):
+        _title_to(sim, "settings_title")
+        sim.keys("DOWN,DOWN,DOWN")
+
+    return (
+        ("pad", "Score pad", pad),
+        ("pad_table", "Score pad: standings and scoring", pad_table),
+        ("pad_menu", "Score pad menu", pad_menu),
+        ("pad_digits", "Score pad: 120 refused", pad_digits),
+        ("pad_playoff", "Score pad: play-off", pad_playoff),
+        ("stats", "Statistics", stats),
+        ("stats_name", "Statistics of a name", stats_name),
+        ("settings", "Settings", settings),
+    )
+
+
+def tips_rules_help_scenes():
+    """Tips on the play screen, the rules editor and the help pages."""
+    from firmware import tips
+
+    def _tips_game(sim, rules, faces, scores=None):
+        game = _game(rules, ["Anna", ("Profi 2", "profi")], faces, scores)
+        tips.start_game(sim.app.session, game, [True, False])
+        _play_with(sim, game)
+        sim.keys("A,WAIT:500")
+
+    def tips_pick(sim):
+        _tips_game(sim, preset("zehntausend"), [1, 1, 5, 2, 3, 6])
+        sim.keys("WAIT:2000")  # the second tip line
+
+    def tips_select(sim):
+        _tips_game(sim, preset("zehntausend"), [1, 1, 5, 2, 3, 6])
+        sim.keys("UP,WAIT:2000")
+
+    def tips_cost(sim):
+        _tips_game(sim, preset("zehntausend"), [1, 2, 3, 4, 6, 6, 2, 3, 4, 6, 6, 2])
+        sim.keys("A,DOWN")
+
+    def rules_edit(sim):
+        sim.keys("A,A,RIGHT")  # New game, the rules row: 5 dice refuses the straight
+
+    def help_scoring(sim):
+        _title_to(sim, "help")
+        sim.keys("DOWN,A")
+
+    def help_rules(sim):
+        _title_to(sim, "help")
+        sim.keys("RIGHT,RIGHT,RIGHT,RIGHT,DOWN,DOWN,DOWN,A")  # Punktlandung: these rules
+
+    def help_odds(sim):
+        _title_to(sim, "help")
+        sim.keys("DOWN,DOWN,DOWN,DOWN,A,DOWN,DOWN")
+
+    return (
+        ("tips_pick", "Tips: the best move and its numbers", tips_pick),
+        ("tips_select", "Tips: the value of a selection", tips_select),
+        ("tips_cost", "Tips: what a decision cost", tips_cost),
+        ("rules_edit", "Rules editor: a refused combination", rules_edit),
+        ("help_scoring", "Help: scoring", help_scoring),
+        ("help_rules", "Help: the rules and decisions", help_rules),
+        ("help_odds", "Help: odds", help_odds),
+    )
+
+
 def scenes():
     """(name, caption, function(sim)) for every screen worth a picture."""
 
@@ -145,7 +256,7 @@ def scenes():
         ("standings", "Standings", standings),
         ("final", "Final round", final),
         ("winner", "Winner", winner),
-    )
+    ) + pad_stats_settings_scenes() + tips_rules_help_scenes()
 
 
 def main(argv=None):

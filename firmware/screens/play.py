@@ -15,8 +15,9 @@ from engine.game import BANK, PASS, ROLL, TAKE, IllegalAction
 from firmware import buttons
 from firmware.app import Screen
 from firmware.players import Players
+from firmware.tips import Tips
 
-ROLL_ANIM_MS = 360
+ROLL_ANIM_MS = (600, 360, 150)  # per speed setting: slow, normal, fast
 ANIM_FRAME_MS = 60
 BOT_PACE_MS = (1100, 650, 250)  # per speed setting: slow, normal, fast
 MESSAGE_EVENTS = ("hot", "penalty", "final", "playoff")
@@ -38,6 +39,7 @@ class Play(Screen):
         self.bot_due = -1
         self.bot_keep = None  # a computer's keep, shown before it is applied
         self.handed = -1  # the turn (events_total) whose hand-over was shown
+        self.tips = Tips(app, game, self.players)  # firmware/tips.py: per person, off by default
         self._reset_selection()
 
     # ------------------------------------------------------------ helpers
@@ -91,6 +93,7 @@ class Play(Screen):
         """Apply engine actions, save, and note what happened."""
         game = self.game
         before = game.events_total
+        self.tips.judge(app, self, actions)
         try:
             for action in actions:
                 game.apply(action)
@@ -109,10 +112,11 @@ class Play(Screen):
             elif kind in MESSAGE_EVENTS and not failed:
                 self.msg = _event_text(app, game, event)
         if rolled:
-            self.anim_end = app.now + ROLL_ANIM_MS
+            self.anim_end = app.now + ROLL_ANIM_MS[app.session.settings.get("speed", 1) % 3]
             self.anim_next = app.now
         self._reset_selection()
         self.bot_keep = None
+        self.tips.confirmed(app, self)
         app.redraw()
         return True
 
@@ -235,12 +239,15 @@ class Play(Screen):
             return False
         if game.phase == "over":
             from firmware.screens.table import Winner
+            from firmware.stats import record_game
 
             app.session.clear_game()
+            record_game(app.session.store, game)  # after the clear: never counted twice
             app.replace(Winner(game))
+            self.tips.game_over(app)
             return True
         if self._person():
-            return self._hand_over_due(app)
+            return self._hand_over_due(app) or self.tips.tick(app, self, now)
         if self.bot_due < 0:
             pace = BOT_PACE_MS[app.session.settings.get("speed", 1) % 3]
             self.bot_due = now + pace
@@ -320,8 +327,9 @@ class Play(Screen):
         elif game.turn_total:
             ui.center(canvas, app.t("left") % game.dice_left(), y + 2)
         self._draw_aside(app, canvas, y + ui.die + 3)
-        if self.msg:
-            ui.text(canvas, ui.fit(self.msg, ui.w), 0, ui.h - 2 * ui.line)
+        status = self.msg or self.tips.start_line(app, self)
+        if status:
+            ui.text(canvas, ui.fit(status, ui.w), 0, ui.h - 2 * ui.line)
 
     def _draw_dice(self, app, canvas, y):
         ui = app.ui
@@ -348,8 +356,9 @@ class Play(Screen):
                 canvas.fill_rect(x, y + size + 1, size, 2, 1)
             x += size + gap
         below = y + size + 4
-        self._draw_aside(app, canvas, below)
-        status = self.msg or self._status(app)
+        if not self.tips.draw(app, canvas, self, x - n * (size + gap), y, gap, below):
+            self._draw_aside(app, canvas, below)
+        status = self.msg or self.tips.status(app, self, self._status(app))
         if status:
             ui.text(canvas, ui.fit(status, ui.w), 0, ui.h - 2 * ui.line + (1 if app.big else 0))
 

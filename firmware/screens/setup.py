@@ -12,7 +12,13 @@ MAX_SEATS = 8
 class Setup(Menu):
     """The new-game form. Rows: preset, target, seat count, one row per seat
     (LEFT/RIGHT: person or computer level; A: pick the person's name),
-    seat order, start."""
+    seat order, tips, start.
+
+    The rules row steps through the presets, then the saved custom sets
+    (firmware.session), then an unsaved edit; A on it opens the rules
+    editor (firmware.screens.rules_edit) on the chosen set. The tips row
+    (firmware.tips) names the people with tips on; A opens their list,
+    LEFT/RIGHT switch tips for all people (default: the "tips" setting)."""
 
     name = "setup"
 
@@ -24,11 +30,51 @@ class Setup(Menu):
         self.seats = [[names[0] if names else self._free_name(app, []), ""],
                       [app.t("computer"), "profi"]]
         self.seats[1][0] = self._computer_name(app, 1, "profi")
+        self.sets = app.session.rulesets()  # [name, encoding] pairs
+        self.custom = None  # an unsaved edit from the rules editor
+        self.tips = [self.seats[0][0]] if app.session.settings.get("tips", False) else []
 
     # ------------------------------------------------------------ rows
 
     def _rows(self):
-        return ["preset", "target", "count"] + ["seat"] * len(self.seats) + ["order", "start"]
+        return ["preset", "target", "count"] + ["seat"] * len(self.seats) + [
+            "order", "tips", "start"]
+
+    def _choices(self, app):
+        """(label, rules) of every rules choice: presets, saved sets, an edit."""
+        from engine.rules import Rules
+
+        out = [(app.t("preset_" + k), k) for k in PRESETS]
+        out += [(name, Rules.decode(enc)) for name, enc in self.sets]
+        if self.custom is not None:
+            out.append((app.t("rules_custom"), self.custom))
+        return out
+
+    def _rules(self, app):
+        found = self._choices(app)[min(self.preset, len(self._choices(app)) - 1)][1]
+        return preset(found) if isinstance(found, str) else found
+
+    def _edited(self, app, rules, name):
+        """From the rules editor: choose the saved set `name` or the edit."""
+        self.sets = app.session.rulesets()
+        self.custom = None
+        names = [n for n, _ in self.sets]
+        if name in names:
+            self.preset = len(PRESETS) + names.index(name)
+        elif rules.preset_key() is not None:
+            self.preset = PRESETS.index(rules.preset_key())
+        else:
+            self.custom = rules
+            self.preset = len(PRESETS) + len(self.sets)
+        self.target = rules.target
+
+    def _tips_label(self, app):
+        people = [name for name, kind in self.seats if not kind and name in self.tips]
+        if not people:
+            return app.t("tips") + ": " + app.t("tips_none")
+        if len(people) == 1:
+            return app.t("tips") + ": " + people[0]
+        return app.t("tips") + ": %d" % len(people)
 
     def title(self, app):
         """The screen title."""
@@ -37,13 +83,14 @@ class Setup(Menu):
     def labels(self, app):
         """One text per row."""
         out = [
-            app.t("rules_preset") + ": " + app.t("preset_" + PRESETS[self.preset]),
+            app.t("rules_preset") + ": " + self._choices(app)[self.preset][0],
             app.t("target") + ": %d" % self.target,
             app.t("seats") + ": %d" % len(self.seats),
         ]
         for i, (name, _kind) in enumerate(self.seats):
             out.append("%d %s" % (i + 1, name))
         out.append(app.t("order") + "…")
+        out.append(self._tips_label(app))
         out.append(app.t("start_game"))
         return out
 
@@ -51,8 +98,11 @@ class Setup(Menu):
         """LEFT/RIGHT cycle the value of a row."""
         row = self._rows()[index]
         if row == "preset":
-            self.preset = (self.preset + step) % len(PRESETS)
-            self.target = preset(PRESETS[self.preset]).target
+            self.preset = (self.preset + step) % len(self._choices(app))
+            self.target = self._rules(app).target
+        elif row == "tips":
+            people = [name for name, kind in self.seats if not kind]
+            self.tips = [] if [n for n in people if n in self.tips] else people
         elif row == "target":
             i = TARGETS.index(self.target) if self.target in TARGETS else 7
             self.target = TARGETS[(i + step) % len(TARGETS)]
@@ -89,6 +139,17 @@ class Setup(Menu):
                 self.change(app, index, 1)
         elif row == "order":
             app.push(Order(self.seats))
+        elif row == "preset":
+            from firmware.screens.rules_edit import RulesEditor
+
+            sets = self.sets
+            i = self.preset - len(PRESETS)
+            name = sets[i][0] if 0 <= i < len(sets) else None
+            app.push(RulesEditor(self._rules(app), self._edited, name))
+        elif row == "tips":
+            from firmware.tips import TipsPick
+
+            app.push(TipsPick(self.seats, self.tips))
         elif row == "start":
             self._start(app)
         else:
@@ -100,14 +161,17 @@ class Setup(Menu):
     def _start(self, app):
         from engine.game import Game
         from firmware.screens.play import Play
+        from firmware.tips import start_game
 
-        rules = preset(PRESETS[self.preset])
+        rules = self._rules(app)
         if rules.target != self.target:
             rules = rules.replace(target=self.target, entry=min(rules.entry, self.target))
         for name, kind in self.seats:
             if not kind:
                 app.session.remember_name(name)
         game = Game(rules, [(name, kind) for name, kind in self.seats], app.dice)
+        start_game(app.session, game, [not kind and name in self.tips
+                                       for name, kind in self.seats])  # before the game
         app.session.save_game(game)
         app.home(Play(app, game))
 
@@ -127,8 +191,9 @@ class Setup(Menu):
 
     def state(self):
         """The form's values."""
-        return {"index": self.index, "preset": PRESETS[self.preset], "target": self.target,
-                "seats": [list(s) for s in self.seats]}
+        return {"index": self.index, "target": self.target,
+                "preset": PRESETS[self.preset] if self.preset < len(PRESETS) else "custom",
+                "seats": [list(s) for s in self.seats], "tips": list(self.tips)}
 
 
 class Order(Menu):

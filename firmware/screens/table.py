@@ -80,16 +80,50 @@ class Standings(Menu):
         """The screen title."""
         return app.t("table")
 
+    def _entries(self, app):
+        """The rows below the standings: back, tips on/off for the person to
+        move (firmware/tips.py), rules & help, to the title."""
+        out = ["back_to_game"]
+        play = _play(app)
+        if play is not None and not self.game.seat().is_bot and self.game.phase != "over":
+            out.append("tips")
+        return out + ["help", "to_title"]
+
     def labels(self, app):
-        """The standings, then 'back' and 'to the main menu'."""
-        return standing_lines(app, self.game) + [app.t("back_to_game"), app.t("to_title")]
+        """The standings, then 'back', tips, help and 'to the main menu'."""
+        out = standing_lines(app, self.game)
+        for key in self._entries(app):
+            if key == "tips":
+                on = _play(app).tips.on()
+                out.append(app.t("tips") + ": " + app.t("tips_on" if on else "tips_off"))
+            else:
+                out.append(app.t(key))
+        return out
 
     def choose(self, app, index):
-        """The last entry goes to the title, everything else back."""
-        if index == len(self.game.active_seats()) + 1:
+        """The last entry goes to the title, tips switch, help opens, the
+        rest goes back."""
+        entries = self._entries(app)
+        k = index - (len(self.labels(app)) - len(entries))
+        key = entries[k] if k >= 0 else "back_to_game"
+        if key == "to_title":
             app.home()
+        elif key == "tips":
+            _play(app).tips.toggle(app)
+        elif key == "help":
+            from firmware.screens.help import HelpMenu
+
+            app.push(HelpMenu(self.game.rules))
         else:
             app.pop()
+
+
+def _play(app):
+    """The play screen on the stack (its tips), or None."""
+    for screen in app.stack:
+        if getattr(screen, "tips", None) is not None and screen.name == "play":
+            return screen
+    return None
 
 
 class Winner(Screen):

@@ -1,4 +1,6 @@
-"""The title screen: continue the saved game, start a new one, language."""
+"""The title screen: continue the saved game, start a new one, the score
+pad (and "Tafel weiter" while one is saved), statistics, settings (the
+language is there)."""
 
 from firmware.screens.menu import Menu
 from firmware.store import NoSave, SaveDamaged
@@ -14,7 +16,12 @@ class Title(Menu):
         if app.session.has_game():
             entries.append("continue")
         entries.append("new_game")
-        entries.append("language")
+        if _pad_saved(app):
+            entries.append("pad_continue")
+        entries.append("pad_title")
+        entries.append("stats_title")
+        entries.append("help")  # rules & help (firmware/screens/help.py)
+        entries.append("settings_title")  # the language is there
         return entries
 
     def title(self, app):
@@ -37,10 +44,32 @@ class Title(Menu):
             from firmware.screens.setup import Setup
 
             app.push(Setup(app))
-        elif key == "language":
-            app.lang = "en" if app.lang == "de" else "de"
-            app.session.settings["lang"] = app.lang
-            app.session.save_settings()
+        elif key == "pad_continue":
+            from firmware.screens.pad import resume as resume_pad
+
+            resume_pad(app)
+        elif key == "pad_title":
+            from firmware.screens.pad import start_new
+
+            start_new(app)
+        elif key == "stats_title":
+            from firmware.screens.stats import StatsMenu
+
+            app.push(StatsMenu(app))
+        elif key == "help":
+            from firmware.screens.help import HelpMenu
+
+            app.push(HelpMenu())
+        elif key == "settings_title":
+            from firmware.screens.settings import Settings
+
+            app.push(Settings())
+
+
+def _pad_saved(app):
+    """firmware.screens.pad.has_pad, without loading the pad's screens."""
+    fs = app.session.store.fs
+    return fs.exists("pad") or fs.exists("pad.new") or fs.exists("pad.bak")
 
 
 def resume(app):

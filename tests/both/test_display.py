@@ -29,14 +29,14 @@ import oled  # noqa: E402  (tests/fakes/oled.py)
 from engine.dice import SeededDice  # noqa: E402
 from firmware import buttons, device, display  # noqa: E402
 from firmware.app import App  # noqa: E402
-from firmware.store import MemFS, Store  # noqa: E402
+from firmware.store import DirFS, MemFS, Store  # noqa: E402
 
 FRAME_MS = 20
 
 # Title, language row and back, the new-game form (seat count, a computer
 # level), back out and in again, start 1 person + 1 computer, a few turns.
 SCRIPT = ("DOWN", "DOWN", "UP", "UP", "A", "DOWN", "DOWN", "RIGHT", "LEFT", "DOWN", "DOWN",
-          "LEFT", "B", "A", "DOWN", "DOWN", "DOWN", "DOWN", "LEFT", "DOWN", "DOWN", "A",
+          "LEFT", "B", "A", "DOWN", "DOWN", "DOWN", "DOWN", "LEFT", "DOWN", "DOWN", "DOWN", "A",
           "A", "A", "UP", "B", "WAIT", "A", "UP", "DOWN", "WAIT", "WAIT", "A", "A", "B")
 
 
@@ -65,7 +65,9 @@ class _Run:
         self.model = model
         self.disp = disp
         self.sh1106 = board.DISPLAY == "sh1106"
-        self.app = App(disp, board.WIDTH, board.HEIGHT, Store(MemFS()), SeededDice(11), None, 0)
+        # The shipped tables, as on the device: the computer reads its plan.
+        self.app = App(disp, board.WIDTH, board.HEIGHT, Store(MemFS()), SeededDice(11),
+                       DirFS("tables"), 0)
         self.now = 0
         self.shows = 0
         self.data = 0  # data bytes the model received for the app's frames

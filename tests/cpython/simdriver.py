@@ -36,7 +36,9 @@ def new_game(sim, preset_key, kinds):
         current = sim.state()["seats"][i][1]
         steps = (KINDS.index(kind) - KINDS.index(current)) % len(KINDS)
         press(sim, *["RIGHT"] * steps)
-    press(sim, "DOWN", "DOWN", "A")  # past the order row to start
+    while sim.state()["index"] < len(sim.app.top().labels(sim.app)) - 1:
+        press(sim, "DOWN")  # past the order and tips rows to start
+    press(sim, "A")
     assert sim.state()["screen"] in ("play", "handover"), sim.state()["screen"]
 
 

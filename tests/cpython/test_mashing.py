@@ -172,6 +172,12 @@ class Masher:
             if game is not None:
                 check_game(game)
         top = app.top()
+        if name == "pad":  # the score pad: saved after every entry, like a game
+            from engine.scorepad import KIND_PAD, ScorePad
+
+            data, _note = app.session.store.load("pad", KIND_PAD)
+            assert ScorePad.from_data(data).to_data() == top.pad.to_data()
+            assert all(s.score >= 0 and s.score % 50 == 0 for s in top.pad.seats)
         if name != "play":
             return
         game = top.game
@@ -202,7 +208,9 @@ def test_mashing(quick_sim):
     print("screens after presses:", totals, "saves checked:", checked, "winner views:", winners,
           "restarts:", restarts)
     for name in ("title", "setup", "order", "names", "typer", "play", "handover", "standings",
-                 "winner"):
+                 "winner", "pad", "pad_menu", "stats", "settings"):
+        assert totals.get(name), "never reached %s: %s" % (name, totals)
+    for name in ("help", "text", "rules_edit", "tips_pick"):  # rules & help, editor, tips
         assert totals.get(name), "never reached %s: %s" % (name, totals)
     assert checked > 10000
 

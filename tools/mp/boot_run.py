@@ -101,7 +101,7 @@ class Policy:
             if form.index != 4:
                 return "DOWN" if form.index < 4 else "UP"
             return "LEFT" if KINDS.index(form.seats[1][1]) > KINDS.index("mutig") else "RIGHT"
-        start = 3 + len(form.seats) + 1
+        start = form._rows().index("start")
         if form.index != start:
             return "DOWN"
         return "A"

@@ -1,0 +1,278 @@
+"""Rules & help: the scoring table, the course of play, the chosen rules
+with the decisions of RULES.md, the odds, and the buttons.
+
+`HelpMenu(rules=None)`: from the title (LEFT/RIGHT on the first row pick
+any preset or saved rule set) or from a game's standings (`rules` given:
+that game's rules, fixed). Each page is a `TextPage`: sentences wrapped to
+the screen, UP/DOWN scroll, A or B go back. All text comes from
+firmware.strings, built from the rule values, so a custom set is described
+as it is (the numbers come from engine.scoring and engine.odds).
+"""
+
+from engine.rules import PRESETS, Rules, preset
+from firmware import buttons
+from firmware.app import Screen
+from firmware.screens.menu import Menu
+
+PAGES = ("help_scoring", "help_play", "help_options", "help_odds", "help_keys")
+
+
+def wrap(app, text, width=None):
+    """`text` broken into lines that fit `width` px (default: the screen);
+    '\\n' starts a new line."""
+    ui = app.ui
+    width = ui.w - 1 if width is None else width
+    out = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            trial = word if not line else line + " " + word
+            if ui.width(trial) <= width:
+                line = trial
+                continue
+            if line:
+                out.append(line)
+            while ui.width(word) > width and len(word) > 1:  # a word wider than the screen
+                cut = len(word) - 1
+                while cut > 1 and ui.width(word[:cut]) > width:
+                    cut -= 1
+                out.append(word[:cut])
+                word = word[cut:]
+            line = word
+        out.append(line)
+    return out
+
+
+def rules_label(app, rules, name=None):
+    """The name of a rule set: its preset's, the saved name, or 'Custom'."""
+    key = rules.preset_key()
+    if key is not None:
+        return app.t("preset_" + key)
+    return name or app.t("rules_custom")
+
+
+class HelpMenu(Menu):
+    """The list of help pages for one rule set (see the module docstring)."""
+
+    name = "help"
+
+    def __init__(self, rules=None, name=None):
+        Menu.__init__(self)
+        self.fixed = rules is not None
+        self.rules = rules if rules is not None else preset(PRESETS[0])
+        self.set_name = name
+        self.choice = 0
+        self._sets = None
+
+    def _choices(self, app):
+        if self._sets is None:
+            self._sets = app.session.rulesets()
+        return [(None, k) for k in PRESETS] + [(n, e) for n, e in self._sets]
+
+    def title(self, app):
+        """'Rules & help'."""
+        return app.t("help")
+
+    def labels(self, app):
+        """The rule set, then the pages."""
+        name = rules_label(app, self.rules, self.set_name)
+        return [app.t("help_rules_of") % name] + [app.t(key) for key in PAGES]
+
+    def change(self, app, index, step):
+        """LEFT/RIGHT on the first row: another rule set (from the title)."""
+        if index != 0 or self.fixed:
+            return False
+        choices = self._choices(app)
+        self.choice = (self.choice + step) % len(choices)
+        name, key = choices[self.choice]
+        if name is None:
+            self.rules = preset(key)
+            self.set_name = None
+        else:
+            self.rules = Rules.decode(key)
+            self.set_name = name
+        return True
+
+    def choose(self, app, index):
+        """Open a page (A on the first row: the next rule set)."""
+        if index == 0:
+            self.change(app, 0, 1)
+            return
+        key = PAGES[index - 1]
+        app.push(TextPage(app.t(key), page_lines(app, key, self.rules)))
+
+    def state(self):
+        """The rule set shown."""
+        return {"index": self.index, "rules": self.rules.encode(), "set": self.set_name}
+
+
+class TextPage(Screen):
+    """A title and wrapped text; UP/DOWN scroll, A or B close it."""
+
+    name = "text"
+
+    def __init__(self, title, paragraphs):
+        self.title_text = title
+        self.paragraphs = paragraphs
+        self.top = 0
+        self._lines = None
+        self._lang = None
+
+    def lines(self, app):
+        """The wrapped lines (made once per language)."""
+        if self._lines is None or self._lang != app.lang:
+            out = []
+            width = app.ui.w - app.ui.width("↓") - 2  # room for the scroll marks
+            for para in self.paragraphs:
+                out.extend(wrap(app, para, width))
+            self._lines = out
+            self._lang = app.lang
+        return self._lines
+
+    def _rows(self, app):
+        return max(1, (app.ui.h - app.ui.line - 1) // app.ui.line - 1)
+
+    def on_key(self, app, key, kind):
+        """UP/DOWN scroll (LEFT/RIGHT by a page), A or B go back."""
+        count = len(self.lines(app))
+        rows = self._rows(app)
+        last = max(0, count - rows)
+        top = self.top
+        if key == buttons.UP:
+            top -= 1
+        elif key == buttons.DOWN:
+            top += 1
+        elif key == buttons.LEFT:
+            top -= rows
+        elif key == buttons.RIGHT:
+            top += rows
+        elif key in (buttons.A, buttons.B) and kind == "press":
+            app.pop()
+            return
+        top = max(0, min(last, top))
+        if top != self.top:
+            self.top = top
+            app.redraw()
+
+    def draw(self, app, canvas):
+        """Title, the visible lines, scroll marks and the hint."""
+        ui = app.ui
+        canvas.fill(0)
+        ui.title(canvas, self.title_text)
+        lines = self.lines(app)
+        rows = self._rows(app)
+        y = ui.line + 1
+        for s in lines[self.top:self.top + rows]:
+            ui.text(canvas, s, 0, y)
+            y += ui.line
+        if self.top > 0:
+            ui.text(canvas, "↑", ui.w - ui.width("↑"), ui.line + 1)
+        if self.top + rows < len(lines):
+            ui.text(canvas, "↓", ui.w - ui.width("↓"), y - ui.line)
+        ui.hints(canvas, app.t("scroll_hint"))
+
+    def state(self):
+        """The page and where it is scrolled to."""
+        return {"title": self.title_text, "top": self.top,
+                "lines": list(self._lines) if self._lines else list(self.paragraphs)}
+
+
+# ---------------------------------------------------------------- contents
+
+
+def page_lines(app, key, rules):
+    """The paragraphs of help page `key` for `rules`."""
+    if key == "help_scoring":
+        return scoring_lines(app, rules)
+    if key == "help_play":
+        return [app.t("pl_%d" % i) for i in range(1, 7)]
+    if key == "help_options":
+        return option_lines(app, rules)
+    if key == "help_odds":
+        return odds_lines(app, rules)
+    return [app.t("ky_1"), app.t("ky_2"), app.t("ky_3")]
+
+
+def _score(dice, rules):
+    from engine import scoring
+
+    return scoring.best_score(dice, rules)
+
+
+def scoring_lines(app, rules):
+    """The scoring table of `rules`, with worked examples from the engine."""
+    t = app.t
+    out = [t("sc_one") % 100, t("sc_five") % 50, t("sc_ones") % rules.ones_triple,
+           t("sc_triple")]
+    mode = rules.n_of_kind
+    if mode == "double":
+        out.append(t("sc_double") % (_score((2, 2, 2, 2), rules), _score((1, 1, 1, 1, 1), rules)))
+    elif mode == "triple_only":
+        out.append(t("sc_triple_only") % _score((5, 5, 5, 5), rules))
+    elif mode == "add":
+        out.append(t("sc_add") % (_score((2, 2, 2, 2), rules), _score((2, 2, 2, 2, 2), rules)))
+    elif mode == "fixed":
+        out.append(t("sc_fixed"))
+    else:
+        out.append(t("sc_five_flat"))
+    if rules.dice == 6 and rules.straight:
+        out.append(t("sc_straight") % rules.straight)
+    if rules.small_straights != (0, 0):
+        out.append(t("sc_small") % rules.small_straights)
+    if rules.dice == 6:
+        if rules.three_pairs:
+            out.append(t("sc_pairs") % rules.three_pairs)
+        if rules.quad_pair:
+            out.append(t("sc_quad_pair") % rules.quad_pair)
+        if rules.two_triplets:
+            out.append(t("sc_two_triplets") % rules.two_triplets)
+        out.append(t("sc_example") % _score((1, 1, 5), rules))
+    out.append(t("sc_only_roll"))
+    return out
+
+
+def option_lines(app, rules):
+    """The options of `rules` in sentences, then the decisions that apply."""
+    t = app.t
+    out = [t("op_dice") % (rules.dice, rules.target)]
+    out.append(t("op_entry") % rules.entry if rules.entry else t("op_no_entry"))
+    out.append(t("op_hot_must") if rules.hot_dice == "must" else t("op_hot_may"))
+    if rules.auto_keep:
+        out.append(t("op_auto_keep"))
+    if rules.triples_across:
+        out.append(t("op_triples_across"))
+    if rules.penalty:
+        out.append(t("op_penalty") % rules.penalty)
+    if rules.takeover:
+        out.append(t("op_takeover"))
+    if rules.exact:
+        out.append(t("op_exact"))
+    finish = {"last_turn": "op_last_turn", "round": "op_round", "exact": "op_exact_finish",
+              "immediate": "op_immediate"}
+    out.append(t(finish[rules.finish]))
+    out.append(t("op_trigger") if rules.tie == "trigger" else t("op_playoff"))
+    # The "decision" lines of RULES.md, for every rule set.
+    out.append(t("op_decisions"))
+    out.append("• " + t("dec_penalty"))
+    out.append("• " + t("dec_takeover"))
+    if rules.exact and rules.penalty:
+        out.append("• " + t("dec_bust"))
+    return out
+
+
+def odds_lines(app, rules):
+    """The chance to score with 1..dice dice under `rules` (engine.odds)."""
+    from engine import odds
+
+    t = app.t
+    out = [t("od_title")]
+    line = t("od_line" if app.big else "od_line_small")
+    for n in range(1, rules.dice + 1):
+        num, den = odds.score_chance(n, rules)
+        tenths = (num * 1000 + den // 2) // den
+        if app.big:
+            out.append(line % (n, tenths // 10, tenths % 10, num, den))
+        else:
+            out.append(line % (n, tenths // 10, tenths % 10))
+    out.append(t("od_note"))
+    return out

@@ -1,0 +1,791 @@
+"""The score pad ("Tafel", seed 002): points of games with real dice.
+
+The logic is engine.scorepad.ScorePad; these screens only enter its actions
+and show it. The pad is saved after every entry in its own file (`pad`,
+codec kind 'P' through firmware.store), so it resumes like a game: the
+title offers "Tafel weiter" while one is saved.
+
+Screens:
+- `PadSetup`: target (10000 or 5000), seats and names, start.
+- `PadScreen`: the current seat's turn. UP/DOWN change the points by 50
+  (held: auto-repeat, the steps grow to 100 and then 500 the longer it is
+  held), LEFT/RIGHT by 500 (x10). A enters them; A at 0 enters "Nichts".
+  While the points are below the entry hurdle of a seat that is not in,
+  the status line says so before A. B opens the overview.
+- `PadOverview`: the standings next to the base scoring table (one press
+  from the pad screen); A opens the menu, B goes back.
+- `PadMenu`: Nichts, undo (naming the entry it takes back), digit entry,
+  +/- (a correction or a penalty by hand) for a seat, join, leave, main menu.
+- `PadDigits`: the points digit by digit (UP/DOWN the digit, LEFT/RIGHT move);
+  values that are not a multiple of 50 are possible here and refused with
+  both neighbours named ("120: 100 oder 150?").
+- `PadAdjust`: a signed change for one seat.
+- `PadWinner`: the winner and the standings; B takes the last entry back,
+  A closes the evening (the save is deleted, then the statistics count it).
+"""
+
+from engine.scorepad import BASE_TABLE, KIND_PAD, STEP, PadError, ScorePad
+from firmware import buttons
+from firmware.app import Screen
+from firmware.screens.menu import Menu
+from firmware.store import NoSave, SaveDamaged, SaveFailed
+
+PAD = "pad"
+TARGETS = (10000, 5000)
+ENTRY = 350  # the entry hurdle and the penalty for three Nichts in a row
+PENALTY = 1000
+MAX_VALUE = 99950
+BIG_STEP = 500  # LEFT/RIGHT, and UP/DOWN after a while held
+# UP/DOWN held: the step after this many auto-repeats.
+ACCEL = ((6, 50), (12, 100), (1 << 30, BIG_STEP))
+TABLE_LABELS = {"one": "1", "five": "5", "three_1": "111", "three_2": "222", "three_3": "333",
+                "three_4": "444", "three_5": "555", "three_6": "666"}
+
+
+# ------------------------------------------------------------ the file
+
+
+def has_pad(app):
+    """True when a score pad (or a copy of one) is saved."""
+    fs = app.session.store.fs
+    return fs.exists(PAD) or fs.exists(PAD + ".new") or fs.exists(PAD + ".bak")
+
+
+def save_pad(app, pad):
+    """Save the pad; None, or the reason it failed."""
+    try:
+        app.session.store.save(PAD, KIND_PAD, pad.to_data())
+    except SaveFailed as e:
+        return str(e)
+    return None
+
+
+def clear_pad(app):
+    """Delete the saved pad (the evening is over)."""
+    try:
+        app.session.store.clear(PAD)
+    except SaveFailed:
+        pass
+
+
+def resume(app):
+    """The title's "Tafel weiter": load the saved pad and show it; a damaged
+    file is reported (the store falls back to the last good copy itself)."""
+    from firmware.screens.message import Message
+
+    try:
+        data, note = app.session.store.load(PAD, KIND_PAD)
+        pad = ScorePad.from_data(data)
+    except NoSave:
+        app.push(Message(app.t("no_save"), []))
+        return
+    except (SaveDamaged, ValueError) as e:  # ValueError: intact bytes, not a valid pad
+        app.push(Message(app.t("save_damaged"), [str(e)]))
+        return
+    screen = PadScreen(pad)
+    app.push(screen)
+    if pad.over:
+        app.push(PadWinner(screen))
+    if note:
+        app.push(Message(app.t("older_copy"), [note]))
+
+
+def start_new(app):
+    """The title's "Tafel": a new pad; asks first when one is saved."""
+    if has_pad(app):
+        from firmware.screens.stats import Confirm
+
+        app.push(Confirm(app.t("pad_new"), [app.t("pad_replace")],
+                         lambda app: app.push(PadSetup(app))))
+    else:
+        app.push(PadSetup(app))
+
+
+# ------------------------------------------------------------ texts
+
+
+def refusal_text(app, err):
+    """The screen text of a PadError."""
+    key = err.key
+    if key == "step":
+        return app.t("pad_step") % err.values
+    if key in ("final", "full", "last_seat", "name_taken", "zero", "pad_full"):
+        text = app.t("pad_err_" + key)
+        n = text.count("%")
+        return text % tuple(err.values[:n]) if n else text
+    return err.reason  # the rest cannot come from these screens (English, from the engine)
+
+
+def signed(points):
+    """'+350' or '-500'."""
+    return ("+%d" if points >= 0 else "-%d") % abs(points)
+
+
+def entry_text(app, pad, entry):
+    """An entry of `pad.history()` in a short line: 'Anna +350'."""
+    kind = entry[0]
+    # a join taken back has no row any more: its entry carries the name
+    name = entry[2] if kind == "join" else pad.seats[entry[1]].name
+    if kind == "enter" or kind == "adjust":
+        return "%s %s" % (name, signed(entry[2]))
+    return "%s: %s" % (name, app.t("pad_" + kind))
+
+
+def event_text(app, pad, events):
+    """The message for the events of one action (the most telling one)."""
+    msg = ""
+    for ev in events:
+        kind = ev[0]
+        if kind == "hurdle":
+            msg = app.t("pad_hurdle") % ev[3]
+        elif kind == "penalty":
+            msg = app.t("penalty") % (pad.seats[ev[1]].name, ev[2])
+        elif kind == "final":
+            msg = app.t("final_round")
+        elif kind == "playoff":
+            msg = app.t("playoff")
+        elif kind == "join":
+            msg = app.t("pad_joined") % ev[2]
+        elif kind == "leave":
+            msg = app.t("pad_left") % ev[2]
+        elif kind == "undo":
+            msg = app.t("pad_undone") % entry_text(app, pad, ev[1])
+        elif kind == "nothing" and not msg:
+            msg = app.t("pad_nothing_n") % (pad.seats[ev[1]].name, ev[2])
+        elif kind in ("adjust", "turn") and not msg:
+            msg = "%s %s = %d" % (pad.seats[ev[1]].name, signed(ev[2]), ev[3])
+    return msg
+
+
+def standing_lines(app, pad):
+    """'1.»Anna 4550 •' lines, best first: » the seat to play, • a seat still
+    to play in the final round or the play-off round."""
+    out = []
+    ending = pad.final_round or pad.playoff is not None
+    todo = pad.to_play()
+    rank = 0
+    for i in pad.standings():
+        s = pad.seats[i]
+        rank += 1
+        mark = "»" if i == pad.current and not pad.over else " "
+        last = " •" if ending and i in todo and i != pad.current else ""
+        out.append("%d.%s%s %d%s" % (rank, mark, s.name, s.score, last))
+    return out
+
+
+def table_cells():
+    """The base scoring table as 'dice=points' texts."""
+    return ["%s=%d" % (TABLE_LABELS[key], points) for key, points in BASE_TABLE]
+
+
+# ------------------------------------------------------------ the pad
+
+
+class PadScreen(Screen):
+    """The current seat's turn (see the module docstring)."""
+
+    name = "pad"
+
+    def __init__(self, pad):
+        self.pad = pad
+        self.value = 0
+        self.reps = 0
+        self.msg = ""
+
+    def act(self, app, action):
+        """Apply a pad action and save; True when accepted (else `msg` says
+        why and the pad is unchanged)."""
+        try:
+            events = self.pad.apply(action)
+        except PadError as e:
+            self.msg = refusal_text(app, e)
+            app.redraw()
+            return False
+        failed = save_pad(app, self.pad)
+        self.msg = app.t("save_failed") if failed else event_text(app, self.pad, events)
+        self.value = 0
+        app.redraw()
+        return True
+
+    def enter(self, app, value):
+        """Enter `value` for the current seat (0: Nichts); True when accepted."""
+        ok = self.act(app, ("enter", value) if value else ("nothing",))
+        if ok and self.pad.over:
+            app.push(PadWinner(self))
+        return ok
+
+    def on_key(self, app, key, kind):
+        """See the module docstring."""
+        pad = self.pad
+        if pad.over:
+            if kind == "press":
+                app.push(PadWinner(self))
+            return
+        if key in (buttons.UP, buttons.DOWN):
+            if kind == "press":
+                self.reps = 0
+                step = STEP
+            elif kind == "repeat":
+                self.reps += 1
+                step = STEP
+                for reps, size in ACCEL:
+                    if self.reps <= reps:
+                        step = size
+                        break
+            else:
+                return
+            self._change(step if key == buttons.UP else -step)
+        elif key in (buttons.LEFT, buttons.RIGHT):
+            if kind == "long":
+                return
+            self._change(BIG_STEP if key == buttons.RIGHT else -BIG_STEP)
+        elif key == buttons.A and kind == "press":
+            self.enter(app, self.value)
+            return
+        elif key == buttons.B and kind == "press":
+            app.push(PadOverview(self))
+        else:
+            return
+        app.redraw()
+
+    def _change(self, delta):
+        self.msg = ""
+        self.value = max(0, min(MAX_VALUE, self.value + delta))
+
+    def status(self, app):
+        """The status line: a message, the hurdle, the final round or play-off."""
+        pad = self.pad
+        if self.msg:
+            return self.msg
+        if self.value and pad.hurdle_note(self.value):
+            return app.t("entry_needed") % pad.entry
+        if pad.playoff is not None:
+            return app.t("playoff")
+        if pad.final_round:
+            return app.t("final_round")
+        return ""
+
+    def draw(self, app, canvas):
+        """Whose turn, their total and the points, status, standings, hints."""
+        ui = app.ui
+        pad = self.pad
+        seat = pad.seat()
+        canvas.fill(0)
+        rnd = app.t("pad_round") % pad.round_no
+        canvas.fill_rect(0, 0, ui.w, ui.line, 1)
+        ty = 1 if app.big else 0
+        ui.right(canvas, rnd, ty, 0, ui.w - 1)
+        who = app.t("your_turn") % seat.name if app.big else seat.name
+        ui.text(canvas, ui.fit(who, ui.w - ui.width(rnd) - 5), 1, ty, 0)
+        y = ui.line + 2
+        value = "+%d" % self.value if self.value else app.t("pad_nothing")
+        # the points in a frame: what A enters
+        vw = ui.width(value) + 5
+        ui.text(canvas, ui.fit(app.t("pad_total") % seat.score, ui.w - vw - 2), 0, y)
+        canvas.rect(ui.w - vw, y - 2, vw, ui.line + 1, 1)
+        ui.right(canvas, value, y, 1, ui.w - 3)
+        y += ui.line + 1
+        status = self.status(app)
+        if status:
+            ui.text(canvas, ui.fit(status, ui.w), 0, y)
+        y += ui.line
+        if app.big:
+            # the others' totals in two columns, best first
+            others = [i for i in pad.standings() if i != pad.current]
+            cols = 1 if len(others) <= 2 else 2
+            col = ui.w // cols
+            for k in range(min(2 * cols, len(others))):
+                s = pad.seats[others[k]]
+                x = (k % cols) * col
+                yy = y + (k // cols) * ui.line
+                num = "%d" % s.score
+                ui.right(canvas, num, yy, 1, x + col - 4)
+                ui.text(canvas, ui.fit(s.name, col - ui.width(num) - 7), x, yy)
+        else:
+            lead = pad.standings()[0]
+            if lead == pad.current and len(pad.standings()) > 1:
+                lead = pad.standings()[1]
+            if lead != pad.current:
+                s = pad.seats[lead]
+                num = " %d" % s.score
+                ui.text(canvas, ui.fit(s.name, ui.w - ui.width(num)) + num, 0, y)
+        key = "pad_hint" if self.value else "pad_hint_zero"
+        ui.hints(canvas, app.t(key if app.big else key + "_small"))
+
+    def state(self):
+        """The pad, the points being entered and the message."""
+        pad = self.pad
+        return {"pad": pad.to_data(), "value": self.value, "message": self.msg,
+                "current": pad.current, "scores": [s.score for s in pad.seats],
+                "round": pad.round_no, "winner": pad.winner}
+
+
+# ------------------------------------------------------------ overview and menu
+
+
+class PadOverview(Screen):
+    """The standings next to the base scoring table; UP/DOWN scroll the
+    standings, A opens the menu, B goes back to the pad. 128x64: the
+    standings and the table side by side in the small font; 72x40: the
+    table below the standings."""
+
+    name = "pad_table"
+
+    def __init__(self, screen):
+        self.screen = screen
+        self.first = 0
+
+    def _rows(self, app):
+        """(font, line height, rows of standings shown, lines in all)."""
+        ui = app.ui
+        n = len(self.screen.pad.active_seats())
+        if app.big:
+            from firmware import font
+
+            f = font.SMALL
+            step = f.height + 1
+            return f, step, (ui.h - 2 * ui.line - 1) // step, n
+        return ui.font, ui.line, (ui.h - 2 * ui.line - 1) // ui.line, n + 1 + len(BASE_TABLE) // 2
+
+    def on_key(self, app, key, kind):
+        """See the class docstring."""
+        _f, _step, rows, n = self._rows(app)
+        if key == buttons.UP:
+            self.first = max(0, self.first - 1)
+        elif key == buttons.DOWN:
+            self.first = max(0, min(n - rows, self.first + 1))
+        elif key == buttons.A and kind == "press":
+            app.replace(PadMenu(self.screen))
+        elif key == buttons.B and kind == "press":
+            app.pop()
+        else:
+            return
+        app.redraw()
+
+    def draw(self, app, canvas):
+        """Standings (left) and table (right, 128x64) or below (72x40)."""
+        ui = app.ui
+        canvas.fill(0)
+        pad = self.screen.pad
+        ui.title(canvas, app.t("pad_overview") % (pad.target, pad.entry))
+        f, step, rows, n = self._rows(app)
+        width = ui.w // 2 - 2 if app.big else ui.w - 4
+        cells = table_cells()
+        order = pad.standings()
+        todo = pad.to_play()
+        ending = pad.final_round or pad.playoff is not None
+        y = ui.line + 2
+        for k in range(self.first, min(n, self.first + rows)):
+            if k < len(order):  # '1»Anna   4550', with • for a turn still to come
+                i = order[k]
+                s = pad.seats[i]
+                mark = "»" if i == pad.current and not pad.over else (
+                    "•" if ending and i in todo else " ")
+                head = "%d%s" % (k + 1, mark)
+                num = "%d" % s.score
+                f.draw(canvas, head, 0, y, 1)
+                x = f.width("8»") + 1
+                f.draw(canvas, _fit(f, s.name, width - x - f.width(num) - 3), x, y, 1)
+                f.draw(canvas, num, width - f.width(num), y, 1)
+            elif k == len(order):
+                f.draw(canvas, app.t("pad_table"), 0, y, 1)
+            else:
+                j = 2 * (k - len(order) - 1)
+                f.draw(canvas, cells[j], 0, y, 1)
+                f.draw(canvas, cells[j + 1], ui.w // 2 - 2, y, 1)
+            y += step
+        if app.big:
+            x0 = ui.w // 2 + 2
+            canvas.vline(x0 - 2, ui.line + 1, ui.h - 2 * ui.line - 1, 1)
+            half = (len(cells) + 1) // 2
+            for k in range(len(cells)):
+                x = x0 + (0 if k < half else 33)
+                f.draw(canvas, cells[k], x, ui.line + 2 + (k % half) * (f.height + 2), 1)
+        arrow_x = width + 1
+        if self.first > 0:
+            f.draw(canvas, "↑", arrow_x, ui.line + 2, 1)
+        if self.first + rows < n:
+            f.draw(canvas, "↓", arrow_x, ui.line + 2 + (rows - 1) * step, 1)
+        ui.hints(canvas, app.t("pad_overview_hint"))
+
+    def state(self):
+        """The first standings row shown."""
+        return {"first": self.first}
+
+
+def _fit(f, s, width):
+    """`s` shortened with '…' to `width` px in font `f`."""
+    if f.width(s) <= width:
+        return s
+    while s and f.width(s + "…") > width:
+        s = s[:-1]
+    return s + "…"
+
+
+class PadMenu(Menu):
+    """What else can happen at the table (see the module docstring)."""
+
+    name = "pad_menu"
+
+    def __init__(self, screen):
+        Menu.__init__(self)
+        self.screen = screen
+
+    def _entries(self):
+        out = ["nothing"]
+        if self.screen.pad.can_undo:
+            out.append("undo")
+        out += ["digits", "adjust", "join", "leave", "to_title"]
+        return out
+
+    def title(self, app):
+        """The pad's name."""
+        return app.t("pad_title")
+
+    def labels(self, app):
+        """One text per entry."""
+        pad = self.screen.pad
+        out = []
+        for key in self._entries():
+            if key == "nothing":
+                out.append(app.t("pad_menu_nothing") % pad.seat().name)
+            elif key == "undo":
+                out.append(app.t("pad_menu_undo") % entry_text(app, pad, pad.last_entry()))
+            elif key == "to_title":
+                out.append(app.t("to_title"))
+            else:
+                out.append(app.t("pad_menu_" + key))
+        return out
+
+    def choose(self, app, index):
+        """Carry out the entry (back on the pad screen, which shows the result)."""
+        key = self._entries()[index]
+        screen = self.screen
+        pad = screen.pad
+        if key == "to_title":
+            app.home()
+            return
+        app.pop()
+        if key == "nothing":
+            screen.enter(app, 0)
+        elif key == "undo":
+            screen.act(app, ("undo",))
+        elif key == "digits":
+            app.push(PadDigits(screen))
+        elif key == "adjust":
+            app.push(PadPick(screen, "pad_menu_adjust",
+                             lambda app, i: app.push(PadAdjust(screen, i))))
+        elif key == "join":
+            from firmware.screens.names import NamePicker
+
+            if pad.final_round or pad.playoff is not None:
+                screen.msg = app.t("pad_err_final")  # said before a name is typed
+                return
+
+            taken = [pad.seats[i].name for i in pad.active_seats()]
+            app.push(NamePicker(taken, lambda app, name: _join(app, screen, name)))
+        elif key == "leave":
+            app.push(PadPick(screen, "pad_menu_leave",
+                             lambda app, i: screen.act(app, ("leave", i))))
+
+
+def _join(app, screen, name):
+    if screen.act(app, ("join", name)):
+        app.session.remember_name(name)
+
+
+class PadPick(Menu):
+    """Pick a seat at the table; `done(app, seat)` after this screen closes."""
+
+    name = "pad_pick"
+
+    def __init__(self, screen, title_key, done):
+        Menu.__init__(self)
+        self.screen = screen
+        self.title_key = title_key
+        self.done = done
+        seats = screen.pad.active_seats()
+        self.index = seats.index(screen.pad.current) if screen.pad.current in seats else 0
+
+    def title(self, app):
+        """What the seat is picked for."""
+        return app.t(self.title_key)
+
+    def labels(self, app):
+        """The seats at the table, in seat order, with their totals."""
+        pad = self.screen.pad
+        return ["%s %d" % (pad.seats[i].name, pad.seats[i].score) for i in pad.active_seats()]
+
+    def choose(self, app, index):
+        """Close and hand the seat on."""
+        seat = self.screen.pad.active_seats()[index]
+        app.pop()
+        self.done(app, seat)
+
+
+# ------------------------------------------------------------ entering numbers
+
+
+class PadDigits(Screen):
+    """The points digit by digit; A enters them for the current seat."""
+
+    name = "pad_digits"
+    DIGITS = 5
+
+    def __init__(self, screen):
+        self.screen = screen
+        v = screen.value
+        self.digits = [(v // 10 ** (self.DIGITS - 1 - k)) % 10 for k in range(self.DIGITS)]
+        self.pos = self.DIGITS - 3  # the hundreds
+        self.msg = ""
+
+    def value(self):
+        """The number shown."""
+        v = 0
+        for d in self.digits:
+            v = v * 10 + d
+        return v
+
+    def on_key(self, app, key, kind):
+        """UP/DOWN change the digit, LEFT/RIGHT move, A enters, B back."""
+        if key in (buttons.UP, buttons.DOWN):
+            d = 1 if key == buttons.UP else -1
+            self.digits[self.pos] = (self.digits[self.pos] + d) % 10
+            self.msg = ""
+        elif key == buttons.LEFT:
+            self.pos = max(0, self.pos - 1)
+        elif key == buttons.RIGHT:
+            self.pos = min(self.DIGITS - 1, self.pos + 1)
+        elif key == buttons.A and kind == "press":
+            screen = self.screen
+            app.pop()
+            if not screen.enter(app, self.value()):  # refused: back here, with why
+                self.msg = screen.msg
+                screen.msg = ""
+                app.push(self)
+            return
+        elif key == buttons.B and kind == "press":
+            app.pop()
+            return
+        else:
+            return
+        app.redraw()
+
+    def draw(self, app, canvas):
+        """The digits with the cursor under one, the message, hints."""
+        ui = app.ui
+        canvas.fill(0)
+        pad = self.screen.pad
+        ui.title(canvas, app.t("your_turn") % pad.seat().name)
+        from firmware import font
+
+        f = font.REGULAR
+        cw = f.width("0") + (4 if app.big else 3)
+        x = (ui.w - cw * self.DIGITS) // 2
+        y = ui.line + (4 if app.big else 2)
+        for k in range(self.DIGITS):
+            s = "%d" % self.digits[k]
+            f.draw(canvas, s, x + k * cw + 1, y, 1)
+            if k == self.pos:
+                canvas.hline(x + k * cw, y + f.height, cw - 1, 1)
+        if self.msg:
+            ui.text(canvas, ui.fit(self.msg, ui.w), 0, y + f.height + (4 if app.big else 2))
+        ui.hints(canvas, app.t("pad_digits_hint" if app.big else "pad_digits_hint_small"))
+
+    def state(self):
+        """The number and the message."""
+        return {"value": self.value(), "pos": self.pos, "message": self.msg}
+
+
+class PadAdjust(Screen):
+    """A signed change for one seat (+/-): UP/DOWN by 50, LEFT/RIGHT by 500,
+    A applies it, B goes back."""
+
+    name = "pad_adjust"
+
+    def __init__(self, screen, seat):
+        self.screen = screen
+        self.seat = seat
+        self.delta = 0
+        self.msg = ""
+
+    def on_key(self, app, key, kind):
+        """See the class docstring."""
+        if key in (buttons.UP, buttons.DOWN, buttons.LEFT, buttons.RIGHT):
+            if kind == "long":
+                return
+            step = STEP if key in (buttons.UP, buttons.DOWN) else BIG_STEP
+            if key in (buttons.DOWN, buttons.LEFT):
+                step = -step
+            self.delta = max(-MAX_VALUE, min(MAX_VALUE, self.delta + step))
+            self.msg = ""
+        elif key == buttons.A and kind == "press":
+            screen = self.screen
+            app.pop()
+            if not screen.act(app, ("adjust", self.seat, self.delta)):
+                self.msg = screen.msg
+                screen.msg = ""
+                app.push(self)
+            return
+        elif key == buttons.B and kind == "press":
+            app.pop()
+            return
+        else:
+            return
+        app.redraw()
+
+    def draw(self, app, canvas):
+        """The seat, the change and the new total."""
+        ui = app.ui
+        canvas.fill(0)
+        s = self.screen.pad.seats[self.seat]
+        ui.title(canvas, app.t("pad_adjust_title") % s.name)
+        total = max(0, s.score + self.delta)
+        y = ui.line + 2
+        change = signed(self.delta)
+        vw = ui.width(change) + 5
+        ui.text(canvas, ui.fit(app.t("pad_total") % s.score, ui.w - vw - 2), 0, y)
+        canvas.rect(ui.w - vw, y - 2, vw, ui.line + 1, 1)
+        ui.right(canvas, change, y, 1, ui.w - 3)
+        ui.text(canvas, "→ %d" % total, 0, y + ui.line + 1)
+        if self.msg:
+            ui.text(canvas, ui.fit(self.msg, ui.w), 0, y + 2 * ui.line + 1)
+        ui.hints(canvas, app.t("pad_adjust_hint" if app.big else "pad_adjust_hint_small"))
+
+    def state(self):
+        """The seat and the change."""
+        return {"seat": self.seat, "delta": self.delta, "message": self.msg}
+
+
+# ------------------------------------------------------------ setup and end
+
+
+class PadSetup(Menu):
+    """A new pad: target, seat count, one row per name, start."""
+
+    name = "pad_setup"
+
+    def __init__(self, app):
+        Menu.__init__(self)
+        self.target = TARGETS[0]
+        self.names = []
+        for _ in range(2):
+            self.names.append(self._free(app))
+
+    def _free(self, app):
+        for name in app.session.names:
+            if name not in self.names:
+                return name
+        n = 1
+        while True:
+            name = ("Spieler %d" if app.lang == "de" else "Player %d") % n
+            if name not in self.names:
+                return name
+            n += 1
+
+    def _rows(self):
+        return ["target", "count"] + ["seat"] * len(self.names) + ["start"]
+
+    def title(self, app):
+        """The screen title."""
+        return app.t("pad_new")
+
+    def labels(self, app):
+        """One text per row."""
+        out = [app.t("target") + ": %d" % self.target, app.t("seats") + ": %d" % len(self.names)]
+        for i, name in enumerate(self.names):
+            out.append("%d %s" % (i + 1, name))
+        out.append(app.t("start_game"))
+        return out
+
+    def change(self, app, index, step):
+        """LEFT/RIGHT: the target or the seat count."""
+        row = self._rows()[index]
+        if row == "target":
+            self.target = TARGETS[(TARGETS.index(self.target) + step) % len(TARGETS)]
+        elif row == "count":
+            n = len(self.names) + step
+            if n < 1 or n > 8:
+                return False
+            if step > 0:
+                self.names.append(self._free(app))
+            else:
+                self.names.pop()
+        else:
+            return False
+        return True
+
+    def choose(self, app, index):
+        """A: a name, start, or the next value."""
+        row = self._rows()[index]
+        if row == "seat":
+            i = index - 2
+            from firmware.screens.names import NamePicker
+
+            taken = [n for j, n in enumerate(self.names) if j != i]
+            app.push(NamePicker(taken, lambda app, name: self._set(i, name)))
+        elif row == "start":
+            self._start(app)
+        else:
+            self.change(app, index, 1)
+
+    def _set(self, i, name):
+        self.names[i] = name
+
+    def _start(self, app):
+        try:
+            pad = ScorePad(self.target, ENTRY, PENALTY, list(self.names))
+        except PadError as e:
+            from firmware.screens.message import Message
+
+            app.push(Message(app.t("pad_title"), [refusal_text(app, e)]))
+            return
+        for name in self.names:
+            app.session.remember_name(name)
+        screen = PadScreen(pad)
+        if save_pad(app, pad):
+            screen.msg = app.t("save_failed")
+        app.home(screen)
+
+    def state(self):
+        """The form's values."""
+        return {"index": self.index, "target": self.target, "names": list(self.names)}
+
+
+class PadWinner(Screen):
+    """The evening is decided: A ends it (the statistics count it), B takes
+    the last entry back."""
+
+    name = "pad_winner"
+
+    def __init__(self, screen):
+        self.screen = screen
+
+    def on_key(self, app, key, kind):
+        """See the class docstring."""
+        if kind != "press":
+            return
+        if key == buttons.A:
+            from firmware.stats import record_pad
+
+            clear_pad(app)  # first: a power cut between the two never counts it twice
+            record_pad(app.session.store, self.screen.pad)
+            app.home()
+        elif key == buttons.B:
+            app.pop()
+            self.screen.act(app, ("undo",))
+
+    def draw(self, app, canvas):
+        """The winner and the standings."""
+        ui = app.ui
+        pad = self.screen.pad
+        canvas.fill(0)
+        ui.title(canvas, app.t("winner") % pad.seats[pad.winner].name)
+        rows = max(1, (ui.h - 2 * ui.line) // ui.line)
+        ui.lines(canvas, standing_lines(app, pad)[:rows])
+        ui.hints(canvas, app.t("pad_winner_hint"))
+
+    def state(self):
+        """The winner and the totals."""
+        pad = self.screen.pad
+        return {"winner": pad.winner, "scores": [s.score for s in pad.seats]}

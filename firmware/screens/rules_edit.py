@@ -1,0 +1,234 @@
+"""The rules editor: every option of RULES.md, starting from any rule set.
+
+Rows: one per option key (engine.rules.KEYS; LEFT/RIGHT or A cycle its
+value), then "Use these", "Save as…" and, for a saved set, "Delete".
+Values may be combined freely while editing; a combination the engine
+refuses (Rules raises ValueError naming the option) marks that option's
+row with "!", names the problem on the hint line and explains it in a
+message when the set is used or saved. Saved sets (firmware.session, file
+"rulesets") appear in the new-game form's rules row after the presets.
+"""
+
+from engine.rules import FINISH, HOT_DICE, KEYS, MAX_POINTS, N_OF_KIND, SIX_DICE_ONLY, TIE, Rules
+from firmware.screens.menu import Menu
+
+# The values LEFT/RIGHT step through (the target steps by TARGET_STEP).
+VALUES = {
+    "dice": (6, 5),
+    "entry": (0, 300, 350, 500, 1000),
+    "n_of_kind": N_OF_KIND,
+    "ones_triple": (1000, 300),
+    "straight": (0, 500, 1000, 1500, 2000, 2500, 3000),
+    "small_straights": ((0, 0), (500, 750), (500, 500), (1000, 1000), (2000, 2000)),
+    "three_pairs": (0, 500, 750, 1000, 1500, 2000),
+    "quad_pair": (0, 1000, 1500, 2000),
+    "two_triplets": (0, 1500, 2500, 3000),
+    "hot_dice": HOT_DICE,
+    "auto_keep": (False, True),
+    "triples_across": (False, True),
+    "penalty": (0, 500, 1000),
+    "takeover": (False, True),
+    "exact": (False, True),
+    "finish": FINISH,
+    "tie": TIE,
+}
+TARGET_STEP = 500
+TARGET_MAX = 50000
+POINT_KEYS = ("entry", "straight", "three_pairs", "quad_pair", "two_triplets", "penalty",
+              "target")
+
+
+def value_text(app, key, value):
+    """An option's value as shown on the device."""
+    if key == "small_straights":
+        return app.t("val_off") if value == (0, 0) else "%d/%d" % value
+    if value is True:
+        return app.t("val_on")
+    if value is False:
+        return app.t("val_off")
+    if isinstance(value, str):
+        return app.t("val_" + value)
+    if key in POINT_KEYS and key != "target" and value == 0 and key != "entry":
+        return app.t("val_off")
+    return "%d" % value
+
+
+def problem(opts):
+    """(key, message) for options the engine refuses, or None."""
+    try:
+        Rules(**opts)
+    except ValueError as e:
+        text = str(e)
+        key = ""
+        if text.startswith("rule option '"):
+            key = text[13:text.find("'", 13)]
+        return key, text
+    return None
+
+
+def problem_text(app, found, short=False):
+    """The localised explanation of `problem()`'s answer (`short`: the
+    form shown under the list)."""
+    key, text = found
+    end = "_short" if short else ""
+    if key in SIX_DICE_ONLY:
+        return app.t("bad_six_dice" + end) % app.t("opt_" + key)
+    if key == "n_of_kind":
+        return app.t("bad_five_flat" + end)
+    if key == "entry":
+        return app.t("bad_entry" + end)
+    if key in ("exact", "finish"):
+        return app.t("bad_exact" + end)
+    return app.t("bad_other") % text
+
+
+class RulesEditor(Menu):
+    """See the module docstring. `start` is the Rules to begin from, `done(app,
+    rules, name)` receives the chosen set (name None when unsaved), `name` the
+    saved set's name when editing one."""
+
+    name = "rules_edit"
+
+    def __init__(self, start, done, name=None):
+        Menu.__init__(self)
+        self.opts = start.to_dict()
+        self.done = done
+        self.set_name = name
+        self.found = None
+
+    def _rows(self):
+        rows = list(KEYS) + ["use", "save"]
+        if self.set_name:
+            rows.append("delete")
+        return rows
+
+    def title(self, app):
+        """The set's name or "Edit rules"."""
+        return self.set_name or app.t("rules_edit")
+
+    def labels(self, app):
+        """'Option: value' rows (a refused option marked '!'), then the actions."""
+        out = []
+        bad = self.found[0] if self.found else ""
+        ui = app.ui
+        for key in KEYS:
+            mark = "!" if key == bad else ""
+            value = ": " + value_text(app, key, self.opts[key])
+            room = ui.w - 6 - ui.width(value)  # the value stays whole, the name gives way
+            out.append(ui.fit(mark + app.t("opt_" + key), room) + value)
+        out.append(app.t("rules_use"))
+        out.append(app.t("rules_save"))
+        if self.set_name:
+            out.append(app.t("rules_delete"))
+        return out
+
+    def hint(self, app):
+        """The keys."""
+        return app.t("edit_hint")
+
+    def draw(self, app, canvas):
+        """The list; with a refused combination the list gives two lines
+        to its short explanation."""
+        if not self.found:
+            Menu.draw(self, app, canvas)
+            return
+        from firmware.screens.help import wrap
+
+        ui = app.ui
+        canvas.fill(0)
+        ui.title(canvas, self.title(app))
+        lines = wrap(app, problem_text(app, self.found, True))[:2]
+        y = ui.line + 2
+        rows = max(1, (ui.h - y - ui.line) // ui.line - len(lines))
+        labels = self.labels(app)
+        self.index = min(self.index, len(labels) - 1)
+        ui.menu(canvas, labels, self.index, y, rows)
+        y += rows * ui.line
+        canvas.hline(0, y - 1, ui.w, 1)
+        for s in lines:
+            ui.text(canvas, s, 0, y)
+            y += ui.line
+        ui.hints(canvas, self.hint(app))
+
+    def problem_line(self, app):
+        """The short explanation shown under the list ('' when none)."""
+        return problem_text(app, self.found, True) if self.found else ""
+
+    def change(self, app, index, step):
+        """LEFT/RIGHT step an option's value."""
+        rows = self._rows()
+        if index >= len(KEYS):
+            return False
+        key = rows[index]
+        value = self.opts[key]
+        if key == "target":
+            value += step * TARGET_STEP
+            if value < TARGET_STEP:
+                value = TARGET_MAX
+            elif value > min(TARGET_MAX, MAX_POINTS):
+                value = TARGET_STEP
+        else:
+            values = VALUES[key]
+            if value in values:
+                value = values[(values.index(value) + step) % len(values)]
+            else:
+                value = values[0]
+        self.opts[key] = value
+        self.found = problem(self.opts)
+        return True
+
+    def choose(self, app, index):
+        """A: step an option, or use / save / delete the set."""
+        row = self._rows()[index]
+        if row == "use":
+            if self._refused(app):
+                return
+            rules = Rules(**self.opts)
+            app.pop()
+            self.done(app, rules, self.set_name if self._unchanged(app, rules) else None)
+        elif row == "save":
+            if self._refused(app):
+                return
+            from firmware.screens.names import Typer
+
+            app.push(Typer([], self._save))
+        elif row == "delete":
+            app.session.delete_ruleset(self.set_name)
+            self.set_name = None
+        else:
+            self.change(app, index, 1)
+
+    def _unchanged(self, app, rules):
+        for name, enc in app.session.rulesets():
+            if name == self.set_name:
+                return enc == rules.encode()
+        return False
+
+    def _refused(self, app):
+        """Explain a refused combination in a message; True when refused."""
+        if not self.found:
+            return False
+        from firmware.screens.help import wrap
+        from firmware.screens.message import Message
+
+        app.push(Message(app.t("rules_bad"), wrap(app, problem_text(app, self.found))))
+        return True
+
+    def _save(self, app, name):
+        from firmware.screens.message import Message
+
+        failed = app.session.save_ruleset(name, Rules(**self.opts))
+        if failed:
+            app.push(Message(app.t("save_failed"), [failed]))
+            return
+        self.set_name = name
+        app.push(Message(app.t("rules_saved"), [name]))
+
+    def state(self):
+        """The options being edited and the problem, if any."""
+        opts = {}
+        for key in KEYS:
+            v = self.opts[key]
+            opts[key] = list(v) if isinstance(v, tuple) else v
+        return {"index": self.index, "opts": opts, "name": self.set_name,
+                "problem": self.found[0] if self.found else ""}

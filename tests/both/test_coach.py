@@ -1,0 +1,239 @@
+"""The coach behind the tips: the Expert's move, its numbers, the cost of a
+decision, and the time one answer takes."""
+
+import time
+
+from engine import coach as coach_mod
+from engine import odds
+from engine.bots import Expert
+from engine.coach import CHANCE, POINTS, WIN, Coach
+from engine.dice import ScriptedDice, SeededDice
+from engine.game import BANK, PASS, ROLL, TAKE, Game
+from engine.rules import preset
+from engine.turnplan import UNIT, TurnPlan
+from engine.view import View
+
+_PLANS = {}
+
+
+def _plan(rules):
+    key = rules.encode()
+    if key not in _PLANS:
+        _PLANS.clear()  # one plan at a time keeps the MicroPython heap small
+        try:
+            with open("tables/plan-%s.bin" % rules.fingerprint(), "rb") as f:
+                _PLANS[key] = TurnPlan.from_bytes(f.read(), rules)
+        except OSError:
+            _PLANS[key] = TurnPlan.solve(rules)
+    return _PLANS[key]
+
+
+def _game(rules, faces, seats=2, scores=None):
+    game = Game(rules, ["A", "B", "C"][:seats], ScriptedDice(faces))
+    for i, score in enumerate(scores or []):
+        game.seats[i].score = score
+        game.seats[i].entered = score > 0
+    return game
+
+
+def test_farkle_chances_match_the_odds():
+    for key in ("zehntausend", "fuenf", "farkle4000"):
+        rules = preset(key)
+        c = Coach(_plan(rules))
+        for n in range(1, rules.dice + 1):
+            assert abs(c.farkle_chance(n) - odds.farkle_chance(n, rules)) < 1e-12, (key, n)
+
+
+def test_keep_advice_is_the_experts_move():
+    rules = preset("zehntausend")
+    plan = _plan(rules)
+    c = Coach(plan)
+    expert = Expert(plan)
+    rng = SeededDice(5)
+    checked = 0
+    for _ in range(40):
+        game = Game(rules, ["A", "B"], rng)
+        game.apply(ROLL)
+        if game.phase != "keep":
+            continue
+        view = View(game)
+        advice = c.advise(view)
+        assert advice.best == expert.decide(view)
+        # After the keep, the Expert's roll-or-bank matches `then`.
+        game.apply(advice.best)
+        if game.phase == "decide":
+            assert expert.decide(View(game)) == advice.then, advice.keep
+        checked += 1
+    assert checked > 30
+
+
+def test_the_example_roll():
+    # 1,1,5,2,3,6: keeping 1,1,5 is worth 250 with three dice left.
+    rules = preset("zehntausend")
+    c = Coach(_plan(rules))
+    game = _game(rules, [1, 1, 5, 2, 3, 6])
+    game.apply(ROLL)
+    view = View(game)
+    mine = c.stand(view, (1, 1, 5))
+    assert mine.points == 250 and mine.total == 250 and mine.left == 3
+    assert mine.bank == 250 * UNIT
+    assert mine.roll is not None and mine.scale == POINTS
+    assert abs(mine.farkle - (1 - 156 / 216)) < 1e-9
+    assert c.stand(view, (2, 3)) is None
+    # Keeping a single 1 and rolling five dice is the Expert's choice here.
+    advice = c.advise(view)
+    assert advice.best == ("keep", (1,)) and advice.then == ROLL
+    assert advice.left == 5 and advice.roll > advice.bank
+
+
+def test_cost_of_banking_early():
+    rules = preset("zehntausend")
+    c = Coach(_plan(rules))
+    game = _game(rules, [1, 2, 3, 4, 6, 6])
+    game.apply(ROLL)
+    view = View(game)
+    lost, lost_win, scale = c.cost(view, BANK, (1,))
+    assert scale == POINTS and lost_win is None
+    assert 200 * UNIT < lost < 500 * UNIT  # 100 banked instead of about 400 expected
+    lost, _, _ = c.cost(view, ROLL, (1,))
+    assert lost == 0
+    assert coach_mod.points(lost + 100 * UNIT) == 100
+
+
+def test_decide_phase_with_auto_keep():
+    rules = preset("punktlandung")  # auto-keep: the person decides in phase "decide"
+    c = Coach(_plan(rules))
+    game = _game(rules, [1, 1, 1, 5, 2], scores=[2000, 2000])
+    game.apply(ROLL)
+    assert game.phase == "decide"
+    view = View(game)
+    advice = c.advise(view)
+    assert advice.best in (ROLL, BANK) and advice.then == advice.best
+    assert advice.bank == 1050 * UNIT and advice.left == 1
+    assert advice.best == BANK  # 1050 with one die: bank
+    lost, _, _ = c.cost(view, ROLL)
+    assert lost > 0
+
+
+def test_entry_hurdle_refuses_the_bank_number():
+    rules = preset("kneipe")
+    c = Coach(_plan(rules))
+    game = _game(rules, [1, 5, 2, 2, 3, 4])
+    game.apply(ROLL)
+    view = View(game)
+    mine = c.stand(view, (1, 5))
+    assert mine.bank is None and mine.then == ROLL
+    assert c.cost(view, BANK, (1, 5)) == (0, None, POINTS)
+
+
+def test_start_farkle_and_takeover():
+    rules = preset("zehntausend")
+    c = Coach(_plan(rules))
+    game = _game(rules, [2, 3, 4, 6, 6, 2])
+    view = View(game)
+    advice = c.advise(view)
+    assert advice.best == ROLL and advice.left == 6
+    assert abs(advice.roll / UNIT - 582.3) < 1
+    game.apply(ROLL)
+    assert game.phase == "farkle"
+    advice = c.advise(View(game))
+    assert advice.best == PASS and advice.left == 6
+    rules = preset("punktlandung")
+    c = Coach(_plan(rules))
+    game = _game(rules, [1, 1, 1, 2, 3], scores=[4000, 5200])
+    game.apply(ROLL)
+    game.apply(BANK)
+    view = View(game)
+    assert TAKE in view.legal
+    advice = c.advise(view)
+    assert advice.best in (ROLL, TAKE)
+    assert c.cost(view, advice.best)[0] == 0
+
+
+def test_last_turn_is_on_the_chance_scale():
+    rules = preset("zehntausend")
+    c = Coach(_plan(rules))
+    game = _game(rules, [1, 1, 1, 1, 5, 2] + [1, 5, 2, 3, 4, 6], scores=[9200, 8000])
+    game.apply(ROLL)
+    game.apply(("keep", (1, 1, 1, 1, 5)))
+    game.apply(BANK)  # A opens the final round; B has one last turn
+    game.apply(ROLL)
+    view = View(game)
+    assert view.last_chance()
+    advice = c.advise(view)
+    assert advice.scale == CHANCE
+    assert 0 <= advice.roll <= 65536
+    assert 0 <= coach_mod.percent(advice.roll, CHANCE) <= 100
+
+
+def test_instant_win_is_marked():
+    rules = preset("punktlandung")
+    c = Coach(_plan(rules))
+    game = _game(rules, [1, 1, 1, 2, 3], scores=[9000, 100])
+    game.apply(ROLL)  # auto-keep 1000: banking lands exactly on 10000
+    assert game.phase == "decide"
+    view = View(game)
+    advice = c.advise(view)
+    assert advice.best == BANK and advice.bank == WIN
+    assert c.cost(view, ROLL)[0] == WIN
+
+
+def test_master_win_chances_where_a_table_exists():
+    try:
+        from engine.master import Master, open_table
+    except ImportError:
+        return
+    rules = preset("farkle4000")
+    try:
+        f = open_table(rules, "tables")
+    except (AttributeError, OSError):
+        f = None
+    if f is None:
+        return
+    try:
+        master = Master(_plan(rules), f)
+        c = Coach(_plan(rules), master)
+        game = _game(rules, [1, 1, 5, 2, 3, 6], scores=[1500, 2000])
+        game.apply(ROLL)
+        view = View(game)
+        advice = c.advise(view)
+        assert advice.win_roll is not None and 0 <= advice.win_roll <= 1
+        assert advice.win_bank is not None and 0 <= advice.win_bank <= 1
+        lost, lost_win, _ = c.cost(view, BANK, (5,))
+        assert lost_win is not None and lost_win >= 0
+    finally:
+        f.close()
+
+
+def _clock():
+    try:
+        return time.ticks_us()  # MicroPython
+    except AttributeError:
+        return int(time.perf_counter() * 1000000)
+
+
+def test_an_answer_takes_well_under_five_ms():
+    rules = preset("zehntausend")
+    c = Coach(_plan(rules))
+    for n in range(1, 7):
+        c.farkle_chance(n)  # made once per game
+    rng = SeededDice(11)
+    total = count = worst = 0
+    game = Game(rules, ["A", "B"], rng)
+    expert = Expert(_plan(rules))
+    while count < 150 and game.phase != "over":
+        view = View(game)
+        if game.phase in ("keep", "decide"):
+            start = _clock()
+            advice = c.advise(view)
+            if advice.best and advice.best[0] == "keep":
+                c.stand(view, view.keeps[0][0])
+            spent = _clock() - start
+            total += spent
+            worst = max(worst, spent)
+            count += 1
+        game.apply(expert.decide(view))
+    assert count >= 100
+    mean = total // count
+    print("coach: %d answers, mean %d us, worst %d us" % (count, mean, worst))
+    assert mean < 2500, mean

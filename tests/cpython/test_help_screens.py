@@ -1,0 +1,137 @@
+"""Rules & help through the headless simulator: reachable from the title
+and from a game's standings; for every preset the scoring table, the
+options with the decisions of RULES.md, the odds from engine.odds; every
+line fits both screens in both languages."""
+
+from engine import odds
+from engine.rules import PRESETS, preset
+from firmware import strings
+from firmware.screens import help as helpmod
+from simulator.host import Sim
+from tests.cpython.simdriver import new_game, press
+from tools.texts import de as texts_de
+
+BOARDS = ("pico_ssd1306_i2c", "thumby")
+
+
+def _to_index(sim, index):
+    while sim.state()["index"] != index:
+        press(sim, "DOWN")
+
+
+def _open_help(sim):
+    labels = sim.app.top().labels(sim.app)
+    _to_index(sim, labels.index(sim.app.t("help")))
+    press(sim, "A")
+    assert sim.state()["screen"] == "help"
+
+
+def _page(sim, n):
+    """Open page n (1-based row of the help menu); its wrapped lines."""
+    _to_index(sim, n)
+    press(sim, "A")
+    assert sim.state()["screen"] == "text"
+    return sim.app.top().lines(sim.app)
+
+
+def test_every_page_of_every_preset_from_the_title(tmp_path):
+    for board in BOARDS:
+        for lang in ("de", "en"):
+            sim = Sim(board, str(tmp_path / (board + lang)), 1)
+            sim.app.lang = lang
+            _open_help(sim)
+            ui = sim.app.ui
+            for k, key in enumerate(PRESETS):
+                rules = preset(key)
+                assert sim.state()["rules"] == rules.encode()
+                title = sim.app.top().labels(sim.app)[0]
+                assert title == strings.text(lang, "help_rules_of") % strings.text(
+                    lang, "preset_" + key)
+                for n in range(1, len(helpmod.PAGES) + 1):
+                    lines = _page(sim, n)
+                    for line in lines:
+                        assert ui.width(line) <= ui.w - ui.width("↓") - 2, (board, line)
+                    text = " ".join(lines)
+                    page = helpmod.PAGES[n - 1]
+                    if page == "help_options":
+                        # The decisions of RULES.md show for every preset.
+                        for dec in ("dec_penalty", "dec_takeover"):
+                            assert strings.text(lang, dec) in text, (key, dec)
+                    if page == "help_odds":
+                        num, den = odds.score_chance(rules.dice, rules)
+                        if sim.app.big:
+                            assert "(%d/%d)" % (num, den) in text
+                    # Scroll to the end and back by keys.
+                    rows = sim.app.top()._rows(sim.app)
+                    press(sim, *["DOWN"] * (len(lines) + 1))
+                    assert sim.state()["top"] == max(0, len(lines) - rows)
+                    press(sim, "LEFT")
+                    press(sim, "B")
+                    assert sim.state()["screen"] == "help"
+                _to_index(sim, 0)
+                press(sim, "RIGHT")
+                if k == len(PRESETS) - 1:
+                    assert sim.state()["rules"] == preset(PRESETS[0]).encode()
+            press(sim, "B")
+            assert sim.state()["screen"] == "title"
+
+
+def test_scoring_lines_follow_the_rules():
+    class App:
+        lang = "de"
+        big = True
+
+        def t(self, key):
+            return strings.text(self.lang, key)
+
+    app = App()
+    z = " ".join(helpmod.scoring_lines(app, preset("zehntausend")))
+    assert "Drei 1er: 1000" in z and "4x2 = 400, 5x1 = 4000" in z
+    assert "Straße 1-6: 1500" in z and "Drei Paare: 1500" in z
+    assert "1 1 5 legen bringt 250" in z
+    f = " ".join(helpmod.scoring_lines(app, preset("fuenf")))
+    assert "4x5 = 550" in f and "Straße 1-6" not in f and "Drei Paare" not in f
+    i = " ".join(helpmod.scoring_lines(app, preset("international")))
+    assert "Drei 1er: 300" in i and "1000, 2000, 3000" in i
+    assert "Vier Gleiche + Paar: 1500" in i and "Zwei Drillinge: 2500" in i
+    s = " ".join(helpmod.scoring_lines(app, preset("farkle4000")))
+    assert "Straße 1-5: 500, 2-6: 750" in s
+    o = " ".join(helpmod.option_lines(app, preset("punktlandung")))
+    assert texts_de.TEXTS["op_exact"] in o and texts_de.TEXTS["op_takeover"] in o
+    assert texts_de.TEXTS["op_entry"] % 350 in o and texts_de.TEXTS["op_auto_keep"] in o
+    d = helpmod.odds_lines(app, preset("zehntausend"))
+    assert "6 W.: 97,7% (45576/46656)" in d
+    assert "1 W.: 33,3% (2/6)" in d
+
+
+def test_help_from_the_standings_shows_the_games_rules(tmp_path):
+    sim = Sim("thumby", str(tmp_path), 8)
+    new_game(sim, "kneipe", ["", "mutig"])
+    if sim.state()["screen"] == "play":
+        press(sim, "B")
+    else:
+        press(sim, "B")  # the hand-over opens the standings
+    assert sim.state()["screen"] == "standings"
+    labels = sim.app.top().labels(sim.app)
+    _to_index(sim, labels.index(sim.app.t("help")))
+    press(sim, "A")
+    assert sim.state()["rules"] == preset("kneipe").encode()
+    lines = _page(sim, 3)
+    assert sim.app.t("op_hot_must").split()[0] in " ".join(lines)
+    press(sim, "B", "B", "B")
+    assert sim.state()["screen"] in ("handover", "play")
+
+
+def test_wrap_breaks_long_words():
+    class Ui:
+        w = 40
+
+        def width(self, s):
+            return 4 * len(s)
+
+    class App:
+        ui = Ui()
+
+    lines = helpmod.wrap(App(), "ab Donaudampfschifffahrt cd\nef")
+    assert all(len(s) <= 10 for s in lines)
+    assert "".join(lines).replace(" ", "") == "abDonaudampfschifffahrtcdef"

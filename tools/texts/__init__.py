@@ -1,0 +1,1 @@
+"""The device's texts, one file per language, and their packer."""
