@@ -60,6 +60,7 @@ class App:
         self.lang = settings.get("lang", "de")
         self.prefs = 0  # bumped when the settings change: the device loop applies them
         self.has_sound = False  # the host has a buzzer (the settings offer sound on/off)
+        self.cue = None  # a sound this step asks for: "roll", "farkle" or "win"
         self.now = now_ms
         self.stack = []
         self.dirty = True
@@ -116,6 +117,7 @@ class App:
         """Advance the app to `now_ms` with these buttons held; True when the
         canvas changed."""
         self.now = now_ms
+        self.cue = None
         b = self.buttons
         b.update(now_ms, held_bits)
         events = b.events

@@ -207,6 +207,10 @@ class Battery:
         return percent(self.millivolts())
 
 
+FARKLE_NOTES = ((523, 90), (392, 90), (262, 180))  # C5 G4 C4
+WIN_NOTES = ((523, 80), (659, 80), (784, 80), (1047, 200))  # C5 E5 G5 C6
+
+
 class Buzzer:
     """A piezo on `pin` driven by PWM; nothing sounds while `on` is False.
     The PWM is made at the first sound, so a silent device never drives it."""
@@ -317,6 +321,9 @@ class Device:
         if self.app.step(now, bits & ~self.swallow):
             self.display.show()
             self.shows += 1
+        cue = self.app.cue
+        if cue is not None and self.buzzer is not None:
+            self.play(cue)
         if self.app.prefs != self.prefs:
             self.apply_settings()
         idle = ticks_diff(now, self.active_at)
@@ -328,6 +335,14 @@ class Device:
         spent = ticks_diff(clock.ticks_ms(), now)
         if spent < FRAME_MS:
             clock.sleep_ms(FRAME_MS - spent)
+
+    def play(self, cue):
+        """The sound of a cue: a click on a roll, a falling phrase on a
+        farkle, a rising one on a win (silent when sound is off)."""
+        if cue == "roll":
+            self.buzzer.click()
+        else:
+            self.buzzer.phrase(FARKLE_NOTES if cue == "farkle" else WIN_NOTES)
 
     def brighten(self):
         """Back to full contrast."""

@@ -109,6 +109,9 @@ class Play(Screen):
             kind = event[0]
             if kind == "roll":
                 rolled = True
+                app.cue = "roll"
+            elif kind in ("farkle", "bust", "win"):
+                app.cue = "win" if kind == "win" else "farkle"
             elif kind in MESSAGE_EVENTS and not failed:
                 self.msg = _event_text(app, game, event)
         if rolled:

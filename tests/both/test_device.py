@@ -245,3 +245,35 @@ def test_idle_loop_allocates_nothing():
     before = gc.mem_alloc()
     dev.loop(200)
     assert gc.mem_alloc() == before, gc.mem_alloc() - before
+
+
+def test_a_roll_clicks_and_a_farkle_plays_its_phrase():
+    board, model, clock, dev = _start("thumby")
+    pin = board.BUZZER
+    dev.play("roll")
+    assert (pin, "freq", 2000) in machine.pwm_log
+    del machine.pwm_log[:]
+    dev.play("farkle")
+    assert [e[2] for e in machine.pwm_log if e[1] == "freq"] == [n[0] for n in
+                                                                 device.FARKLE_NOTES]
+    del machine.pwm_log[:]
+    dev.app.cue = None
+    dev.loop(3)  # nothing asked for: silence
+    assert machine.pwm_log == []
+
+
+def test_the_play_screen_asks_for_a_click_when_the_dice_roll():
+    from engine.dice import ScriptedDice
+    from engine.game import Game
+    from engine.rules import preset
+    from firmware.screens.play import Play
+
+    board, model, clock, dev = _start("thumby")
+    app = dev.app
+    game = Game(preset("zehntausend"), ["Anna"], ScriptedDice([1, 2, 3, 4, 6, 6]))
+    app.home(Play(app, game))
+    dev.loop(3)
+    del machine.pwm_log[:]
+    _press(dev, board, "A")  # one seat: A rolls at once
+    assert game.phase == "keep"
+    assert (board.BUZZER, "freq", 2000) in machine.pwm_log
