@@ -215,11 +215,13 @@ class TurnPlan:
         return w
 
     def reach_chances(self, need):
-        """q[n][ti]: chance (in 1/65536) to bank at least `need` this turn
-        from turn total ti * 50 with n dice to roll, playing for it."""
+        """q[n][ti]: chance (in 1/65536, at most 65535) to bank at least
+        `need` this turn from turn total ti * 50 with n dice to roll,
+        playing for it. Rows are `Chances` (2 bytes a value: a last turn
+        needing 10000 takes 2.4 KB, not 10 KB of ints)."""
         needi = (need + 49) // 50
         dice = self.rules.dice
-        q = [None] + [[0] * needi for _ in range(dice)]
+        q = [None] + [Chances(needi) for _ in range(dice)]
 
         def worth(m, ti):
             return 65536 if ti >= needi else q[m][ti]
@@ -282,6 +284,27 @@ def _roll_values(rules, tables, top, progress):
         if progress and ti % 50 == 0:
             progress(top - ti, top + 1)
     return r
+
+
+class Chances:
+    """A row of chances in 1/65536, two bytes each (certainty is stored as
+    65535), indexable like a list."""
+
+    def __init__(self, size):
+        self.data = bytearray(2 * size)
+
+    def __len__(self):
+        return len(self.data) // 2
+
+    def __getitem__(self, i):
+        d = self.data
+        return d[2 * i] << 8 | d[2 * i + 1]
+
+    def __setitem__(self, i, value):
+        if value > 0xFFFF:
+            value = 0xFFFF
+        self.data[2 * i] = value >> 8
+        self.data[2 * i + 1] = value & 0xFF
 
 
 def _top(rules, tables):

@@ -200,6 +200,53 @@ def main():
         compile_tree(Path(tmp))
         print("  from .mpy (mpy-cross -march=armv6m): %sk" % smallest_heap(mp, tmp))
     app_section(mp)
+    device_section(mp)
+    bots_section(mp)
+
+
+# Bytes on the wire per frame (from the drivers: tests/both/test_display.py):
+# SSD1306 over I2C sends 7 command bytes and 1025 data bytes in 8
+# transactions (each with its address byte); over SPI 1030 bytes; the
+# Thumby's 72x40 frame is 366 bytes. I2C moves 9 bits per byte, SPI 8.
+FRAMES = (
+    ("SSD1306 128x64, I2C 400 kHz", 1032 + 8, 9, 400_000),
+    ("SSD1306 128x64, I2C 1 MHz", 1032 + 8, 9, 1_000_000),
+    ("SSD1306 128x64, SPI 10 MHz", 1030, 8, 10_000_000),
+    ("Thumby 72x40, SPI 10 MHz", 366, 8, 10_000_000),
+)
+
+
+def device_section(mp):
+    """Boot and press-to-frame on the fake machine, and frame transfer times."""
+    print()
+    print("Device (MicroPython Unix port on the fake machine, median of %d runs)" % RUNS)
+    with tempfile.TemporaryDirectory() as tmp:
+        compile_device(Path(tmp))
+        fig = medians([mp, "-X", "heapsize=512k", "tools/mp/device_bench.py", tmp])
+    print("  boot to the title frame: %.1f ms (device x100: about %.1f s)" % (
+        fig["boot_us"] / 1000, fig["boot_us"] / 10000))
+    own = max(0.0, fig["press_us"] - fig["fake_show_us"])
+    print("  button press to frame handed to the display: %.2f ms without the fake bus's"
+          " %.2f ms (device x100: %.0f ms, plus the transfer)" % (
+              own / 1000, fig["fake_show_us"] / 1000, own / 10))
+    print("  frame transfer (computed):")
+    for label, size, bits, hz in FRAMES:
+        print("    %-30s %6.2f ms" % (label, size * bits * 1000 / hz))
+
+
+def bots_section(mp):
+    """Decision time and heap per decision of every level under MicroPython."""
+    print()
+    print("Computer decisions under MicroPython (tools/mp/bot_bench.py, 20 games each)")
+    for key in ("zehntausend", "punktlandung"):
+        fig = _run_bench([mp, "-X", "heapsize=512k", "tools/mp/bot_bench.py", ".", key, "20"])
+        levels = sorted({name.split("_")[0] for name in fig})
+        for level in levels:
+            if level + "_mean_us" not in fig:
+                continue
+            print("  %-12s %-10s mean %5.0f us  max %7.0f us  max heap %6.0f B  (%d decisions)"
+                  % (key, level, fig[level + "_mean_us"], fig[level + "_max_us"],
+                     fig[level + "_max_alloc_bytes"], fig[level + "_decisions"]))
 
 
 if __name__ == "__main__":
