@@ -17,8 +17,8 @@ Levels (keys used in commands and saves; names on the device):
     mutig       Bold      rolls more, keeps few dice to roll many
     profi       Expert    the exact most-points play (engine.turnplan), with
                           the end game in mind
-    meister     Master    plays for the win; see engine.master (not yet
-                          built: until then `make_bot` refuses the key)
+    meister     Master    plays for the win: exact two-seat tables per
+                          preset, read from the table files (engine.master)
 
 Cautious and Bold weigh the dice left, the chance to farkle with them, and
 the distance to the target and to the leader; both roll hot dice again
@@ -258,10 +258,12 @@ def bold():
     return Simple("mutig", 0.6, 70)
 
 
-def make_bot(key, rules, plan=None):
+def make_bot(key, rules, plan=None, tables="tables"):
     """The bot of level `key` for `rules`; `plan` (a TurnPlan) saves the
     Expert from solving it (about 0.3 s on a PC, half a minute on the
-    device for six dice)."""
+    device for six dice). `tables` (the Master only): the folder of the
+    table files, or a reader with `open(name)`; without a table for the
+    rules the Master plays its approximation (engine.master)."""
     if key in ("vorsichtig", "mutig"):
         bot = cautious() if key == "vorsichtig" else bold()
         bot.prepare(rules)
@@ -269,6 +271,8 @@ def make_bot(key, rules, plan=None):
     if key == "profi":
         return Expert(plan if plan is not None else TurnPlan.solve(rules))
     if key == "meister":
-        raise ValueError("the Master level is not built yet")
-    raise ValueError("unknown computer level %r; levels are %s" % (key, ", ".join(LEVELS)))
+        from engine.master import Master, open_table
 
+        plan = plan if plan is not None else TurnPlan.solve(rules)
+        return Master(plan, open_table(rules, tables) if tables is not None else None)
+    raise ValueError("unknown computer level %r; levels are %s" % (key, ", ".join(LEVELS)))

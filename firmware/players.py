@@ -1,6 +1,9 @@
 """Computer players for the app: one bot per level and rule set, with the
 Expert's plan read from the shipped tables or the flash cache, or solved on
-the spot (a few seconds on a PC, about half a minute on the device)."""
+the spot (a few seconds on a PC, about half a minute on the device). The
+Master also opens its table file (`master-FINGERPRINT.bin`) from the shipped
+tables when the reader can open files for seek access (`open(name)`);
+without it the Master plays its documented approximation."""
 
 from engine.bots import make_bot
 from engine.codec import CodecError
@@ -27,10 +30,20 @@ class Players:
         """The bot of level `kind` (made once)."""
         found = self.bots.get(kind)
         if found is None:
-            plan = self._plan() if kind == "profi" else None
-            found = make_bot(kind, self.rules, plan)
+            plan = self._plan() if kind in ("profi", "meister") else None
+            if kind == "meister":
+                found = make_bot(kind, self.rules, plan, self._opener())
+            else:
+                found = make_bot(kind, self.rules, plan)
             self.bots[kind] = found
         return found
+
+    def _opener(self):
+        """The table reader when it can open files for seek access, else
+        None (the Master then plays without a table)."""
+        if self.tables is not None and hasattr(self.tables, "open"):
+            return self.tables
+        return None
 
     def _plan(self):
         if self.plan is not None:

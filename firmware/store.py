@@ -196,6 +196,11 @@ class DirFS:
         with open(self._p(name), "rb") as f:
             return f.read()
 
+    def open(self, name):
+        """File `name` opened for reading (binary, seek + read: the Master's
+        tables); OSError when it does not exist. The caller closes it."""
+        return open(self._p(name), "rb")
+
     def write(self, name, data):
         """Write `data` as file `name` (replacing it) and close it."""
         with open(self._p(name), "wb") as f:

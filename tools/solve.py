@@ -4,6 +4,12 @@ Writes into tables/ (the folder the device reads from /tables):
 - `plan-FINGERPRINT.bin` for each preset: the Expert's turn plan
   (engine.turnplan.TurnPlan.to_bytes), named by the rules' fingerprint so
   the app finds it for any rule set that equals a preset;
+- `master-FINGERPRINT.bin` for each preset (and Zehntausend with the
+  immediate finish): the Master's two-seat table
+  (engine.master documents the format; tools/master_solve solves it: about
+  3 to 8 minutes per 10000-point preset with numpy, so `--no-master` skips
+  them and keeps the shipped files; `--master-cache DIR` stores and reuses
+  the raw solutions there as npz);
 - `tables.json`: for every file its preset, rules encoding, size and
   sha256, checked by the tests.
 
@@ -29,6 +35,42 @@ def plan_name(rules):
     return "plan-%s.bin" % rules.fingerprint()
 
 
+def master_rule_sets():
+    """(label, rules) of every shipped Master table: the presets, and the
+    Zehntausend rules with the immediate finish (how most strategy papers
+    play; reachable as custom rules)."""
+    out = [(key, preset(key)) for key in PRESETS]
+    out.append(("zehntausend:finish=immediate", preset("zehntausend").replace(
+        finish="immediate")))
+    return out
+
+
+def master_name(rules):
+    """The file name of the Master table for `rules` (as engine.master)."""
+    from engine.master import table_name
+
+    return table_name(rules)
+
+
+def solve_master(rules, cache=None, progress=False):
+    """The Master table of `rules` as bytes, and the solve's seconds (0 when
+    the solution came from the npz `cache` folder)."""
+    from tools import master_solve as ms
+
+    path = None
+    if cache is not None:
+        path = Path(cache) / ("%s.npz" % rules.fingerprint())
+        if path.exists():
+            sol = ms.load_solution(str(path))
+            if sol.rules == rules:
+                return ms.pack_master(sol), 0.0
+    sol = ms.solve_optimal(rules, progress=progress)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        ms.save_solution(sol, str(path))
+    return ms.pack_master(sol), sol.seconds
+
+
 def solve_plan(rules, progress=None):
     """The Expert plan of `rules` as bytes."""
     return TurnPlan.solve(rules, progress=progress).to_bytes()
@@ -51,6 +93,10 @@ def main(argv=None):
     """Solve and write every table, then the index."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default=str(TABLES), help="folder to write (default tables/)")
+    p.add_argument("--no-master", action="store_true",
+                   help="skip the Master tables (keep the files and entries there)")
+    p.add_argument("--master-cache", metavar="DIR",
+                   help="store and reuse the raw Master solutions (npz) here")
     args = p.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -66,6 +112,21 @@ def main(argv=None):
         index[name] = {"kind": "expert-plan", "preset": key, "rules": rules.encode(),
                        "size": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
         sys.stderr.write("  %s %d bytes\n" % (name, len(blob)))
+    old = {}
+    if (out / "tables.json").exists():
+        old = json.loads((out / "tables.json").read_text())
+    for key, rules in master_rule_sets():
+        name = master_name(rules)
+        if args.no_master:
+            if name in old:
+                index[name] = old[name]
+            continue
+        sys.stderr.write("%-14s Master table ...\n" % key)
+        blob, seconds = solve_master(rules, args.master_cache)
+        (out / name).write_bytes(blob)
+        index[name] = {"kind": "master-table", "preset": key, "rules": rules.encode(),
+                       "size": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
+        sys.stderr.write("  %s %d bytes (%.0f s)\n" % (name, len(blob), seconds))
     (out / "tables.json").write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
     total = sum(v["size"] for v in index.values())
     print("wrote %d tables, %d bytes in all, in %.1f s" % (len(index), total, time.time() - start))

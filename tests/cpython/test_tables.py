@@ -31,8 +31,9 @@ def test_recorded_sizes_and_hashes_match_the_files():
         blob = (TABLES / name).read_bytes()
         assert len(blob) == entry["size"]
         assert hashlib.sha256(blob).hexdigest() == entry["sha256"]
-        plan = TurnPlan.from_bytes(blob, Rules.decode(entry["rules"]))
-        assert plan.fresh_turn() > 0
+        if entry["kind"] == "expert-plan":  # Master tables: test_master_tables.py
+            plan = TurnPlan.from_bytes(blob, Rules.decode(entry["rules"]))
+            assert plan.fresh_turn() > 0
 
 
 def test_a_small_case_solves_to_the_shipped_bytes():

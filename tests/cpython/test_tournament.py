@@ -197,7 +197,6 @@ def test_bad_rules_exit_2(capsys, rules, words):
     ("profi", "2 to 8 entries"),
     (",".join(["mutig"] * 9), "2 to 8 entries"),
     ("profi,robot", "unknown computer level 'robot'"),
-    ("meister,profi", "not built yet"),
     ("profi,,mutig", "empty entry"),
     ("profi,missing_bot_file.py:Bot", "bot file not found"),
     ("profi,missing_bot_file.py", "needs a class"),
@@ -232,3 +231,13 @@ def test_seat_rotation_and_seeds():
     tasks = tt.chunks(1, 1001, 2)
     covered = [g for _, a, b in tasks for g in range(a, b)]
     assert covered == list(range(1001))
+
+
+def test_master_plays_in_a_tournament():
+    out = subprocess.run(
+        [sys.executable, "-m", "tools.tournament", "--rules", "farkle4000", "--bots",
+         "meister,profi", "--games", "40", "--seed", "3", "--jobs", "1", "--json"],
+        cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    data = json.loads(out)
+    assert [b["name"] for b in data["bots"]] == ["meister", "profi"]
+    assert sum(b["wins"] for b in data["bots"]) == 40
