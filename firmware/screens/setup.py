@@ -4,7 +4,7 @@ from engine.rules import PRESETS, preset
 from firmware.screens.menu import Menu
 
 TARGETS = (1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 15000, 20000)
-LEVELS = ("vorsichtig", "mutig", "profi")  # the Master is not built yet
+LEVELS = ("vorsichtig", "mutig", "profi", "meister")
 KINDS = ("",) + LEVELS
 MAX_SEATS = 8
 

@@ -37,3 +37,11 @@ def test_resume_shows_the_same_dice_after_a_restart(tmp_path):
     assert after["screen"] == "play"
     assert after["engine"] == before["engine"]
     assert after["roll"] == before["roll"]
+
+
+def test_a_game_against_the_master(tmp_path):
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=21)
+    new_game(sim, "farkle4000", ["", "meister"])
+    state, presses = play_to_end(sim)
+    assert state["winner"] in (0, 1)
+    assert sim.app.top().game.seats[1].kind == "meister"

@@ -23,7 +23,6 @@ TEXTS = {
     "name_taken": "Name schon vergeben",
     "name_empty": "Name fehlt",
     "computer": "Computer",
-    "computer_levels_missing": "Meister kommt noch",
     "preset_zehntausend": "Zehntausend",
     "preset_kneipe": "Kneipe",
     "preset_fuenf": "Fünf Würfel",

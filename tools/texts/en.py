@@ -23,7 +23,6 @@ TEXTS = {
     "name_taken": "Name already taken",
     "name_empty": "Name missing",
     "computer": "Computer",
-    "computer_levels_missing": "Master comes later",
     "preset_zehntausend": "Zehntausend",
     "preset_kneipe": "Pub rules",
     "preset_fuenf": "Five dice",
