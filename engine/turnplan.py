@@ -123,31 +123,13 @@ class TurnPlan:
 
     @classmethod
     def solve(cls, rules, tables=None, progress=None):
-        """Compute the plan for `rules` (`progress(done, total)` is called
-        now and then, for a progress bar on the device)."""
-        if tables is None:
-            tables = roll_tables(rules)
-        top = _top(rules, tables)
-        while True:
-            r = _roll_values(rules, tables, top, progress)
-            limits = [0]
-            for n in range(1, rules.dice + 1):
-                limit = top + 1
-                for ti in range(top, -1, -1):
-                    if r[n][ti] > ti * 50 * UNIT:
-                        break
-                    limit = ti
-                limits.append(limit)
-            # Banking must be best over a stretch below `top`, or the table
-            # was cut too low: try again with twice the room.
-            if max(limits) < top - 20 or top >= MAX_TOP:
-                break
-            top = min(MAX_TOP, top * 2)
-        for n in range(1, rules.dice + 1):
-            del r[n][limits[n]:]  # in place: a copy would double the heap
-        plan = cls(rules, tables, limits, r, None)
-        plan.entry_values = plan._solve_entry()
-        return plan
+        """Compute the plan for `rules` at once (`progress(done, total)` is
+        called now and then). The device uses `PlanSolver` in steps."""
+        solver = PlanSolver(rules, tables)
+        while not solver.step():
+            if progress and solver.done % 50 == 0:
+                progress(solver.done, solver.total)
+        return solver.plan
 
     def _solve_entry(self):
         """Roll values below the entry hurdle, where banking is refused."""
@@ -262,28 +244,94 @@ class TurnPlan:
         return plan
 
 
-def _roll_values(rules, tables, top, progress):
-    """r[n][ti]: the value of rolling n dice at turn total ti * 50, for ti
-    up to `top`; past `top` everybody banks."""
+class PlanSolver:
+    """Solves a TurnPlan a little at a time, so a device can show progress:
+    call `step()` until it returns True, then take `plan`. `done` and
+    `total` tell how far it is (roll tables first, then the turn totals
+    from the top down)."""
+
+    def __init__(self, rules, tables=None):
+        self.rules = rules
+        self.tables = tables if tables is not None else [None]
+        self.plan = None
+        self.top = 0
+        self.r = None
+        self.ti = -1
+        self.done = 0
+        self.total = rules.dice + 1  # grows once the table height is known
+        if len(self.tables) > rules.dice:  # roll tables given: straight to the rows
+            self._start(_top(rules, self.tables))
+
+    def step(self):
+        """Do one piece of work; True when the plan is ready."""
+        if self.plan is not None:
+            return True
+        rules = self.rules
+        if len(self.tables) <= rules.dice:  # one roll table per step
+            n = len(self.tables)
+            self.tables.append(roll_table(n, rules))
+            self.done += 1
+            if len(self.tables) > rules.dice:
+                self._start(_top(rules, self.tables))
+            return False
+        if self.ti >= 0:  # one turn total (all dice counts) per step
+            _roll_row(rules, self.tables, self.top, self.r, self.ti)
+            self.ti -= 1
+            self.done += 1
+            return False
+        self._finish()
+        return self.plan is not None
+
+    def _start(self, top):
+        self.top = top
+        self.r = [None] + [[0] * (top + 1) for _ in range(self.rules.dice)]
+        self.ti = top
+        self.total = self.done + top + 2
+
+    def _finish(self):
+        rules = self.rules
+        top = self.top
+        r = self.r
+        limits = [0]
+        for n in range(1, rules.dice + 1):
+            limit = top + 1
+            for ti in range(top, -1, -1):
+                if r[n][ti] > ti * 50 * UNIT:
+                    break
+                limit = ti
+            limits.append(limit)
+        # Banking must be best over a stretch below `top`, or the table was
+        # cut too low: start again with twice the room.
+        if max(limits) >= top - 20 and top < MAX_TOP:
+            self.r = None
+            self._start(min(MAX_TOP, top * 2))
+            return
+        for n in range(1, rules.dice + 1):
+            del r[n][limits[n]:]  # in place: a copy would double the heap
+        self.r = None
+        plan = TurnPlan(rules, self.tables, limits, r, None)
+        plan.entry_values = plan._solve_entry()
+        self.plan = plan
+        self.done = self.total
+
+
+def _roll_row(rules, tables, top, r, ti):
+    """r[n][ti] for every n: the value of rolling n dice at turn total
+    ti * 50 (rows above ti are done; past `top` everybody banks)."""
     dice = rules.dice
     must = rules.hot_dice == "must"
-    r = [None] + [[0] * (top + 1) for _ in range(dice)]
 
-    def worth(m, ti):
-        bank = ti * 50 * UNIT
-        if ti > top:
+    def worth(m, tj):
+        bank = tj * 50 * UNIT
+        if tj > top:
             return bank
-        roll = r[m][ti]
+        roll = r[m][tj]
         if must and m == dice:  # hot dice must be rolled again
             return roll
         return roll if roll > bank else bank
 
-    for ti in range(top, -1, -1):
-        for n in range(1, dice + 1):
-            r[n][ti] = expected(tables[n], n, dice, ti, worth)
-        if progress and ti % 50 == 0:
-            progress(top - ti, top + 1)
-    return r
+    for n in range(1, dice + 1):
+        r[n][ti] = expected(tables[n], n, dice, ti, worth)
 
 
 class Chances:

@@ -1,6 +1,7 @@
 """Computer players for the app: one bot per level and rule set, with the
-Expert's plan read from the shipped tables or the flash cache, or solved on
-the spot (a few seconds on a PC, about half a minute on the device). The
+Expert's plan read from the shipped tables or the flash cache, or solved
+(a second on a PC, about half a minute on the device: the play screen
+shows a progress bar for it, see `needs_solving`). The
 Master also opens its table file (`master-FINGERPRINT.bin`) from the shipped
 tables when the reader can open files for seek access (`open(name)`);
 without it the Master plays its documented approximation."""
@@ -45,22 +46,36 @@ class Players:
             return self.tables
         return None
 
-    def _plan(self):
-        if self.plan is not None:
-            return self.plan
-        name = plan_file(self.rules)
-        for source in (self.tables, self.store_fs):
-            if source is None:
-                continue
-            try:
-                self.plan = TurnPlan.from_bytes(source.read(name), self.rules)
-                return self.plan
-            except (OSError, CodecError):
-                pass
-        self.plan = TurnPlan.solve(self.rules)
+    def needs_solving(self, kind):
+        """True when the bot of `kind` needs a plan that is neither loaded,
+        shipped nor cached: the app then solves it in steps with a progress
+        bar (firmware.screens.solving) before the bot's first move."""
+        return kind in ("profi", "meister") and kind not in self.bots and self._load() is None
+
+    def adopt(self, plan):
+        """Take a freshly solved plan and cache it on flash under the rules'
+        fingerprint (no room: it is solved again next time)."""
+        self.plan = plan
         if self.store_fs is not None:
             try:
-                self.store_fs.write(name, self.plan.to_bytes())
+                self.store_fs.write(plan_file(self.rules), plan.to_bytes())
             except OSError:
-                pass  # no room: solve again next time
+                pass
+
+    def _load(self):
+        if self.plan is None:
+            name = plan_file(self.rules)
+            for source in (self.tables, self.store_fs):
+                if source is None:
+                    continue
+                try:
+                    self.plan = TurnPlan.from_bytes(source.read(name), self.rules)
+                    break
+                except (OSError, CodecError):
+                    pass
+        return self.plan
+
+    def _plan(self):
+        if self._load() is None:
+            self.adopt(TurnPlan.solve(self.rules))  # hosts without a screen
         return self.plan

@@ -232,6 +232,15 @@ def scenes():
         game.apply(("bank",))
         _play_with(sim, game)
 
+    def solving(sim):
+        rules = preset("zehntausend").replace(target=3000)
+        game = _game(rules, [("Profi 1", "profi"), ("Anna", "")], [2, 3, 4, 6, 6, 2])
+        from firmware.screens.play import Play
+
+        sim.app.home(Play(sim.app, game))
+        for _ in range(60):
+            sim.step(20)
+
     def winner(sim):
         game = _game(preset("zehntausend").replace(finish="immediate"), ["Anna", "Ben"],
                      [1, 1, 1, 1, 5, 2], [9200, 6100])
@@ -256,6 +265,7 @@ def scenes():
         ("standings", "Standings", standings),
         ("final", "Final round", final),
         ("winner", "Winner", winner),
+        ("solving", "Working out a plan for custom rules", solving),
     ) + pad_stats_settings_scenes() + tips_rules_help_scenes()
 
 

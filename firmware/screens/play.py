@@ -251,6 +251,12 @@ class Play(Screen):
             return True
         if self._person():
             return self._hand_over_due(app) or self.tips.tick(app, self, now)
+        kind = game.seat().kind
+        if self.players.needs_solving(kind):  # custom rules: work the plan out first
+            from firmware.screens.solving import Solving
+
+            app.push(Solving(self.players))
+            return True
         if self.bot_due < 0:
             pace = BOT_PACE_MS[app.session.settings.get("speed", 1) % 3]
             self.bot_due = now + pace

@@ -322,4 +322,5 @@ TEXTS = {
     "bad_entry_short": "Einstieg über dem Ziel",
     "bad_exact_short": "Genau treffen braucht Ende genau",
     "tip_no_plan": "Ohne Strategie-Tabelle",
+    "solving_hint": "B zum Hauptmenü",
 }

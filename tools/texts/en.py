@@ -319,4 +319,5 @@ TEXTS = {
     "bad_entry_short": "Entry above the target",
     "bad_exact_short": "Exact target needs finish exact",
     "tip_no_plan": "No strategy table",
+    "solving_hint": "B to the main menu",
 }
