@@ -123,7 +123,7 @@ APP_LABELS = (
     ("game_steps", "steps of a whole game (20 ms each)"),
     ("step_median_us", "app.step median, us"),
     ("step_mean_us", "app.step mean, us"),
-    ("step_max_us", "app.step max, us (profi solves its plan)"),
+    ("step_max_us", "app.step max, us"),
     ("draw_step_median_us", "median of the steps that drew, us"),
     ("redraw_us", "full redraw of the play screen, us"),
     ("idle_alloc_bytes", "bytes allocated by 3x1000 idle steps"),
@@ -160,11 +160,14 @@ def app_section(mp):
         print("  (23 ms: 1 KiB over 400 kHz I2C; the Thumby's 360 B SPI frame takes less)")
         print("Smallest MicroPython heap for a whole app game (.mpy; bisection / every cap"
               " from):")
-        for bot in ("profi", "mutig"):
+        runs = [("profi", []), ("meister", []), ("mutig", []),
+                ("profi", ["--no-tables"])]  # the last solves its plan on the spot
+        for bot, extra in runs:
             for size in ([], ["--small"]):
-                low, stable = app_heaps(mp, tmp, ["--bot", bot] + size)
-                print("  %-6s %-7s %sk / %sk" % (bot, "72x40" if size else "128x64", low,
-                                                  stable))
+                low, stable = app_heaps(mp, tmp, ["--bot", bot] + extra + size)
+                print("  %-8s %-7s %-12s %sk / %sk" % (
+                    bot, "72x40" if size else "128x64", "no tables" if extra else "tables", low,
+                    stable))
 
 
 def main():

@@ -5,10 +5,10 @@ store and seeded dice, and plays a complete game (one person by a key
 policy, one computer) through `app.step` alone. The device packages are
 compiled with mpy-cross -march=armv6m first, as on the board.
 
-Heap caps: the computer levels that need no plan ('mutig') run in 256k.
-'profi' solves its turn plan on the spot (tables=None), which on the
-64-bit Unix port needs about 300k next to the app (see `make bench`); it
-runs here with 384k.
+Heap caps: with the shipped tables (as on the device) every level plays
+in the project's 256k cap. Solving a plan on the spot (custom rules,
+`--no-tables`) needs about 300k next to the app on the 64-bit Unix port;
+that case runs here with 384k (see `make bench`).
 """
 
 import subprocess
@@ -29,11 +29,13 @@ def mpy_dir(tmp_path_factory):
     return dest
 
 
-@pytest.mark.parametrize("bot,heap", [("mutig", "256k"), ("profi", "384k")])
+@pytest.mark.parametrize("bot,heap,extra", [("mutig", "256k", []), ("profi", "256k", []),
+                                            ("meister", "256k", []),
+                                            ("profi", "384k", ["--no-tables"])])
 @pytest.mark.parametrize("small", [False, True], ids=["128x64", "72x40"])
-def test_whole_game_under_micropython(mpy_dir, bot, heap, small):
+def test_whole_game_under_micropython(mpy_dir, bot, heap, extra, small):
     cmd = [MP, "-X", "heapsize=" + heap, "tools/mp/app_run.py", "--path", str(mpy_dir),
-           "--bot", bot]
+           "--bot", bot] + extra
     if small:
         cmd.append("--small")
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)

@@ -1,11 +1,12 @@
 """Play one whole game on the App under the MicroPython Unix port.
 
     micropython -X heapsize=N tools/mp/app_run.py [--path DIR] [--small]
-        [--bot profi|mutig|vorsichtig] [--seed N] [--target N]
+        [--bot profi|mutig|vorsichtig|meister] [--seed N] [--target N] [--no-tables]
 
 Builds `firmware.app.App` on a real `framebuf.FrameBuffer` (128x64
-MONO_VLSB, or 72x40 with `--small`), a Store on a MemFS, SeededDice and no
-shipped tables, and plays a complete game between one person, played by a
+MONO_VLSB, or 72x40 with `--small`), a Store on a MemFS, SeededDice and the
+shipped tables of tables/ (`--no-tables`: none, so a computer that needs a
+plan solves it), and plays a complete game between one person, played by a
 simple key policy that reads `app.top()`, and one computer of level
 `--bot`, purely through `app.step(now, held_bits)` with virtual time
 (20 ms frames). Prints `ok <steps>` when the winner screen shows.
@@ -24,11 +25,14 @@ MAX_STEPS = 400000
 
 
 def _options(argv):
-    opts = {"path": [], "small": False, "bot": "profi", "seed": 7, "target": 10000}
+    opts = {"path": [], "small": False, "bot": "profi", "seed": 7, "target": 10000,
+            "tables": True}
     i = 1
     while i < len(argv):
         a = argv[i]
-        if a == "--small":
+        if a == "--no-tables":
+            opts["tables"] = False
+        elif a == "--small":
             opts["small"] = True
         elif a in ("--path", "--bot", "--seed", "--target") and i + 1 < len(argv):
             i += 1
@@ -64,16 +68,19 @@ def _framebuf():
     return framebuf
 
 
-def build(small=False, seed=7):
-    """A new App on a real FrameBuffer, a MemFS store and seeded dice."""
+def build(small=False, seed=7, tables=True):
+    """A new App on a real FrameBuffer, a MemFS store and seeded dice, with
+    the shipped tables of tables/ (as on the device) unless `tables` is
+    False (then a computer that needs a plan solves it)."""
     framebuf = _framebuf()
     from engine.dice import SeededDice
     from firmware.app import App
-    from firmware.store import MemFS, Store
+    from firmware.store import DirFS, MemFS, Store
 
     w, h = (72, 40) if small else (128, 64)
     canvas = framebuf.FrameBuffer(bytearray(w * h // 8), w, h, framebuf.MONO_VLSB)
-    return App(canvas, w, h, Store(MemFS()), SeededDice(seed), None, 0)
+    return App(canvas, w, h, Store(MemFS()), SeededDice(seed),
+               DirFS("tables") if tables else None, 0)
 
 
 class Policy:
@@ -178,7 +185,7 @@ def main():
     """Parse the options, play, print `ok <steps>`."""
     opts = _options(sys.argv)
     setup_path(opts["path"])
-    app = build(opts["small"], opts["seed"])
+    app = build(opts["small"], opts["seed"], opts["tables"])
     policy = Policy(opts["bot"], opts["target"])
     steps = play_game(app, policy)
     game = app.top().game
