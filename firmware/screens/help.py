@@ -10,9 +10,8 @@ as it is (the numbers come from engine.scoring and engine.odds).
 """
 
 from engine.rules import PRESETS, Rules, preset
-from firmware import buttons
-from firmware.app import Screen
 from firmware.screens.menu import Menu
+from firmware.screens.pager import Pager
 
 PAGES = ("help_scoring", "help_play", "help_options", "help_odds", "help_keys")
 
@@ -106,75 +105,27 @@ class HelpMenu(Menu):
         return {"index": self.index, "rules": self.rules.encode(), "set": self.set_name}
 
 
-class TextPage(Screen):
-    """A title and wrapped text; UP/DOWN scroll, A or B close it."""
+class TextPage(Pager):
+    """A title and paragraphs wrapped to the screen (see Pager)."""
 
     name = "text"
+    hint_key = "scroll_hint"
 
     def __init__(self, title, paragraphs):
-        self.title_text = title
+        Pager.__init__(self, title)
         self.paragraphs = paragraphs
-        self.top = 0
-        self._lines = None
         self._lang = None
 
     def lines(self, app):
         """The wrapped lines (made once per language)."""
-        if self._lines is None or self._lang != app.lang:
+        if not self.text_lines or self._lang != app.lang:
             out = []
             width = app.ui.w - app.ui.width("↓") - 2  # room for the scroll marks
             for para in self.paragraphs:
                 out.extend(wrap(app, para, width))
-            self._lines = out
+            self.text_lines = out
             self._lang = app.lang
-        return self._lines
-
-    def _rows(self, app):
-        return max(1, (app.ui.h - app.ui.line - 1) // app.ui.line - 1)
-
-    def on_key(self, app, key, kind):
-        """UP/DOWN scroll (LEFT/RIGHT by a page), A or B go back."""
-        count = len(self.lines(app))
-        rows = self._rows(app)
-        last = max(0, count - rows)
-        top = self.top
-        if key == buttons.UP:
-            top -= 1
-        elif key == buttons.DOWN:
-            top += 1
-        elif key == buttons.LEFT:
-            top -= rows
-        elif key == buttons.RIGHT:
-            top += rows
-        elif key in (buttons.A, buttons.B) and kind == "press":
-            app.pop()
-            return
-        top = max(0, min(last, top))
-        if top != self.top:
-            self.top = top
-            app.redraw()
-
-    def draw(self, app, canvas):
-        """Title, the visible lines, scroll marks and the hint."""
-        ui = app.ui
-        canvas.fill(0)
-        ui.title(canvas, self.title_text)
-        lines = self.lines(app)
-        rows = self._rows(app)
-        y = ui.line + 1
-        for s in lines[self.top:self.top + rows]:
-            ui.text(canvas, s, 0, y)
-            y += ui.line
-        if self.top > 0:
-            ui.text(canvas, "↑", ui.w - ui.width("↑"), ui.line + 1)
-        if self.top + rows < len(lines):
-            ui.text(canvas, "↓", ui.w - ui.width("↓"), y - ui.line)
-        ui.hints(canvas, app.t("scroll_hint"))
-
-    def state(self):
-        """The page and where it is scrolled to."""
-        return {"title": self.title_text, "top": self.top,
-                "lines": list(self._lines) if self._lines else list(self.paragraphs)}
+        return self.text_lines
 
 
 # ---------------------------------------------------------------- contents

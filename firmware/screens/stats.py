@@ -8,6 +8,7 @@ other screens use too).
 from firmware import buttons
 from firmware.app import Screen
 from firmware.screens.menu import Menu
+from firmware.screens.pager import Pager
 from firmware.stats import BOT, Stats, percent
 
 
@@ -123,52 +124,8 @@ def record_lines(app, stats):
     return lines
 
 
-class Sheet(Screen):
-    """Lines under a title; UP/DOWN scroll, A or B closes."""
-
-    name = "sheet"
-
-    def __init__(self, title, lines, name="sheet"):
-        self.title_text = title
-        self.text_lines = lines
-        self.name = name
-        self.first = 0
-
-    def _rows(self, app):
-        ui = app.ui
-        return max(1, (ui.h - 2 * ui.line - 1) // ui.line)
-
-    def on_key(self, app, key, kind):
-        """See the class docstring."""
-        rows = self._rows(app)
-        if key == buttons.UP:
-            self.first = max(0, self.first - 1)
-        elif key == buttons.DOWN:
-            self.first = max(0, min(len(self.text_lines) - rows, self.first + 1))
-        elif kind == "press" and key in (buttons.A, buttons.B):
-            app.pop()
-            return
-        else:
-            return
-        app.redraw()
-
-    def draw(self, app, canvas):
-        """Title, the visible lines with scroll marks, hint."""
-        ui = app.ui
-        canvas.fill(0)
-        ui.title(canvas, self.title_text)
-        rows = self._rows(app)
-        shown = self.text_lines[self.first:self.first + rows]
-        ui.lines(canvas, shown)
-        if self.first > 0:
-            ui.right(canvas, "↑", ui.line + 1)
-        if self.first + rows < len(self.text_lines):
-            ui.right(canvas, "↓", ui.line + 1 + (rows - 1) * ui.line)
-        ui.hints(canvas, app.t("sheet_hint") if len(self.text_lines) > rows else app.t("ok_hint"))
-
-    def state(self):
-        """The title and every line."""
-        return {"title": self.title_text, "lines": list(self.text_lines), "first": self.first}
+class Sheet(Pager):
+    """Lines under a title (see Pager)."""
 
 
 class Confirm(Screen):

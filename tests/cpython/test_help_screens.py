@@ -64,7 +64,7 @@ def test_every_page_of_every_preset_from_the_title(tmp_path):
                     # Scroll to the end and back by keys.
                     rows = sim.app.top()._rows(sim.app)
                     press(sim, *["DOWN"] * (len(lines) + 1))
-                    assert sim.state()["top"] == max(0, len(lines) - rows)
+                    assert sim.state()["first"] == max(0, len(lines) - rows)
                     press(sim, "LEFT")
                     press(sim, "B")
                     assert sim.state()["screen"] == "help"
