@@ -8,6 +8,7 @@ Every key goes through `Sim.press`; nothing touches the engine directly.
 
 from engine.rules import PRESETS
 from firmware.screens.setup import KINDS
+from simulator.host import Sim
 
 
 def press(sim, *keys):
@@ -112,3 +113,20 @@ def play_to_end(sim, limit=20000):
         else:
             raise AssertionError("unexpected screen %r" % screen)
     raise AssertionError("game did not end")
+
+
+class Cut(Exception):
+    """The power went off between two steps."""
+
+
+class CutSim(Sim):
+    """A Sim whose power goes off before step number `steps_left`."""
+
+    steps_left = -1
+
+    def step(self, ms=0):
+        """Sim.step, unless the power is due to go off."""
+        if self.steps_left == 0:
+            raise Cut()
+        self.steps_left -= 1
+        return Sim.step(self, ms)

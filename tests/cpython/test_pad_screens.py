@@ -15,7 +15,7 @@ from firmware.stats import Stats
 from firmware.store import DirFS, MemFS, PowerCut
 from simulator import host
 from simulator.host import Sim
-from tests.cpython.simdriver import press
+from tests.cpython.simdriver import Cut, CutSim, press
 
 BOARD = "pico_ssd1306_i2c"
 
@@ -253,23 +253,6 @@ def test_restart_resumes_the_same_pad(tmp_path):
     title_to(again, "pad_title")
     press(again, "A")
     assert again.state()["screen"] == "pad_setup"
-
-
-class Cut(Exception):
-    """The power went off between two steps."""
-
-
-class CutSim(Sim):
-    """A Sim whose power goes off before step number `steps_left`."""
-
-    steps_left = -1
-
-    def step(self, ms=0):
-        """Sim.step, unless the power is due to go off."""
-        if self.steps_left == 0:
-            raise Cut()
-        self.steps_left -= 1
-        return Sim.step(self, ms)
 
 
 def evening_step(sim, rng):

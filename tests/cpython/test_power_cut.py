@@ -21,26 +21,9 @@ from firmware import strings
 from firmware.store import DirFS, MemFS, PowerCut
 from simulator import host
 from simulator.host import Sim
-from tests.cpython.simdriver import new_game, person_turn_step, press
+from tests.cpython.simdriver import Cut, CutSim, new_game, person_turn_step, press
 
 BOARD = "pico_ssd1306_i2c"
-
-
-class Cut(Exception):
-    """The power went off between two steps."""
-
-
-class CutSim(Sim):
-    """A Sim whose power goes off before step number `steps_left`."""
-
-    steps_left = -1
-
-    def step(self, ms=0):
-        """Sim.step, unless the power is due to go off."""
-        if self.steps_left == 0:
-            raise Cut()
-        self.steps_left -= 1
-        return Sim.step(self, ms)
 
 
 def find(app, name):
