@@ -7,13 +7,10 @@ after power cuts at random steps and inside a save.
 
 import random
 
-import pytest
-
 from engine.scorepad import ScorePad
 from firmware import strings
 from firmware.stats import Stats
-from firmware.store import DirFS, MemFS, PowerCut
-from simulator import host
+from firmware.store import MemFS, PowerCut
 from simulator.host import Sim
 from tests.cpython.simdriver import Cut, CutSim, press
 
@@ -300,18 +297,6 @@ def test_power_cut_during_an_evening(tmp_path):
             assert pad_of(sim).to_data() == before
             resumed += 1
     assert resumed >= 6, resumed
-
-
-@pytest.fixture
-def mem_sim(monkeypatch):
-    disks = {}
-    monkeypatch.setattr(host, "DirFS", lambda path: disks[path] if path in disks else DirFS(path))
-
-    def make(fs, seed):
-        disks["/mem"] = fs
-        return Sim(BOARD, "/mem", seed)
-
-    return make
 
 
 def test_power_cut_inside_a_pad_save(mem_sim):

@@ -18,8 +18,7 @@ import random
 import pytest
 
 from firmware import strings
-from firmware.store import DirFS, MemFS, PowerCut
-from simulator import host
+from firmware.store import MemFS, PowerCut
 from simulator.host import Sim
 from tests.cpython.simdriver import Cut, CutSim, new_game, person_turn_step, press
 
@@ -117,19 +116,6 @@ def test_power_cut_between_steps(seed, tmp_path):
 
 
 # ------------------------------------------------------------ inside a save
-
-
-@pytest.fixture
-def mem_sim(monkeypatch):
-    """`make(fs, seed)`: a Sim whose data folder is the MemFS `fs`."""
-    disks = {}
-    monkeypatch.setattr(host, "DirFS", lambda path: disks[path] if path in disks else DirFS(path))
-
-    def make(fs, seed):
-        disks["/mem"] = fs
-        return Sim(BOARD, "/mem", seed)
-
-    return make
 
 
 def to_person_keep(sim):
