@@ -526,6 +526,17 @@ class PadPick(Menu):
 # ------------------------------------------------------------ entering numbers
 
 
+def _submit(entry, app, attempt):
+    """Close the entry screen `entry` and run `attempt()` on the pad screen
+    below; when the pad refuses, come back with its reason."""
+    screen = entry.screen
+    app.pop()
+    if not attempt():
+        entry.msg = screen.msg
+        screen.msg = ""
+        app.push(entry)
+
+
 class PadDigits(Screen):
     """The points digit by digit; A enters them for the current seat."""
 
@@ -558,11 +569,7 @@ class PadDigits(Screen):
             self.pos = min(self.DIGITS - 1, self.pos + 1)
         elif key == buttons.A and kind == "press":
             screen = self.screen
-            app.pop()
-            if not screen.enter(app, self.value()):  # refused: back here, with why
-                self.msg = screen.msg
-                screen.msg = ""
-                app.push(self)
+            _submit(self, app, lambda: screen.enter(app, self.value()))
             return
         elif key == buttons.B and kind == "press":
             app.pop()
@@ -621,11 +628,7 @@ class PadAdjust(Screen):
             self.msg = ""
         elif key == buttons.A and kind == "press":
             screen = self.screen
-            app.pop()
-            if not screen.act(app, ("adjust", self.seat, self.delta)):
-                self.msg = screen.msg
-                screen.msg = ""
-                app.push(self)
+            _submit(self, app, lambda: screen.act(app, ("adjust", self.seat, self.delta)))
             return
         elif key == buttons.B and kind == "press":
             app.pop()
