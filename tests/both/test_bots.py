@@ -12,10 +12,15 @@ _PLANS = {}
 
 
 def _plan(rules):
+    """The shipped plan of a preset (as the device reads it), else solved."""
     key = rules.encode()
     if key not in _PLANS:
         _PLANS.clear()  # one plan at a time keeps the MicroPython heap small
-        _PLANS[key] = TurnPlan.solve(rules)
+        try:
+            with open("tables/plan-%s.bin" % rules.fingerprint(), "rb") as f:
+                _PLANS[key] = TurnPlan.from_bytes(f.read(), rules)
+        except OSError:
+            _PLANS[key] = TurnPlan.solve(rules)
     return _PLANS[key]
 
 
