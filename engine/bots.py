@@ -150,7 +150,6 @@ class Expert(Bot):
     def __init__(self, plan):
         self.plan = plan
         self._capped = (None, None)
-        self._reach = (None, None)
 
     def decide(self, view):
         """See the class docstring."""
@@ -204,7 +203,7 @@ class Expert(Bot):
         if need:
             if t >= need:
                 return 65536
-            return self._reach_table(need)[n][t // 50]
+            return plan.reach_chance(n, t, need)
         room = self._room(view)
         if room:
             w = self._capped_table(room)
@@ -219,9 +218,7 @@ class Expert(Bot):
             return 1 << 40
         need = self._need(view)
         if need:
-            if t >= need:
-                return 65536
-            return self._reach_table(need)[m][t // 50]
+            return self.plan.reach_chance(m, t, need)
         room = self._room(view)
         if room:
             return self._capped_table(room)[m][t // 50]
@@ -242,10 +239,6 @@ class Expert(Bot):
             self._capped = (room, self.plan.capped_values(room))
         return self._capped[1]
 
-    def _reach_table(self, need):
-        if self._reach[0] != need:
-            self._reach = (need, self.plan.reach_chances(need))
-        return self._reach[1]
 
 
 def cautious():

@@ -22,8 +22,8 @@ precomputed, see tools/solve.py); `to_bytes`/`from_bytes` store it.
 
 The same roll tables answer capped questions on demand:
 `capped_values(cap)` for an exact target (no keep may pass `cap`), and
-`reach_chances(need)` for the chance to score at least `need` this turn
-(the last turn of a final round).
+`reach_chance(m, t, need)` for the chance to score at least `need` this
+turn (the last turn of a final round).
 """
 
 from engine import odds, scoring
@@ -32,6 +32,7 @@ from engine.codec import CodecError, pack, unpack
 UNIT = 64  # values are stored in 1/64 points
 KIND_PLAN = 0x58  # "X": the codec kind of a stored plan
 MAX_TOP = 2000  # turn totals considered: up to 100000 points (2000 * 50)
+REACH_STEP = 20  # reach rows grow 1000 points at a time
 
 
 def roll_table(n, rules):
@@ -118,6 +119,8 @@ class TurnPlan:
         self.limits = limits
         self.values = values
         self.entry_values = entry_values
+        self._reach = None  # reach rows by distance, grown on demand
+        self._hot = None  # chance to survive a compulsory hot-dice roll
 
     # ---------------------------------------------------------- building
 
@@ -196,22 +199,75 @@ class TurnPlan:
                 w[n][ti] = roll if roll > bank else bank
         return w
 
-    def reach_chances(self, need):
-        """q[n][ti]: chance (in 1/65536, at most 65535) to bank at least
-        `need` this turn from turn total ti * 50 with n dice to roll,
-        playing for it. Rows are `Chances` (2 bytes a value: a last turn
-        needing 10000 takes 2.4 KB, not 10 KB of ints)."""
-        needi = (need + 49) // 50
+    def reach_chance(self, m, t, need):
+        """Chance (in 1/65536) to bank at least `need` this turn when
+        standing at turn total t with m dice to roll and playing for it
+        (the last turn of a final round). It depends only on the distance
+        (need - t) // 50, so one table per plan, grown on demand, serves
+        every need: a distance is worked out once per plan, not once per
+        turn. Under hot dice "must" a hot-dice state past the need still
+        has to survive its roll."""
+        d = (need + 49) // 50 - t // 50
+        if d <= 0:
+            if m == self.rules.dice and self.rules.hot_dice == "must":
+                return self._hot_reach()
+            return 65536
+        rows = self._reach
+        if rows is None or d >= len(rows[1]):
+            self._grow_reach(d)
+            rows = self._reach
+        return rows[m][d]
+
+    def _grow_reach(self, d):
+        """Extend the reach rows (`Chances`, 2 bytes a value) to distance d,
+        with some room, working out only the distances not yet known."""
         dice = self.rules.dice
-        q = [None] + [Chances(needi) for _ in range(dice)]
+        old = self._reach
+        done = len(old[1]) if old else 1
+        size = (d // REACH_STEP + 1) * REACH_STEP
+        rows = [None] + [Chances(size) for _ in range(dice)]
+        for n in range(1, dice + 1):
+            if old:
+                rows[n].data[:len(old[n].data)] = old[n].data
+            rows[n][0] = 65535
+        old = None
+        self._reach = rows  # rows past `done` are filled below, in order
+        hot = self._hot_reach() if self.rules.hot_dice == "must" else 65536
 
-        def worth(m, ti):
-            return 65536 if ti >= needi else q[m][ti]
+        def worth(k, x):  # x: steps past the need (x >= 0: reached)
+            if x >= 0:
+                return hot if k == dice else 65536
+            return rows[k][-x]
 
-        for ti in range(needi - 1, -1, -1):
+        for dd in range(done, size):
             for n in range(1, dice + 1):
-                q[n][ti] = expected(self.tables[n], n, dice, ti, worth)
-        return q
+                rows[n][dd] = expected(self.tables[n], n, dice, -dd, worth)
+
+    def _hot_reach(self):
+        """Under hot dice "must": the chance to come through the compulsory
+        roll of all dice once the need is reached (hot dice again mean
+        rolling again): R = P(a keep that leaves dice) / (1 - P(only hot
+        keeps))."""
+        if self._hot is None:
+            table = self.tables[self.rules.dice]
+            stop = again = 0
+            count = table[0] << 8 | table[1]
+            pos = 2
+            for _ in range(count):
+                weight = table[pos] << 8 | table[pos + 1]
+                k = table[pos + 2]
+                pos += 3
+                leaves = False
+                for _ in range(k):
+                    leaves = leaves or table[pos] > 0
+                    pos += 3
+                if leaves:
+                    stop += weight
+                elif k:
+                    again += weight
+            den = 6 ** self.rules.dice - again
+            self._hot = min(65535, (stop * 65536 + den // 2) // den)
+        return self._hot
 
     # ---------------------------------------------------------- storage
 

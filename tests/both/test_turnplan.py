@@ -64,16 +64,32 @@ def test_entry_hurdle_lowers_the_value_of_a_first_turn():
 
 def test_reach_chance_of_fifty_points_is_the_chance_to_score():
     plan = TurnPlan.solve(FIVE_SIMPLE)
-    q = plan.reach_chances(50)
-    assert q[5][0] == (7176 * 65536 + 3888) // 7776
-    assert q[1][0] == (2 * 65536 + 3) // 6
+    assert plan.reach_chance(5, 0, 50) == (7176 * 65536 + 3888) // 7776
+    assert plan.reach_chance(1, 0, 50) == (2 * 65536 + 3) // 6
 
 
 def test_reach_chances_fall_as_the_need_grows():
     plan = TurnPlan.solve(FIVE_SIMPLE)
-    low = plan.reach_chances(300)[5][0]
-    high = plan.reach_chances(1500)[5][0]
+    low = plan.reach_chance(5, 0, 300)
+    high = plan.reach_chance(5, 0, 1500)
     assert 0 < high < low < 65536
+
+
+def test_reach_chance_depends_only_on_the_distance():
+    plan = TurnPlan.solve(FIVE_SIMPLE)
+    far = plan.reach_chance(3, 0, 2500)  # grows the rows past one step
+    assert plan.reach_chance(3, 1000, 3500) == far
+    assert plan.reach_chance(2, 300, 800) == plan.reach_chance(2, 0, 500)
+    assert plan.reach_chance(4, 600, 600) == 65536  # already there
+
+
+def test_reach_chance_past_the_need_with_hot_dice_that_must_roll():
+    plan = TurnPlan.solve(preset("kneipe"))
+    hot = plan.reach_chance(6, 800, 500)
+    # Six dice score 45576 of 46656 rolls; a roll whose every keep takes all
+    # six dice must roll again and may still farkle, so a little less.
+    assert 63000 < hot < (45576 * 65536) // 46656
+    assert plan.reach_chance(5, 800, 500) == 65536
 
 
 def test_capped_values_never_pass_the_cap():
