@@ -20,10 +20,12 @@ Building blocks:
 Unix port for the presets, so minutes on the device: the presets ship
 precomputed, see tools/solve.py); `to_bytes`/`from_bytes` store it.
 
-The same roll tables answer capped questions on demand:
-`capped_values(cap)` for an exact target (no keep may pass `cap`), and
-`reach_chance(m, t, need)` for the chance to score at least `need` this
-turn (the last turn of a final round).
+The plan also holds the reach rows: `reach_chance(m, t, need)`, the chance
+to score at least `need` this turn (the last turn of a final round), by
+distance to the need, solved up to the target and stored with the plan
+(2 bytes a value: 2.6 KB for a 10000 target), so no decision has to work
+them out. The same roll tables answer `capped_values(cap)` on demand, for
+an exact target (no keep may pass `cap`).
 """
 
 from engine import odds, scoring
@@ -119,7 +121,8 @@ class TurnPlan:
         self.limits = limits
         self.values = values
         self.entry_values = entry_values
-        self._reach = None  # reach rows by distance, grown on demand
+        self._reach = None  # reach rows (Chances) by distance to the need
+        self._reach_done = 1  # distances below this are worked out
         self._hot = None  # chance to survive a compulsory hot-dice roll
 
     # ---------------------------------------------------------- building
@@ -203,35 +206,40 @@ class TurnPlan:
         """Chance (in 1/65536) to bank at least `need` this turn when
         standing at turn total t with m dice to roll and playing for it
         (the last turn of a final round). It depends only on the distance
-        (need - t) // 50, so one table per plan, grown on demand, serves
-        every need: a distance is worked out once per plan, not once per
-        turn. Under hot dice "must" a hot-dice state past the need still
-        has to survive its roll."""
+        (need - t) // 50, so one set of rows per plan serves every need:
+        they are solved with the plan up to the target (`reach_rows`) and
+        grown on demand past it. Under hot dice "must" a hot-dice state
+        past the need still has to survive its roll."""
         d = (need + 49) // 50 - t // 50
         if d <= 0:
             if m == self.rules.dice and self.rules.hot_dice == "must":
                 return self._hot_reach()
             return 65536
-        rows = self._reach
-        if rows is None or d >= len(rows[1]):
-            self._grow_reach(d)
-            rows = self._reach
-        return rows[m][d]
+        if d >= self._reach_done:
+            self.reach_room(d + 1)
+            while self._reach_done <= d:
+                self.reach_step()
+        return self._reach[m][d]
 
-    def _grow_reach(self, d):
-        """Extend the reach rows (`Chances`, 2 bytes a value) to distance d,
-        with some room, working out only the distances not yet known."""
-        dice = self.rules.dice
+    def reach_room(self, size):
+        """Make room for reach rows of distances below `size` (a multiple of
+        REACH_STEP is taken); the known distances are kept."""
+        size = (size + REACH_STEP - 1) // REACH_STEP * REACH_STEP
         old = self._reach
-        done = len(old[1]) if old else 1
-        size = (d // REACH_STEP + 1) * REACH_STEP
-        rows = [None] + [Chances(size) for _ in range(dice)]
-        for n in range(1, dice + 1):
-            if old:
+        if old is not None and len(old[1]) >= size:
+            return
+        rows = [None] + [Chances(size) for _ in range(self.rules.dice)]
+        for n in range(1, self.rules.dice + 1):
+            if old is not None:
                 rows[n].data[:len(old[n].data)] = old[n].data
-            rows[n][0] = 65535
-        old = None
-        self._reach = rows  # rows past `done` are filled below, in order
+            rows[n][0] = 65535  # distance 0: already there
+        self._reach = rows
+
+    def reach_step(self):
+        """Work out the next reach distance (room must be made first);
+        True when the room is full."""
+        rows = self._reach
+        dice = self.rules.dice
         hot = self._hot_reach() if self.rules.hot_dice == "must" else 65536
 
         def worth(k, x):  # x: steps past the need (x >= 0: reached)
@@ -239,9 +247,11 @@ class TurnPlan:
                 return hot if k == dice else 65536
             return rows[k][-x]
 
-        for dd in range(done, size):
-            for n in range(1, dice + 1):
-                rows[n][dd] = expected(self.tables[n], n, dice, -dd, worth)
+        d = self._reach_done
+        for n in range(1, dice + 1):
+            rows[n][d] = expected(self.tables[n], n, dice, -d, worth)
+        self._reach_done = d + 1
+        return self._reach_done >= len(rows[1])
 
     def _hot_reach(self):
         """Under hot dice "must": the chance to come through the compulsory
@@ -274,15 +284,19 @@ class TurnPlan:
     def to_bytes(self):
         """The plan as a checked blob (codec kind 'X')."""
         values = [_ints_to_bytes(v) for v in self.values[1:]]
+        reach = [bytes(c.data[:2 * self._reach_done]) for c in self._reach[1:]] \
+            if self._reach else []
         return pack([self.rules.encode(), self.limits[1:], values,
-                     [t for t in self.tables[1:]]], KIND_PLAN)
+                     [t for t in self.tables[1:]], reach], KIND_PLAN)
 
     @classmethod
     def from_bytes(cls, blob, rules):
         """Load a stored plan; CodecError when damaged or for other rules."""
         data = unpack(blob, KIND_PLAN)
-        if not isinstance(data, list) or len(data) != 4 or data[0] != rules.encode():
+        if not isinstance(data, list) or len(data) not in (4, 5) or data[0] != rules.encode():
             raise CodecError("the stored plan is for other rules")
+        if len(data) == 4:
+            raise CodecError("the stored plan is from an older version")
         try:
             dice = rules.dice
             limits = [0] + list(data[1])
@@ -293,10 +307,21 @@ class TurnPlan:
             for n in range(1, dice + 1):
                 if len(values[n]) != limits[n]:
                     raise ValueError("plan values do not match their limits")
+            reach = data[4]
+            if len(reach) not in (0, dice):
+                raise ValueError("plan reach rows have the wrong number of dice")
+            for row in reach:
+                if not isinstance(row, bytes) or len(row) != len(reach[0]) or len(row) % 2:
+                    raise ValueError("plan reach rows are not whole")
         except (TypeError, ValueError, IndexError) as e:
             raise CodecError("the stored plan is damaged: %s" % e)
         plan = cls(rules, tables, limits, values, None)
         plan.entry_values = plan._solve_entry()
+        if reach and len(reach[0]) > 2:
+            plan.reach_room(len(reach[0]) // 2)
+            for n in range(1, dice + 1):
+                plan._reach[n].data[:len(reach[n - 1])] = reach[n - 1]
+            plan._reach_done = len(reach[0]) // 2
         return plan
 
 
@@ -304,12 +329,13 @@ class PlanSolver:
     """Solves a TurnPlan a little at a time, so a device can show progress:
     call `step()` until it returns True, then take `plan`. `done` and
     `total` tell how far it is (roll tables first, then the turn totals
-    from the top down)."""
+    from the top down, then the reach distances up to the target)."""
 
     def __init__(self, rules, tables=None):
         self.rules = rules
         self.tables = tables if tables is not None else [None]
         self.plan = None
+        self.made = None  # the plan before its reach rows
         self.top = 0
         self.r = None
         self.ti = -1
@@ -335,14 +361,21 @@ class PlanSolver:
             self.ti -= 1
             self.done += 1
             return False
-        self._finish()
-        return self.plan is not None
+        if self.made is None:
+            self._finish()
+            return False
+        self.done += 1  # one reach distance per step
+        if self.made.reach_step():
+            self.plan = self.made
+            self.done = self.total
+            return True
+        return False
 
     def _start(self, top):
         self.top = top
         self.r = [None] + [[0] * (top + 1) for _ in range(self.rules.dice)]
         self.ti = top
-        self.total = self.done + top + 2
+        self.total = self.done + top + 1 + reach_size(self.rules)
 
     def _finish(self):
         rules = self.rules
@@ -367,8 +400,8 @@ class PlanSolver:
         self.r = None
         plan = TurnPlan(rules, self.tables, limits, r, None)
         plan.entry_values = plan._solve_entry()
-        self.plan = plan
-        self.done = self.total
+        plan.reach_room(reach_size(rules))
+        self.made = plan
 
 
 def _roll_row(rules, tables, top, r, ti):
@@ -409,6 +442,12 @@ class Chances:
             value = 0xFFFF
         self.data[2 * i] = value >> 8
         self.data[2 * i + 1] = value & 0xFF
+
+
+def reach_size(rules):
+    """Reach distances a plan is solved with: up to its target (at most
+    20000 points) and a step more; a rarer, larger need grows them."""
+    return min(rules.target, 20000) // 50 + REACH_STEP
 
 
 def _top(rules, tables):

@@ -1,8 +1,8 @@
 """The most-expected-points turn plan against the published optimal figures."""
 
-from engine.codec import CodecError
+from engine.codec import CodecError, pack
 from engine.rules import Rules, preset
-from engine.turnplan import UNIT, TurnPlan, roll_table, roll_tables
+from engine.turnplan import KIND_PLAN, UNIT, TurnPlan, reach_size, roll_table, roll_tables
 from tests.both.helpers import raises
 
 FIVE_SIMPLE = Rules(dice=5, n_of_kind="triple_only", straight=0, three_pairs=0)
@@ -107,6 +107,32 @@ def test_stored_plan_round_trips():
     assert again.limits == plan.limits
     assert again.values == plan.values
     assert again.fresh_turn() == plan.fresh_turn()
+    # The reach rows come with the plan, up to the target and a step more.
+    assert again._reach_done == plan._reach_done >= reach_size(rules)
+    need = rules.target - 50
+    assert again.reach_chance(3, 0, need) == plan.reach_chance(3, 0, need)
+    assert again._reach_done == plan._reach_done  # nothing was worked out
+
+
+def test_reach_rows_grow_past_the_stored_ones_as_if_solved_at_once():
+    rules = FIVE_SIMPLE
+    plan = TurnPlan.solve(rules)
+    fresh = TurnPlan.solve(rules)
+    fresh._reach, fresh._reach_done = None, 1
+    far = rules.target + 3000
+    assert plan.reach_chance(5, 0, far) == fresh.reach_chance(5, 0, far)
+    assert plan.reach_chance(2, 0, 750) == fresh.reach_chance(2, 0, 750)
+
+
+def test_stored_plan_from_an_older_version_is_refused_by_name():
+    plan = TurnPlan.solve(FIVE_SIMPLE)
+    old = pack([FIVE_SIMPLE.encode(), plan.limits[1:], [b""] * 5, plan.tables[1:]], KIND_PLAN)
+    try:
+        TurnPlan.from_bytes(old, FIVE_SIMPLE)
+    except CodecError as e:
+        assert "older version" in str(e)
+    else:
+        raise AssertionError("an old plan was taken")
 
 
 def test_stored_plan_for_other_rules_or_damaged_is_refused():
