@@ -250,6 +250,16 @@ def bots_section(mp):
             print("  %-12s %-10s mean %5.0f us  max %7.0f us  max heap %6.0f B  (%d decisions)"
                   % (key, level, fig[level + "_mean_us"], fig[level + "_max_us"],
                      fig[level + "_max_alloc_bytes"], fig[level + "_decisions"]))
+    print("Expert plan for custom rules, solved in steps (tools/mp/plan_bench.py,"
+          " zehntausend to 9000, median of %d runs)" % RUNS)
+    fig = medians([mp, "-X", "heapsize=512k", "tools/mp/plan_bench.py", ".", "zehntausend",
+                   "9000"])
+    print("  %.0f ms in all (roll tables %.0f, turn totals %.0f, reach rows %.0f; device x100:"
+          " about %.0f s), slowest step %.1f ms, %d steps; the plan keeps %.1f KB of heap,"
+          " %.1f KB on flash" % (
+              fig["total_ms"], fig["tables_ms"], fig["rows_ms"], fig["reach_ms"],
+              fig["total_ms"] / 10, fig["slowest_step_us"] / 1000, fig["steps"],
+              fig["plan_heap_bytes"] / 1024, fig["stored_bytes"] / 1024))
 
 
 if __name__ == "__main__":
