@@ -65,7 +65,7 @@ def unpack(blob, kind):
         raise CodecError("save is truncated or too long")
     end = 6 + length
     crc = blob[end] << 24 | blob[end + 1] << 16 | blob[end + 2] << 8 | blob[end + 3]
-    if crc32(blob[:end]) != crc:
+    if crc32(memoryview(blob)[:end]) != crc:  # a view: no copy of a big blob
         raise CodecError("save is damaged (checksum)")
     value, pos = _get(blob, 6, end, 0)
     if pos != end:

@@ -318,9 +318,9 @@ class TurnPlan:
         plan = cls(rules, tables, limits, values, None)
         plan.entry_values = plan._solve_entry()
         if reach and len(reach[0]) > 2:
-            plan.reach_room(len(reach[0]) // 2)
-            for n in range(1, dice + 1):
-                plan._reach[n].data[:len(reach[n - 1])] = reach[n - 1]
+            # The stored rows are used as they are (read-only bytes, no
+            # copy); a need past them makes new rows with room to grow.
+            plan._reach = [None] + [Chances(0, row) for row in reach]
             plan._reach_done = len(reach[0]) // 2
         return plan
 
@@ -425,10 +425,11 @@ def _roll_row(rules, tables, top, r, ti):
 
 class Chances:
     """A row of chances in 1/65536, two bytes each (certainty is stored as
-    65535), indexable like a list."""
+    65535), indexable like a list; `data` may be given (read-only bytes
+    serve for reading)."""
 
-    def __init__(self, size):
-        self.data = bytearray(2 * size)
+    def __init__(self, size, data=None):
+        self.data = bytearray(2 * size) if data is None else data
 
     def __len__(self):
         return len(self.data) // 2

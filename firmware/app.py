@@ -100,6 +100,12 @@ class App:
             self.stack.pop()
         self.push(screen)
 
+    def discard(self, name):
+        """Take the screens called `name` off the stack wherever they are
+        (a screen below the top that no longer fits the game)."""
+        self.stack[1:] = [s for s in self.stack[1:] if s.name != name]
+        self.dirty = True
+
     def home(self, screen=None):
         """Back to the title screen, then push `screen` if given."""
         del self.stack[1:]

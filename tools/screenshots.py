@@ -224,6 +224,11 @@ def scenes():
         _play_with(sim, game)
         sim.keys("B")
 
+    def join(sim):
+        standings(sim)
+        labels = sim.app.top().labels(sim.app)
+        sim.keys(",".join(["DOWN"] * labels.index(sim.app.t("menu_join")) + ["A"]))
+
     def final(sim):
         game = _game(preset("zehntausend"), ["Anna", "Ben", "Cleo"], [1, 1, 1, 1, 5, 2],
                      [9200, 6100, 7400])
@@ -263,6 +268,7 @@ def scenes():
         ("offer", "Takeover offer", offer),
         ("computer", "A computer's turn", computer),
         ("standings", "Standings", standings),
+        ("join", "Someone joins a running game", join),
         ("final", "Final round", final),
         ("winner", "Winner", winner),
         ("solving", "Working out a plan for custom rules", solving),

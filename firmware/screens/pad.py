@@ -27,7 +27,7 @@ Screens:
 from engine.scorepad import BASE_TABLE, KIND_PAD, STEP, PadError, ScorePad
 from firmware import buttons
 from firmware.app import Screen
-from firmware.screens.menu import Menu
+from firmware.screens.menu import Menu, SeatPick
 from firmware.store import NoSave, SaveDamaged, SaveFailed
 
 PAD = "pad"
@@ -145,9 +145,9 @@ def event_text(app, pad, events):
         elif kind == "playoff":
             msg = app.t("playoff")
         elif kind == "join":
-            msg = app.t("pad_joined") % ev[2]
+            msg = app.t("seat_joined") % ev[2]
         elif kind == "leave":
-            msg = app.t("pad_left") % ev[2]
+            msg = app.t("seat_left") % ev[2]
         elif kind == "undo":
             msg = app.t("pad_undone") % entry_text(app, pad, ev[1])
         elif kind == "nothing" and not msg:
@@ -454,7 +454,7 @@ class PadMenu(Menu):
             elif key == "to_title":
                 out.append(app.t("to_title"))
             else:
-                out.append(app.t("pad_menu_" + key))
+                out.append(app.t(("menu_" if key in ("join", "leave") else "pad_menu_") + key))
         return out
 
     def choose(self, app, index):
@@ -473,7 +473,7 @@ class PadMenu(Menu):
         elif key == "digits":
             app.push(PadDigits(screen))
         elif key == "adjust":
-            app.push(PadPick(screen, "pad_menu_adjust",
+            app.push(SeatPick(pad, "pad_menu_adjust",
                              lambda app, i: app.push(PadAdjust(screen, i))))
         elif key == "join":
             from firmware.screens.names import NamePicker
@@ -485,42 +485,13 @@ class PadMenu(Menu):
             taken = [pad.seats[i].name for i in pad.active_seats()]
             app.push(NamePicker(taken, lambda app, name: _join(app, screen, name)))
         elif key == "leave":
-            app.push(PadPick(screen, "pad_menu_leave",
+            app.push(SeatPick(pad, "menu_leave",
                              lambda app, i: screen.act(app, ("leave", i))))
 
 
 def _join(app, screen, name):
     if screen.act(app, ("join", name)):
         app.session.remember_name(name)
-
-
-class PadPick(Menu):
-    """Pick a seat at the table; `done(app, seat)` after this screen closes."""
-
-    name = "pad_pick"
-
-    def __init__(self, screen, title_key, done):
-        Menu.__init__(self)
-        self.screen = screen
-        self.title_key = title_key
-        self.done = done
-        seats = screen.pad.active_seats()
-        self.index = seats.index(screen.pad.current) if screen.pad.current in seats else 0
-
-    def title(self, app):
-        """What the seat is picked for."""
-        return app.t(self.title_key)
-
-    def labels(self, app):
-        """The seats at the table, in seat order, with their totals."""
-        pad = self.screen.pad
-        return ["%s %d" % (pad.seats[i].name, pad.seats[i].score) for i in pad.active_seats()]
-
-    def choose(self, app, index):
-        """Close and hand the seat on."""
-        seat = self.screen.pad.active_seats()[index]
-        app.pop()
-        self.done(app, seat)
 
 
 # ------------------------------------------------------------ entering numbers

@@ -20,7 +20,7 @@ from firmware.tips import Tips
 ROLL_ANIM_MS = (600, 360, 150)  # per speed setting: slow, normal, fast
 ANIM_FRAME_MS = 60
 BOT_PACE_MS = (1100, 650, 250)  # per speed setting: slow, normal, fast
-MESSAGE_EVENTS = ("hot", "penalty", "final", "playoff")
+MESSAGE_EVENTS = ("hot", "penalty", "final", "playoff", "join", "leave")
 
 
 class Play(Screen):
@@ -121,6 +121,19 @@ class Play(Screen):
         self.bot_keep = None
         self.tips.confirmed(app, self)
         app.redraw()
+        return True
+
+    def table_action(self, app, action):
+        """A join or a leave from the standings: applied and saved like a
+        turn action (a seat that leaves during its turn hands the dice on);
+        the tips file follows the new table. True when it was taken."""
+        if not self._apply(app, [action]):
+            return False
+        self.tips.save(app)
+        # A hand-over below names the seat that was to move, who may have
+        # left: drop it, the play screen shows the right one when on top.
+        app.discard("handover")
+        self.handed = -1
         return True
 
     def _keep_then(self, app, then):
@@ -464,6 +477,8 @@ def _event_text(app, game, event):
         return app.t("hot")
     if kind == "penalty":
         return app.t("penalty") % (game.seats[event[1]].name, event[2])
+    if kind in ("join", "leave"):
+        return app.t("seat_joined" if kind == "join" else "seat_left") % event[2]
     if kind == "final":
         return app.t("final_round")
     return app.t("playoff")

@@ -3,6 +3,7 @@
 from firmware import buttons
 from firmware.app import Screen
 from firmware.screens.menu import Menu
+from firmware.screens.setup import LEVELS
 
 
 def standing_lines(app, game):
@@ -68,7 +69,9 @@ class HandOver(Screen):
 
 class Standings(Menu):
     """Every seat's banked total; A or B returns to the game, the last row
-    leaves to the title screen (the game stays saved)."""
+    leaves to the title screen (the game stays saved). Between turns a
+    person or a computer may join (at 0, as the engine allows) and anybody
+    may leave."""
 
     name = "standings"
 
@@ -82,11 +85,18 @@ class Standings(Menu):
 
     def _entries(self, app):
         """The rows below the standings: back, tips on/off for the person to
-        move (firmware/tips.py), rules & help, to the title."""
+        move (firmware/tips.py), join and leave, rules & help, to the
+        title."""
         out = ["back_to_game"]
         play = _play(app)
-        if play is not None and not self.game.seat().is_bot and self.game.phase != "over":
-            out.append("tips")
+        game = self.game
+        if play is not None and game.phase != "over":
+            if not game.seat().is_bot:
+                out.append("tips")
+            if game.why_not(("join", "X", "")) is None:  # the engine decides
+                out.append("menu_join")
+            if len(game.active_seats()) > 1:
+                out.append("menu_leave")
         return out + ["help", "to_title"]
 
     def labels(self, app):
@@ -114,8 +124,56 @@ class Standings(Menu):
             from firmware.screens.help import HelpMenu
 
             app.push(HelpMenu(self.game.rules))
+        elif key == "menu_join":
+            app.push(JoinMenu(_play(app)))
+        elif key == "menu_leave":
+            from firmware.screens.menu import SeatPick
+
+            play = _play(app)
+            app.push(SeatPick(self.game, "menu_leave",
+                              lambda app, i: play.table_action(app, ("leave", i))))
         else:
             app.pop()
+
+
+class JoinMenu(Menu):
+    """Who joins: a person (a saved or a new name) or a computer of a level,
+    named like the computers of a new game."""
+
+    name = "join"
+
+    def __init__(self, play):
+        Menu.__init__(self)
+        self.play = play
+
+    def title(self, app):
+        """The screen title."""
+        return app.t("menu_join")
+
+    def labels(self, app):
+        """A person, then the computer levels."""
+        return [app.t("person")] + [app.t("level_" + k) for k in LEVELS]
+
+    def choose(self, app, index):
+        """A person picks a name first; a computer joins at once."""
+        play = self.play
+        taken = [s.name for s in play.game.seats]
+        if index == 0:
+            from firmware.screens.names import NamePicker
+
+            app.replace(NamePicker(taken, lambda app, name: _join(app, play, name, "")))
+            return
+        kind = LEVELS[index - 1]
+        n = len(taken) + 1
+        while "%s %d" % (app.t("level_" + kind)[:8], n) in taken:
+            n += 1
+        app.pop()
+        _join(app, play, "%s %d" % (app.t("level_" + kind)[:8], n), kind)
+
+
+def _join(app, play, name, kind):
+    if play.table_action(app, ("join", name, kind)) and not kind:
+        app.session.remember_name(name)
 
 
 def _play(app):

@@ -31,6 +31,7 @@ def mpy_dir(tmp_path_factory):
 
 @pytest.mark.parametrize("bot,heap,extra", [("mutig", "256k", []), ("profi", "256k", []),
                                             ("meister", "256k", []),
+                                            ("mutig", "256k", ["--join", "profi"]),
                                             ("profi", "384k", ["--no-tables"])])
 @pytest.mark.parametrize("small", [False, True], ids=["128x64", "72x40"])
 def test_whole_game_under_micropython(mpy_dir, bot, heap, extra, small):

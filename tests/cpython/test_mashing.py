@@ -210,7 +210,7 @@ def test_mashing(quick_sim):
     for name in ("title", "setup", "order", "names", "typer", "play", "handover", "standings",
                  "winner", "pad", "pad_menu", "stats", "settings"):
         assert totals.get(name), "never reached %s: %s" % (name, totals)
-    for name in ("help", "text", "rules_edit", "tips_pick"):  # rules & help, editor, tips
+    for name in ("help", "text", "rules_edit", "tips_pick", "join", "seat_pick"):
         assert totals.get(name), "never reached %s: %s" % (name, totals)
     assert checked > 10000
 

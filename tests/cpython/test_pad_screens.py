@@ -109,12 +109,12 @@ def test_an_evening_with_everything(tmp_path):
     assert st["message"] == de("pad_nothing_n") % ("Spieler 2", 1)
     assert st["round"] == 2
     # a join: menu, new name typed
-    pad_menu(sim, de("pad_menu_join")[:5])
+    pad_menu(sim, de("menu_join")[:5])
     assert sim.state()["screen"] == "names"
     press(sim, "A")  # the only entry: new name
     type_name(sim, "Cleo")
     st = sim.state()
-    assert st["screen"] == "pad" and st["message"] == de("pad_joined") % "Cleo"
+    assert st["screen"] == "pad" and st["message"] == de("seat_joined") % "Cleo"
     assert [s.name for s in pad.seats] == ["Spieler 1", "Spieler 2", "Cleo"]
     # digits: 120 refused with both neighbours, then 150
     pad_menu(sim, de("pad_menu_digits"))
@@ -132,7 +132,7 @@ def test_an_evening_with_everything(tmp_path):
     assert sim.state()["scores"] == [550, 500, 600] and pad.round_no == 3
     # a penalty by hand: -200 for Spieler 2
     pad_menu(sim, de("pad_menu_adjust"))
-    assert sim.state()["screen"] == "pad_pick"
+    assert sim.state()["screen"] == "seat_pick"
     press(sim, "DOWN", "A")
     assert sim.state()["screen"] == "pad_adjust"
     press(sim, "DOWN", "DOWN", "DOWN", "DOWN", "A")
@@ -145,14 +145,14 @@ def test_an_evening_with_everything(tmp_path):
     assert st["scores"] == [550, 500, 600]
     assert st["message"] == de("pad_undone") % "Spieler 2 -200"
     # Cleo leaves
-    pad_menu(sim, de("pad_menu_leave"))
+    pad_menu(sim, de("menu_leave"))
     press(sim, "DOWN", "DOWN", "A")
     st = sim.state()
-    assert st["message"] == de("pad_left") % "Cleo" and not pad.seats[2].active
+    assert st["message"] == de("seat_left") % "Cleo" and not pad.seats[2].active
     # both reach 5000 in the same round: a tie, so a play-off
     enter(sim, 4450)
     assert sim.state()["message"] == de("final_round")
-    pad_menu(sim, de("pad_menu_join")[:5])  # nobody joins now: said at once
+    pad_menu(sim, de("menu_join")[:5])  # nobody joins now: said at once
     assert sim.state()["screen"] == "pad" and sim.state()["message"] == de("pad_err_final")
     enter(sim, 4500)
     st = sim.state()
@@ -375,7 +375,7 @@ def test_refusals_stay_on_their_screen(tmp_path):
     assert st["screen"] == "pad_adjust" and st["message"] == de("pad_err_zero")
     press(sim, "UP", "A")
     assert sim.state()["screen"] == "pad" and sim.state()["scores"] == [50]
-    pad_menu(sim, de("pad_menu_leave"))
+    pad_menu(sim, de("menu_leave"))
     press(sim, "A")
     assert sim.state()["message"] == de("pad_err_last_seat")
     pad_menu(sim, de("pad_menu_digits"))

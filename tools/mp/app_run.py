@@ -2,6 +2,7 @@
 
     micropython -X heapsize=N tools/mp/app_run.py [--path DIR] [--small]
         [--bot profi|mutig|vorsichtig|meister] [--seed N] [--target N] [--no-tables]
+        [--join LEVEL]
 
 Builds `firmware.app.App` on a real `framebuf.FrameBuffer` (128x64
 MONO_VLSB, or 72x40 with `--small`), a Store on a MemFS, SeededDice and the
@@ -9,7 +10,9 @@ shipped tables of tables/ (`--no-tables`: none, so a computer that needs a
 plan solves it), and plays a complete game between one person, played by a
 simple key policy that reads `app.top()`, and one computer of level
 `--bot`, purely through `app.step(now, held_bits)` with virtual time
-(20 ms frames). Prints `ok <steps>` when the winner screen shows.
+(20 ms frames). With `--join LEVEL` a computer of LEVEL joins from the
+standings at the person's first hand-over (three seats from then on).
+Prints `ok <steps>` when the winner screen shows.
 
 `--path DIR` (repeatable) is put first on sys.path, before the repository
 root (the current directory): a folder of .mpy files from mpy-cross, as on
@@ -26,7 +29,7 @@ MAX_STEPS = 400000
 
 def _options(argv):
     opts = {"path": [], "small": False, "bot": "profi", "seed": 7, "target": 10000,
-            "tables": True}
+            "tables": True, "join": ""}
     i = 1
     while i < len(argv):
         a = argv[i]
@@ -34,12 +37,12 @@ def _options(argv):
             opts["tables"] = False
         elif a == "--small":
             opts["small"] = True
-        elif a in ("--path", "--bot", "--seed", "--target") and i + 1 < len(argv):
+        elif a in ("--path", "--bot", "--seed", "--target", "--join") and i + 1 < len(argv):
             i += 1
             if a == "--path":
                 opts["path"].append(argv[i])
-            elif a == "--bot":
-                opts["bot"] = argv[i]
+            elif a in ("--bot", "--join"):
+                opts[a[2:]] = argv[i]
             else:
                 opts[a[2:]] = int(argv[i])
         else:
@@ -91,9 +94,10 @@ class Policy:
     from 300 points or with two dice or fewer left (rolling on when the
     bank is refused)."""
 
-    def __init__(self, bot="profi", target=10000):
+    def __init__(self, bot="profi", target=10000, join=""):
         self.bot = bot
         self.target = target
+        self.join = join  # a computer level that joins at the first hand-over
         self.last = None
 
     def key(self, app):
@@ -107,14 +111,30 @@ class Policy:
             k = buttons.A if top.labels(app)[top.index] == app.t("new_game") else buttons.DOWN
         elif name == "setup":
             k = self._setup(app, top)
-        elif name in ("handover", "message"):
+        elif name == "handover":
+            k = buttons.B if self.join else buttons.A
+        elif name == "message":
             k = buttons.A
+        elif name == "standings" and self.join:
+            k = self._pick(top, top.labels(app).index(app.t("menu_join")))
+        elif name == "join":
+            from firmware.screens.setup import LEVELS
+
+            k = self._pick(top, 1 + LEVELS.index(self.join))
+            if k == buttons.A:
+                self.join = ""
         elif name in ("standings", "names", "typer", "order"):
             k = buttons.B
         elif name == "play":
             k = self._play(app, top)
         self.last = k
         return k
+
+    @staticmethod
+    def _pick(menu, index):
+        from firmware import buttons
+
+        return buttons.A if menu.index == index else buttons.DOWN
 
     def _setup(self, app, form):
         from firmware import buttons
@@ -186,10 +206,12 @@ def main():
     opts = _options(sys.argv)
     setup_path(opts["path"])
     app = build(opts["small"], opts["seed"], opts["tables"])
-    policy = Policy(opts["bot"], opts["target"])
+    policy = Policy(opts["bot"], opts["target"], opts["join"])
     steps = play_game(app, policy)
     game = app.top().game
     assert game.phase == "over" and game.seats[1].kind == opts["bot"]
+    if opts["join"]:
+        assert len(game.seats) == 3 and game.seats[2].kind == opts["join"]
     assert max(s.score for s in game.seats) >= opts["target"]
     print("ok", steps)
 
