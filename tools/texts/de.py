@@ -316,7 +316,8 @@ TEXTS = {
     "od_note": "Mit weniger Würfeln steigt das Risiko eines Fehlwurfs.",
     "ky_1": "A wählt den Würfel unter dem Strich, ↑ wählt alle zählenden.",
     "ky_2": "B würfelt mit der Auswahl weiter, ↓ sichert sie.",
-    "ky_3": "Zu Zugbeginn: A würfelt, B zeigt die Tabelle mit Tipps und Hilfe.",
+    "ky_3": ("Zu Zugbeginn: A würfelt, B zeigt die Tabelle mit Tipps, Hilfe, Kommt dazu"
+             " und Geht."),
     "bad_six_dice_short": "%s nur mit 6 Würfeln",
     "bad_five_flat_short": "Fünf=5000 nur mit 5 Würfeln",
     "bad_entry_short": "Einstieg über dem Ziel",

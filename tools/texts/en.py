@@ -313,7 +313,8 @@ TEXTS = {
     "od_note": "The fewer dice you roll, the likelier a farkle.",
     "ky_1": "A picks the die above the bar, ↑ picks all scoring dice.",
     "ky_2": "B rolls on with the pick, ↓ banks it.",
-    "ky_3": "At the start of a turn: A rolls, B shows the standings with tips and help.",
+    "ky_3": ("At the start of a turn: A rolls, B shows the standings with tips, help, and"
+             " joining or leaving."),
     "bad_six_dice_short": "%s needs 6 dice",
     "bad_five_flat_short": "Five=5000 needs 5 dice",
     "bad_entry_short": "Entry above the target",
