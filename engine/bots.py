@@ -27,12 +27,10 @@ unless banking wins by landing exactly on the target.
 
 from engine import odds
 from engine.game import BANK, PASS, ROLL, TAKE
-from engine.turnplan import UNIT, TurnPlan, expected
+from engine.turnplan import CAPPED_HORIZON, UNIT, TurnPlan, expected
 
 LEVELS = ("vorsichtig", "mutig", "profi", "meister")
-# An exact target further away than this is played like an open one: the
-# capped plan costs time per distinct distance and changes little there.
-EXACT_HORIZON = 2000
+EXACT_HORIZON = CAPPED_HORIZON  # an exact target further away plays like an open one
 
 
 class Bot:

@@ -24,8 +24,9 @@ The plan also holds the reach rows: `reach_chance(m, t, need)`, the chance
 to score at least `need` this turn (the last turn of a final round), by
 distance to the need, solved up to the target and stored with the plan
 (2 bytes a value: 2.6 KB for a 10000 target), so no decision has to work
-them out. The same roll tables answer `capped_values(cap)` on demand, for
-an exact target (no keep may pass `cap`).
+them out. `capped_values(cap)` serves an exact target (no keep may pass
+`cap`): stored with the plan up to CAPPED_HORIZON where tools/solve ran
+`solve_capped` (the presets), else worked out from the roll tables.
 """
 
 from engine import odds, scoring
@@ -35,6 +36,10 @@ UNIT = 64  # values are stored in 1/64 points
 KIND_PLAN = 0x58  # "X": the codec kind of a stored plan
 MAX_TOP = 2000  # turn totals considered: up to 100000 points (2000 * 50)
 REACH_STEP = 20  # reach rows grow 1000 points at a time
+# An exact target further away than this is played like an open one (the
+# capped values change little there); stored capped values cover it.
+CAPPED_HORIZON = 2000
+CAPPED_UNIT = 16  # stored capped values are in 1/16 points (2 bytes)
 
 
 def roll_table(n, rules):
@@ -124,6 +129,7 @@ class TurnPlan:
         self._reach = None  # reach rows (Chances) by distance to the need
         self._reach_done = 1  # distances below this are worked out
         self._hot = None  # chance to survive a compulsory hot-dice roll
+        self._capped = b""  # stored capped values (solve_capped), or none
 
     # ---------------------------------------------------------- building
 
@@ -187,10 +193,21 @@ class TurnPlan:
 
     def capped_values(self, cap):
         """Roll and stand values when no keep may take the turn total past
-        `cap` (exact target): returns worth(m, ti) for ti <= cap // 50."""
+        `cap` (exact target): returns worth(m, ti) for ti <= cap // 50.
+        Read from the stored capped values where the plan has them (see
+        `solve_capped`), else worked out on the spot."""
         capi = cap // 50
         dice = self.rules.dice
         w = [None] + [[0] * (capi + 1) for _ in range(dice)]
+        stored = self._capped
+        if stored and 1 <= capi <= CAPPED_HORIZON // 50:
+            pos = 2 * _capped_at(capi, dice)
+            scale = UNIT // CAPPED_UNIT
+            for ti in range(capi + 1):
+                for n in range(1, dice + 1):
+                    w[n][ti] = (stored[pos] << 8 | stored[pos + 1]) * scale
+                    pos += 2
+            return w
 
         def worth(m, ti):
             return w[m][ti]
@@ -201,6 +218,29 @@ class TurnPlan:
                 bank = ti * 50 * UNIT
                 w[n][ti] = roll if roll > bank else bank
         return w
+
+    def solve_capped(self):
+        """Work out the capped values of every cap up to CAPPED_HORIZON and
+        keep them with the plan (2 bytes a value in 1/16 points: 8.6 KB for
+        five dice), so an Expert near an exact target reads them instead
+        of working them out once a turn. tools/solve does this for the
+        presets with an exact target; a plan solved on the device for
+        custom rules goes without (it would take a minute there)."""
+        dice = self.rules.dice
+        top = CAPPED_HORIZON // 50
+        self._capped = b""  # work every cap out afresh
+        out = bytearray(2 * _capped_at(top + 1, dice))
+        pos = 0
+        half = UNIT // CAPPED_UNIT // 2
+        for capi in range(1, top + 1):
+            w = self.capped_values(capi * 50)
+            for ti in range(capi + 1):
+                for n in range(1, dice + 1):
+                    v = (w[n][ti] + half) // (UNIT // CAPPED_UNIT)
+                    out[pos] = v >> 8
+                    out[pos + 1] = v & 0xFF
+                    pos += 2
+        self._capped = bytes(out)
 
     def reach_chance(self, m, t, need):
         """Chance (in 1/65536) to bank at least `need` this turn when
@@ -287,15 +327,15 @@ class TurnPlan:
         reach = [bytes(c.data[:2 * self._reach_done]) for c in self._reach[1:]] \
             if self._reach else []
         return pack([self.rules.encode(), self.limits[1:], values,
-                     [t for t in self.tables[1:]], reach], KIND_PLAN)
+                     [t for t in self.tables[1:]], reach, self._capped], KIND_PLAN)
 
     @classmethod
     def from_bytes(cls, blob, rules):
         """Load a stored plan; CodecError when damaged or for other rules."""
         data = unpack(blob, KIND_PLAN)
-        if not isinstance(data, list) or len(data) not in (4, 5) or data[0] != rules.encode():
+        if not isinstance(data, list) or len(data) not in (4, 5, 6) or data[0] != rules.encode():
             raise CodecError("the stored plan is for other rules")
-        if len(data) == 4:
+        if len(data) < 6:
             raise CodecError("the stored plan is from an older version")
         try:
             dice = rules.dice
@@ -313,10 +353,15 @@ class TurnPlan:
             for row in reach:
                 if not isinstance(row, bytes) or len(row) != len(reach[0]) or len(row) % 2:
                     raise ValueError("plan reach rows are not whole")
+            capped = data[5]
+            if not isinstance(capped, bytes) or capped and len(capped) != 2 * _capped_at(
+                    CAPPED_HORIZON // 50 + 1, dice):
+                raise ValueError("plan capped values are not whole")
         except (TypeError, ValueError, IndexError) as e:
             raise CodecError("the stored plan is damaged: %s" % e)
         plan = cls(rules, tables, limits, values, None)
         plan.entry_values = plan._solve_entry()
+        plan._capped = capped
         if reach and len(reach[0]) > 2:
             # The stored rows are used as they are (read-only bytes, no
             # copy); a need past them makes new rows with room to grow.
@@ -443,6 +488,12 @@ class Chances:
             value = 0xFFFF
         self.data[2 * i] = value >> 8
         self.data[2 * i + 1] = value & 0xFF
+
+
+def _capped_at(capi, dice):
+    """Where the stored capped values of cap index capi start (in values):
+    caps 1, 2, ... follow each other, cap c with (c + 1) * dice values."""
+    return dice * ((capi - 1) * (capi + 2) // 2)
 
 
 def reach_size(rules):

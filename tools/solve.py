@@ -72,8 +72,12 @@ def solve_master(rules, cache=None, progress=False):
 
 
 def solve_plan(rules, progress=None):
-    """The Expert plan of `rules` as bytes."""
-    return TurnPlan.solve(rules, progress=progress).to_bytes()
+    """The Expert plan of `rules` as bytes (with an exact target: with its
+    capped values, engine.turnplan.TurnPlan.solve_capped)."""
+    plan = TurnPlan.solve(rules, progress=progress)
+    if rules.exact:
+        plan.solve_capped()
+    return plan.to_bytes()
 
 
 def _bar(label):

@@ -100,6 +100,23 @@ def test_capped_values_never_pass_the_cap():
     assert w[1][0] > 0
 
 
+def test_stored_capped_values_match_the_worked_out_ones():
+    rules = preset("punktlandung")
+    plan = TurnPlan.solve(rules)
+    caps = (50, 650, 2000)
+    fresh = [plan.capped_values(cap) for cap in caps]
+    beyond = plan.capped_values(2050)
+    plan.solve_capped()
+    again = TurnPlan.from_bytes(plan.to_bytes(), rules)
+    for k, cap in enumerate(caps):
+        worked = fresh[k]
+        stored = again.capped_values(cap)
+        for n in range(1, rules.dice + 1):
+            for ti in range(cap // 50 + 1):
+                assert abs(stored[n][ti] - worked[n][ti]) <= UNIT // 32  # 1/16-point steps
+    assert again.capped_values(2050) == beyond  # past the horizon: worked out
+
+
 def test_stored_plan_round_trips():
     rules = FIVE_SIMPLE
     plan = TurnPlan.solve(rules)
@@ -122,6 +139,13 @@ def test_reach_rows_grow_past_the_stored_ones_as_if_solved_at_once():
     far = rules.target + 3000
     assert plan.reach_chance(5, 0, far) == fresh.reach_chance(5, 0, far)
     assert plan.reach_chance(2, 0, 750) == fresh.reach_chance(2, 0, 750)
+
+
+def test_stored_capped_values_of_the_wrong_size_are_refused():
+    rules = preset("punktlandung")
+    plan = TurnPlan.solve(rules)
+    plan._capped = b"\x00\x01" * 10
+    raises(CodecError, TurnPlan.from_bytes, plan.to_bytes(), rules)
 
 
 def test_stored_plan_from_an_older_version_is_refused_by_name():
