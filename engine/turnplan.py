@@ -295,28 +295,24 @@ class TurnPlan:
 
     def _hot_reach(self):
         """Under hot dice "must": the chance to come through the compulsory
-        roll of all dice once the need is reached (hot dice again mean
-        rolling again): R = P(a keep that leaves dice) / (1 - P(only hot
-        keeps))."""
+        roll of all dice once the need is reached. A keep that leaves dice
+        is safe; hot dice again mean the same roll again, so the chance is
+        the fixed point of one roll's value (each round shrinks the error
+        by the small chance of hot dice: a few rounds settle it)."""
         if self._hot is None:
-            table = self.tables[self.rules.dice]
-            stop = again = 0
-            count = table[0] << 8 | table[1]
-            pos = 2
-            for _ in range(count):
-                weight = table[pos] << 8 | table[pos + 1]
-                k = table[pos + 2]
-                pos += 3
-                leaves = False
-                for _ in range(k):
-                    leaves = leaves or table[pos] > 0
-                    pos += 3
-                if leaves:
-                    stop += weight
-                elif k:
-                    again += weight
-            den = 6 ** self.rules.dice - again
-            self._hot = min(65535, (stop * 65536 + den // 2) // den)
+            dice = self.rules.dice
+            table = self.tables[dice]
+            r = [0]  # the chance so far, read by `worth`
+
+            def worth(m, ti):
+                return 65536 if m < dice else r[0]
+
+            for _ in range(20):
+                before = r[0]
+                r[0] = expected(table, dice, dice, 0, worth)
+                if r[0] == before:
+                    break
+            self._hot = min(65535, r[0])
         return self._hot
 
     # ---------------------------------------------------------- storage
