@@ -49,28 +49,109 @@ def pack(value, kind):
 
 
 def unpack(blob, kind):
-    """Decode `pack` output of this kind; CodecError when it is not intact."""
-    if not isinstance(blob, (bytes, bytearray)):
+    """Decode `pack` output of this kind; CodecError when it is not intact.
+    Bytes values come back as bytes (from a memoryview blob: as views)."""
+    if not isinstance(blob, (bytes, bytearray, memoryview)):
         raise CodecError("a save is bytes")
-    if len(blob) < 10 or blob[0:2] != MAGIC:
+    if len(blob) < 10:
         raise CodecError("not a Zehntausend save")
-    if blob[2] != kind:
-        raise CodecError("a save of another kind")
-    if blob[3] > VERSION:
-        raise CodecError("saved by a newer version (%d)" % blob[3])
-    if blob[3] < VERSION:
-        raise CodecError("saved by an older version (%d) that this one cannot read" % blob[3])
-    length = blob[4] << 8 | blob[5]
+    length = _header(blob, kind)
     if len(blob) != 6 + length + 4:
         raise CodecError("save is truncated or too long")
     end = 6 + length
     crc = blob[end] << 24 | blob[end + 1] << 16 | blob[end + 2] << 8 | blob[end + 3]
     if crc32(memoryview(blob)[:end]) != crc:  # a view: no copy of a big blob
         raise CodecError("save is damaged (checksum)")
-    value, pos = _get(blob, 6, end, 0)
-    if pos != end:
+    source = _Blob(blob, 6, end)
+    value = _get(source, 0)
+    if source.left:
         raise CodecError("save has trailing bytes")
     return value
+
+
+def unpack_file(f, kind):
+    """Decode `pack` output of this kind from an open binary file, reading
+    it in pieces: each bytes value gets its own allocation, so a large
+    stored table never needs one block of its whole size on a fragmented
+    heap. The checksum is checked at the end, before anything is returned;
+    CodecError when the file is not intact."""
+    head = f.read(6)
+    if not head or len(head) < 6:
+        raise CodecError("not a Zehntausend save")
+    source = _File(f, _header(head, kind), crc32(head))
+    value = _get(source, 0)
+    if source.left:
+        raise CodecError("save has trailing bytes")
+    tail = f.read(5)
+    if not tail or len(tail) != 4:
+        raise CodecError("save is truncated or too long")
+    if source.crc != tail[0] << 24 | tail[1] << 16 | tail[2] << 8 | tail[3]:
+        raise CodecError("save is damaged (checksum)")
+    return value
+
+
+def _header(head, kind):
+    """The payload length from the six header bytes (CodecError when they
+    are not ours, of another kind or of another version)."""
+    if bytes(head[0:2]) != MAGIC:
+        raise CodecError("not a Zehntausend save")
+    if head[2] != kind:
+        raise CodecError("a save of another kind")
+    if head[3] > VERSION:
+        raise CodecError("saved by a newer version (%d)" % head[3])
+    if head[3] < VERSION:
+        raise CodecError("saved by an older version (%d) that this one cannot read" % head[3])
+    return head[4] << 8 | head[5]
+
+
+class _Blob:
+    """The payload of a blob in memory, taken piece by piece."""
+
+    def __init__(self, blob, pos, end):
+        self.blob = blob
+        self.pos = pos
+        self.left = end - pos
+
+    def take(self, n):
+        """The next n bytes (bytes, or a view of a memoryview blob)."""
+        if n > self.left:
+            raise CodecError("save is damaged (structure)")
+        chunk = self.blob[self.pos:self.pos + n]
+        self.pos += n
+        self.left -= n
+        return bytes(chunk) if type(chunk) is bytearray else chunk
+
+    def byte(self):
+        """The next byte."""
+        if not self.left:
+            raise CodecError("save is damaged (structure)")
+        self.left -= 1
+        self.pos += 1
+        return self.blob[self.pos - 1]
+
+
+class _File:
+    """The payload read from a file piece by piece, with its running CRC."""
+
+    def __init__(self, f, length, crc):
+        self.f = f
+        self.left = length
+        self.crc = crc
+
+    def take(self, n):
+        """The next n bytes."""
+        if n > self.left:
+            raise CodecError("save is damaged (structure)")
+        chunk = self.f.read(n) if n else b""
+        if chunk is None or len(chunk) != n:
+            raise CodecError("save is truncated or too long")
+        self.left -= n
+        self.crc = crc32(chunk, self.crc)
+        return chunk
+
+    def byte(self):
+        """The next byte."""
+        return self.take(1)[0]
 
 
 def encode_game(game):
@@ -114,7 +195,7 @@ def _put(out, value, depth):
         out.append(_STR)
         _varint(out, len(raw))
         out.extend(raw)
-    elif isinstance(value, (bytes, bytearray)):
+    elif isinstance(value, (bytes, bytearray, memoryview)):
         out.append(_BYTES)
         _varint(out, len(value))
         out.extend(value)
@@ -127,54 +208,50 @@ def _put(out, value, depth):
         raise CodecError("cannot save a %s" % type(value).__name__)
 
 
-def _get_varint(blob, pos, end):
+def _get_varint(source):
     n = shift = 0
     while True:
-        if pos >= end or shift > 63:
+        if not source.left or shift > 63:
             raise CodecError("save is damaged (number)")
-        b = blob[pos]
-        pos += 1
+        b = source.byte()
         n |= (b & 0x7F) << shift
         if not b & 0x80:
-            return n, pos
+            return n
         shift += 7
 
 
-def _get(blob, pos, end, depth):
-    if pos >= end or depth > MAX_DEPTH:
+def _get(source, depth):
+    if not source.left or depth > MAX_DEPTH:
         raise CodecError("save is damaged (structure)")
-    tag = blob[pos]
-    pos += 1
+    tag = source.byte()
     if tag == _NONE:
-        return None, pos
+        return None
     if tag == _FALSE:
-        return False, pos
+        return False
     if tag == _TRUE:
-        return True, pos
+        return True
     if tag == _INT:
-        n, pos = _get_varint(blob, pos, end)
-        return (n >> 1) if not n & 1 else -((n + 1) >> 1), pos
+        n = _get_varint(source)
+        return (n >> 1) if not n & 1 else -((n + 1) >> 1)
     if tag == _STR:
-        n, pos = _get_varint(blob, pos, end)
-        if pos + n > end:
+        n = _get_varint(source)
+        if n > source.left:
             raise CodecError("save is damaged (text)")
         try:
-            text = bytes(blob[pos:pos + n]).decode()
+            return bytes(source.take(n)).decode()
         except UnicodeError:
             raise CodecError("save is damaged (text)")
-        return text, pos + n
     if tag == _BYTES:
-        n, pos = _get_varint(blob, pos, end)
-        if pos + n > end:
+        n = _get_varint(source)
+        if n > source.left:
             raise CodecError("save is damaged (bytes)")
-        return bytes(blob[pos:pos + n]), pos + n
+        return source.take(n)
     if tag == _LIST:
-        n, pos = _get_varint(blob, pos, end)
-        if n > end - pos:
+        n = _get_varint(source)
+        if n > source.left:
             raise CodecError("save is damaged (list)")
         items = []
         for _ in range(n):
-            item, pos = _get(blob, pos, end, depth + 1)
-            items.append(item)
-        return items, pos
+            items.append(_get(source, depth + 1))
+        return items
     raise CodecError("save is damaged (tag %d)" % tag)

@@ -30,7 +30,7 @@ them out. `capped_values(cap)` serves an exact target (no keep may pass
 """
 
 from engine import odds, scoring
-from engine.codec import CodecError, pack, unpack
+from engine.codec import CodecError, pack, unpack, unpack_file
 
 UNIT = 64  # values are stored in 1/64 points
 KIND_PLAN = 0x58  # "X": the codec kind of a stored plan
@@ -129,7 +129,7 @@ class TurnPlan:
         self._reach = None  # reach rows (Chances) by distance to the need
         self._reach_done = 1  # distances below this are worked out
         self._hot = None  # chance to survive a compulsory hot-dice roll
-        self._capped = b""  # stored capped values (solve_capped), or none
+        self._capped = []  # stored capped values per cap (solve_capped), or none
 
     # ---------------------------------------------------------- building
 
@@ -199,9 +199,9 @@ class TurnPlan:
         capi = cap // 50
         dice = self.rules.dice
         w = [None] + [[0] * (capi + 1) for _ in range(dice)]
-        stored = self._capped
-        if stored and 1 <= capi <= CAPPED_HORIZON // 50:
-            pos = 2 * _capped_at(capi, dice)
+        if self._capped and 1 <= capi <= CAPPED_HORIZON // 50:
+            stored = self._capped[capi - 1]
+            pos = 0
             scale = UNIT // CAPPED_UNIT
             for ti in range(capi + 1):
                 for n in range(1, dice + 1):
@@ -227,20 +227,21 @@ class TurnPlan:
         presets with an exact target; a plan solved on the device for
         custom rules goes without (it would take a minute there)."""
         dice = self.rules.dice
-        top = CAPPED_HORIZON // 50
-        self._capped = b""  # work every cap out afresh
-        out = bytearray(2 * _capped_at(top + 1, dice))
-        pos = 0
+        self._capped = []  # work every cap out afresh
+        stored = []
         half = UNIT // CAPPED_UNIT // 2
-        for capi in range(1, top + 1):
+        for capi in range(1, CAPPED_HORIZON // 50 + 1):
             w = self.capped_values(capi * 50)
+            out = bytearray(2 * (capi + 1) * dice)  # one piece per cap: small reads
+            pos = 0
             for ti in range(capi + 1):
                 for n in range(1, dice + 1):
                     v = (w[n][ti] + half) // (UNIT // CAPPED_UNIT)
                     out[pos] = v >> 8
                     out[pos + 1] = v & 0xFF
                     pos += 2
-        self._capped = bytes(out)
+            stored.append(bytes(out))
+        self._capped = stored
 
     def reach_chance(self, m, t, need):
         """Chance (in 1/65536) to bank at least `need` this turn when
@@ -328,7 +329,16 @@ class TurnPlan:
     @classmethod
     def from_bytes(cls, blob, rules):
         """Load a stored plan; CodecError when damaged or for other rules."""
-        data = unpack(blob, KIND_PLAN)
+        return cls._from_data(unpack(blob, KIND_PLAN), rules)
+
+    @classmethod
+    def from_file(cls, f, rules):
+        """Load a stored plan from an open binary file, piece by piece (no
+        block of the file's size on the heap: engine.codec.unpack_file)."""
+        return cls._from_data(unpack_file(f, KIND_PLAN), rules)
+
+    @classmethod
+    def _from_data(cls, data, rules):
         if not isinstance(data, list) or len(data) not in (4, 5, 6) or data[0] != rules.encode():
             raise CodecError("the stored plan is for other rules")
         if len(data) < 6:
@@ -336,8 +346,11 @@ class TurnPlan:
         try:
             dice = rules.dice
             limits = [0] + list(data[1])
-            values = [None] + [_bytes_to_ints(b) for b in data[2]]
-            tables = [None] + [bytes(t) for t in data[3]]
+            values = [None] + [Ints(b) for b in data[2]]
+            tables = [None] + data[3]
+            for t in data[3]:
+                if not isinstance(t, bytes):
+                    raise ValueError("plan roll tables are not bytes")
             if len(limits) != dice + 1 or len(values) != dice + 1 or len(tables) != dice + 1:
                 raise ValueError("plan has the wrong number of dice")
             for n in range(1, dice + 1):
@@ -350,9 +363,11 @@ class TurnPlan:
                 if not isinstance(row, bytes) or len(row) != len(reach[0]) or len(row) % 2:
                     raise ValueError("plan reach rows are not whole")
             capped = data[5]
-            if not isinstance(capped, bytes) or capped and len(capped) != 2 * _capped_at(
-                    CAPPED_HORIZON // 50 + 1, dice):
-                raise ValueError("plan capped values are not whole")
+            if len(capped) not in (0, CAPPED_HORIZON // 50):
+                raise ValueError("plan capped values have the wrong number of caps")
+            for k in range(len(capped)):
+                if not isinstance(capped[k], bytes) or len(capped[k]) != 2 * (k + 2) * dice:
+                    raise ValueError("plan capped values are not whole")
         except (TypeError, ValueError, IndexError) as e:
             raise CodecError("the stored plan is damaged: %s" % e)
         plan = cls(rules, tables, limits, values, None)
@@ -486,10 +501,23 @@ class Chances:
         self.data[2 * i + 1] = value & 0xFF
 
 
-def _capped_at(capi, dice):
-    """Where the stored capped values of cap index capi start (in values):
-    caps 1, 2, ... follow each other, cap c with (c + 1) * dice values."""
-    return dice * ((capi - 1) * (capi + 2) // 2)
+class Ints:
+    """A row of stored values, four bytes each (big-endian), indexable like
+    a list: a loaded plan reads its values where they came, with no list
+    of ints (4 KB more on the heap for zehntausend, in one piece)."""
+
+    def __init__(self, data):
+        if not isinstance(data, bytes) or len(data) % 4:
+            raise ValueError("plan values are not whole")
+        self.data = data
+
+    def __len__(self):
+        return len(self.data) // 4
+
+    def __getitem__(self, i):
+        d = self.data
+        i *= 4
+        return d[i] << 24 | d[i + 1] << 16 | d[i + 2] << 8 | d[i + 3]
 
 
 def reach_size(rules):
@@ -526,6 +554,8 @@ def _top(rules, tables):
 
 
 def _ints_to_bytes(values):
+    if isinstance(values, Ints):
+        return values.data
     out = bytearray(4 * len(values))
     for i, v in enumerate(values):
         out[4 * i] = v >> 24
@@ -533,10 +563,3 @@ def _ints_to_bytes(values):
         out[4 * i + 2] = (v >> 8) & 0xFF
         out[4 * i + 3] = v & 0xFF
     return bytes(out)
-
-
-def _bytes_to_ints(blob):
-    if not isinstance(blob, bytes) or len(blob) % 4:
-        raise ValueError("plan values are not whole")
-    return [blob[i] << 24 | blob[i + 1] << 16 | blob[i + 2] << 8 | blob[i + 3]
-            for i in range(0, len(blob), 4)]

@@ -19,8 +19,17 @@ confirms, B goes back, UP/DOWN move in lists. Idle steps (no button change,
 no timer due) draw nothing and allocate nothing.
 """
 
+import sys
+
 from firmware import buttons, strings
 from firmware.session import Session
+
+# On MicroPython every imported module's code lives on the heap: going home
+# forgets the screen modules (and the score pad's engine) that no screen
+# on the stack needs; they load again when next used. CPython keeps them.
+RELEASE = sys.implementation.name == "micropython"
+RELEASED = ("firmware.screens.", "engine.scorepad")
+KEPT = ("firmware.screens.menu",)  # the base of most screens: small, always in use
 
 
 class Screen:
@@ -107,11 +116,32 @@ class App:
         self.dirty = True
 
     def home(self, screen=None):
-        """Back to the title screen, then push `screen` if given."""
+        """Back to the title screen, then push `screen` if given (on
+        MicroPython the screen modules nobody needs now are released)."""
         del self.stack[1:]
         self.dirty = True
         if screen is not None:
             self.push(screen)
+        if RELEASE:
+            self.release_modules()
+
+    def release_modules(self):
+        """Forget the modules of RELEASED that no screen on the stack comes
+        from, so their code leaves the heap (see RELEASE)."""
+        keep = [type(s).__module__ for s in self.stack]
+        for name in [k for k in sys.modules]:
+            if name in keep or name in KEPT:
+                continue
+            for prefix in RELEASED:
+                if name.startswith(prefix):
+                    break
+            else:
+                continue
+            del sys.modules[name]
+            dot = name.rfind(".")
+            package = sys.modules.get(name[:dot])
+            if package is not None and hasattr(package, name[dot + 1:]):
+                delattr(package, name[dot + 1:])
 
     def redraw(self):
         """Ask for a redraw at the end of this step."""

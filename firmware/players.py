@@ -50,7 +50,7 @@ class Players:
         """True when the bot of `kind` needs a plan that is neither loaded,
         shipped nor cached: the app then solves it in steps with a progress
         bar (firmware.screens.solving) before the bot's first move."""
-        return kind in ("profi", "meister") and kind not in self.bots and self._load() is None
+        return kind in ("profi", "meister") and kind not in self.bots and self.stored_plan() is None
 
     def adopt(self, plan):
         """Take a freshly solved plan and cache it on flash under the rules'
@@ -62,20 +62,31 @@ class Players:
             except OSError:
                 pass
 
-    def _load(self):
+    def stored_plan(self):
+        """The Expert's plan when it needs no solving: loaded already, or
+        shipped, or cached on flash; else None. A reader that can open
+        files gives it piece by piece (no block of the file's size on a
+        fragmented heap); a damaged or unreadable copy counts as none."""
         if self.plan is None:
             name = plan_file(self.rules)
             for source in (self.tables, self.store_fs):
                 if source is None:
                     continue
                 try:
-                    self.plan = TurnPlan.from_bytes(source.read(name), self.rules)
+                    if hasattr(source, "open"):
+                        f = source.open(name)
+                        try:
+                            self.plan = TurnPlan.from_file(f, self.rules)
+                        finally:
+                            f.close()
+                    else:
+                        self.plan = TurnPlan.from_bytes(source.read(name), self.rules)
                     break
-                except (OSError, CodecError):
+                except (OSError, CodecError, MemoryError):
                     pass
         return self.plan
 
     def _plan(self):
-        if self._load() is None:
+        if self.stored_plan() is None:
             self.adopt(TurnPlan.solve(self.rules))  # hosts without a screen
         return self.plan

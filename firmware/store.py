@@ -194,7 +194,9 @@ class DirFS:
     def read(self, name):
         """The bytes of file `name`; OSError when it does not exist."""
         with open(self._p(name), "rb") as f:
-            return f.read()
+            size = f.seek(0, 2)  # read at the exact size: one allocation, no regrowth
+            f.seek(0)
+            return f.read(size)
 
     def open(self, name):
         """File `name` opened for reading (binary, seek + read: the Master's

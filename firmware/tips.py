@@ -160,30 +160,15 @@ class Tips:
 
     def _plan(self):
         """The Expert's plan when it needs no solving: the players' (a
-        computer Expert made it), or a stored one (shipped for the presets,
-        cached on flash for rules a computer has played). Never solved
-        here: that takes half a minute and much heap on the device; until
-        a plan exists the tips show the basics (marks, farkle risk)."""
+        computer Expert made it, or it is shipped for the presets or cached
+        on flash for rules a computer has played). Never solved here: that
+        takes half a minute and much heap on the device; until a plan
+        exists the tips show the basics (marks, farkle risk)."""
         players = self.players
-        if players.plan is not None:
-            return players.plan
-        if self._looked:
-            return None
-        self._looked = True
-        from engine.codec import CodecError
-        from engine.turnplan import TurnPlan
-        from firmware.players import plan_file
-
-        rules = self.game.rules
-        for source in (players.tables, players.store_fs):
-            if source is None:
-                continue
-            try:
-                players.plan = TurnPlan.from_bytes(source.read(plan_file(rules)), rules)
-                return players.plan
-            except (OSError, CodecError, MemoryError):
-                pass
-        return None
+        if players.plan is None and not self._looked:
+            self._looked = True
+            players.stored_plan()
+        return players.plan
 
     def _master(self):
         """The Master for its win chances: two seats and a table file (the

@@ -1,10 +1,10 @@
 """New game: rules preset, target, seats (people and computers), order."""
 
+from engine.bots import LEVELS
 from engine.rules import PRESETS, preset
 from firmware.screens.menu import Menu
 
 TARGETS = (1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 15000, 20000)
-LEVELS = ("vorsichtig", "mutig", "profi", "meister")
 KINDS = ("",) + LEVELS
 MAX_SEATS = 8
 

@@ -1,9 +1,9 @@
 """Around the turns: the hand-over, the standings and the winner."""
 
+from engine.bots import LEVELS
 from firmware import buttons
 from firmware.app import Screen
 from firmware.screens.menu import Menu
-from firmware.screens.setup import LEVELS
 
 
 def standing_lines(app, game):

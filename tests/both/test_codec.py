@@ -2,7 +2,7 @@
 a blob can be damaged. Run under CPython (pytest) and MicroPython (mprun)."""
 
 from engine import codec
-from engine.codec import CodecError, decode_game, encode_game, pack, unpack
+from engine.codec import CodecError, decode_game, encode_game, pack, unpack, unpack_file
 from engine.dice import ScriptedDice
 from engine.game import BANK, ROLL, Game
 from engine.rules import Rules, crc32, preset
@@ -231,6 +231,37 @@ def test_pack_unpack_nested_values():
     assert out == expect
     assert out[1] is True and out[2] is False and out[0] is None
     assert type(out[3]) is int
+
+
+# ---------------------------------------------------------------- from a file
+
+
+def _from_file(blob, kind):
+    import io
+
+    return unpack_file(io.BytesIO(blob), kind)
+
+
+def test_unpack_file_reads_what_unpack_reads():
+    value = [b"\x00\x01" * 300, [b"", b"xyz"], "Größe", -5, None, [True, [7]]]
+    blob = pack(value, KIND_OTHER)
+    assert _from_file(blob, KIND_OTHER) == unpack(blob, KIND_OTHER) == value
+
+
+def test_unpack_file_refuses_what_unpack_refuses():
+    blob = pack([b"abc" * 20, 12345, "text"], KIND_OTHER)
+    for n in range(len(blob)):  # truncated anywhere
+        raises(CodecError, _from_file, blob[:n], KIND_OTHER)
+    raises(CodecError, _from_file, blob + b"\x00", KIND_OTHER)
+    b = bytearray(blob)
+    for i in range(len(b)):  # any flipped bit: the checksum at the latest
+        for bit in (0, 3, 7):
+            b[i] ^= 1 << bit
+            raises(CodecError, _from_file, bytes(b), KIND_OTHER)
+            b[i] ^= 1 << bit
+    raises(CodecError, _from_file, blob, KIND_OTHER + 1)
+    for payload in (b"", b"\x09", b"\x03\x80", b"\x04\x05ab", b"\x05\x03\x00"):
+        raises(CodecError, _from_file, blob_of(payload, kind=KIND_OTHER), KIND_OTHER)
 
 
 def test_pack_scalars():
