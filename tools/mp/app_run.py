@@ -212,6 +212,8 @@ def main():
     assert game.phase == "over" and game.seats[1].kind == opts["bot"]
     if opts["join"]:
         assert len(game.seats) == 3 and game.seats[2].kind == opts["join"]
+    if sys.implementation.name == "micropython":  # firmware.app.RELEASE
+        assert "firmware.screens.setup" not in sys.modules, "the new-game form stayed loaded"
     assert max(s.score for s in game.seats) >= opts["target"]
     print("ok", steps)
 
