@@ -20,3 +20,23 @@ def raises(exc_type, fn, *args, **kwargs):
     raise AssertionError(
         "expected %s, got %s: %s" % (exc_type.__name__, type(other).__name__, other)
     )
+
+
+_PLANS = {}
+
+
+def shipped_plan(rules):
+    """The Expert's plan of a preset as the device reads it (from its file
+    in tables/, piece by piece), else solved; one plan is kept at a time,
+    which keeps the MicroPython heap small."""
+    from engine.turnplan import TurnPlan
+
+    key = rules.encode()
+    if key not in _PLANS:
+        _PLANS.clear()
+        try:
+            with open("tables/plan-%s.bin" % rules.fingerprint(), "rb") as f:
+                _PLANS[key] = TurnPlan.from_file(f, rules)
+        except OSError:
+            _PLANS[key] = TurnPlan.solve(rules)
+    return _PLANS[key]

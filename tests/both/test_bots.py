@@ -4,24 +4,10 @@ from engine.bots import LEVELS, Expert, bold, cautious, make_bot
 from engine.dice import ScriptedDice, SeededDice
 from engine.game import BANK, PASS, ROLL, TAKE, Game
 from engine.rules import PRESETS, Rules, preset
-from engine.turnplan import TurnPlan
 from engine.view import View
-from tests.both.helpers import raises
+from tests.both.helpers import raises, shipped_plan
 
-_PLANS = {}
-
-
-def _plan(rules):
-    """The shipped plan of a preset (as the device reads it), else solved."""
-    key = rules.encode()
-    if key not in _PLANS:
-        _PLANS.clear()  # one plan at a time keeps the MicroPython heap small
-        try:
-            with open("tables/plan-%s.bin" % rules.fingerprint(), "rb") as f:
-                _PLANS[key] = TurnPlan.from_bytes(f.read(), rules)
-        except OSError:
-            _PLANS[key] = TurnPlan.solve(rules)
-    return _PLANS[key]
+_plan = shipped_plan
 
 
 def _expert(rules):

@@ -10,22 +10,11 @@ from engine.coach import CHANCE, POINTS, WIN, Coach
 from engine.dice import ScriptedDice, SeededDice
 from engine.game import BANK, PASS, ROLL, TAKE, Game
 from engine.rules import preset
-from engine.turnplan import UNIT, TurnPlan
+from engine.turnplan import UNIT
 from engine.view import View
+from tests.both.helpers import shipped_plan
 
-_PLANS = {}
-
-
-def _plan(rules):
-    key = rules.encode()
-    if key not in _PLANS:
-        _PLANS.clear()  # one plan at a time keeps the MicroPython heap small
-        try:
-            with open("tables/plan-%s.bin" % rules.fingerprint(), "rb") as f:
-                _PLANS[key] = TurnPlan.from_bytes(f.read(), rules)
-        except OSError:
-            _PLANS[key] = TurnPlan.solve(rules)
-    return _PLANS[key]
+_plan = shipped_plan
 
 
 def _game(rules, faces, seats=2, scores=None):

@@ -12,13 +12,12 @@ from engine.master import MAGIC, Master, MasterTable, table_name
 from engine.rules import PRESETS, preset
 from engine.turnplan import TurnPlan
 from engine.view import View
+from tests.both.helpers import shipped_plan
 
 TABLES = "tables"
 
 
-def _plan(rules):
-    with open(TABLES + "/plan-%s.bin" % rules.fingerprint(), "rb") as f:
-        return TurnPlan.from_bytes(f.read(), rules)
+_plan = shipped_plan
 
 
 def _master(rules, plan=None):
