@@ -31,21 +31,60 @@ class CodecError(ValueError):
 
 
 def pack(value, kind):
-    """Encode a value of None/bool/int/str/bytes/list/tuple under a kind byte."""
-    out = bytearray()
-    _put(out, value, 0)
-    if len(out) > MAX_PAYLOAD:
-        raise CodecError("too much data to save (%d bytes)" % len(out))
-    blob = bytearray(MAGIC)
-    blob.append(kind)
-    blob.append(VERSION)
-    blob.append(len(out) >> 8)
-    blob.append(len(out) & 0xFF)
-    blob.extend(out)
-    crc = crc32(blob)
-    for shift in (24, 16, 8, 0):
-        blob.append((crc >> shift) & 0xFF)
-    return bytes(blob)
+    """Encode a value of None/bool/int/str/bytes/list/tuple under a kind
+    byte. Returns a bytearray of the exact size: the value is measured
+    first, then written once, so a large blob (a plan cached on flash)
+    never needs room for a growing copy and a final one."""
+    count = _Count()
+    _put(count, value, 0)
+    n = count.n
+    if n > MAX_PAYLOAD:
+        raise CodecError("too much data to save (%d bytes)" % n)
+    blob = bytearray(6 + n + 4)
+    blob[0:2] = MAGIC
+    blob[2] = kind
+    blob[3] = VERSION
+    blob[4] = n >> 8
+    blob[5] = n & 0xFF
+    _put(_Fill(blob, 6), value, 0)
+    crc = crc32(memoryview(blob)[:6 + n])
+    for k in range(4):
+        blob[6 + n + k] = (crc >> (24 - 8 * k)) & 0xFF
+    return blob
+
+
+class _Count:
+    """The first pass of `pack`: counts the bytes `_put` would write."""
+
+    def __init__(self):
+        self.n = 0
+
+    def append(self, _byte):
+        """One byte more."""
+        self.n += 1
+
+    def extend(self, data):
+        """len(data) bytes more."""
+        self.n += len(data)
+
+
+class _Fill:
+    """The second pass of `pack`: writes into a buffer of the exact size."""
+
+    def __init__(self, buf, pos):
+        self.buf = buf
+        self.pos = pos
+
+    def append(self, byte):
+        """Write one byte."""
+        self.buf[self.pos] = byte
+        self.pos += 1
+
+    def extend(self, data):
+        """Write the bytes of `data`."""
+        n = len(data)
+        self.buf[self.pos:self.pos + n] = data
+        self.pos += n
 
 
 def unpack(blob, kind):

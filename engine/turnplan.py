@@ -45,32 +45,37 @@ CAPPED_UNIT = 16  # stored capped values are in 1/16 points (2 bytes)
 def roll_table(n, rules):
     """The grouped choices of a roll of n dice under `rules` (a bytearray,
     read-only by convention)."""
+    # A group's key is its choices already encoded (3 bytes each, sorted):
+    # one small bytes object per group, not a tuple of tuples (a quarter of
+    # the heap while six dice are grouped), and bytes sort like the tuples.
     groups = {}
     for dice, weight in odds.multisets(n):
         key = []
         for kept, points in scoring.choices(dice, rules):
             key.append((n - kept, points // 50))
         key.sort()
-        key = tuple(key)
-        groups[key] = groups.get(key, 0) + weight
+        raw = bytearray(3 * len(key))
+        for i in range(len(key)):
+            m, q = key[i]
+            raw[3 * i] = m
+            raw[3 * i + 1] = q >> 8
+            raw[3 * i + 2] = q & 0xFF
+        raw = bytes(raw)
+        groups[raw] = groups.get(raw, 0) + weight
     size = 2
-    for key in groups:
-        size += 3 + 3 * len(key)
+    for raw in groups:
+        size += 3 + len(raw)
     out = bytearray(size)  # sized once: no regrowth on a fragmented heap
     out[0] = len(groups) >> 8
     out[1] = len(groups) & 0xFF
     pos = 2
-    for key in sorted(groups):
-        weight = groups[key]
+    for raw in sorted(groups):
+        weight = groups[raw]
         out[pos] = weight >> 8
         out[pos + 1] = weight & 0xFF
-        out[pos + 2] = len(key)
-        pos += 3
-        for m, q in key:
-            out[pos] = m
-            out[pos + 1] = q >> 8
-            out[pos + 2] = q & 0xFF
-            pos += 3
+        out[pos + 2] = len(raw) // 3
+        out[pos + 3:pos + 3 + len(raw)] = raw
+        pos += 3 + len(raw)
     return out
 
 

@@ -54,12 +54,13 @@ class Players:
 
     def adopt(self, plan):
         """Take a freshly solved plan and cache it on flash under the rules'
-        fingerprint (no room: it is solved again next time)."""
+        fingerprint (no room on flash, or no block for the blob on the heap:
+        the game goes on with the plan, which is solved again next time)."""
         self.plan = plan
         if self.store_fs is not None:
             try:
                 self.store_fs.write(plan_file(self.rules), plan.to_bytes())
-            except OSError:
+            except (OSError, MemoryError):
                 pass
 
     def stored_plan(self):

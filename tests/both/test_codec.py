@@ -46,7 +46,7 @@ def payload_of(blob):
 def test_round_trip_mid_turn():
     g = mid_turn_game()
     blob = encode_game(g)
-    assert isinstance(blob, bytes)
+    assert isinstance(blob, bytearray) and len(blob) == 6 + (blob[4] << 8 | blob[5]) + 4
     h = decode_game(blob, ScriptedDice([1]))
     assert h == g
     assert not (h != g)
