@@ -2,7 +2,16 @@
 
 from engine.codec import CodecError, pack
 from engine.rules import Rules, preset
-from engine.turnplan import KIND_PLAN, UNIT, TurnPlan, reach_size, roll_table, roll_tables
+from engine.turnplan import (
+    KIND_PLAN,
+    UNIT,
+    PlanSolver,
+    RollGrouping,
+    TurnPlan,
+    reach_size,
+    roll_table,
+    roll_tables,
+)
 from tests.both.helpers import raises
 
 FIVE_SIMPLE = Rules(dice=5, n_of_kind="triple_only", straight=0, three_pairs=0)
@@ -183,6 +192,28 @@ def test_stored_plan_for_other_rules_or_damaged_is_refused():
     broken = bytearray(blob)
     broken[len(broken) // 2] ^= 0x10
     raises(CodecError, TurnPlan.from_bytes, bytes(broken), FIVE_SIMPLE)
+
+
+def test_roll_tables_built_a_few_rolls_at_a_time_are_the_same():
+    rules = preset("zehntausend")
+    for n, rolls in ((1, 6), (3, 56), (6, 462)):  # different rolls of n dice
+        grouping = RollGrouping(n, rules)
+        steps = 1
+        while not grouping.step(7):
+            steps += 1
+        assert grouping.table() == roll_table(n, rules)
+        assert steps in ((rolls + 6) // 7, (rolls + 6) // 7 + 1)  # 7 rolls a step
+
+
+def test_solver_steps_stay_short_and_count_up_to_the_total():
+    rules = preset("fuenf")
+    solver = PlanSolver(rules)
+    seen = []
+    while not solver.step():
+        seen.append(solver.done)
+        assert solver.done <= solver.total
+    assert seen == sorted(seen) and solver.done == solver.total
+    assert len(seen) > 2 * rules.dice  # the roll tables took several steps each
 
 
 def test_progress_is_reported():
