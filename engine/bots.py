@@ -238,7 +238,6 @@ class Expert(Bot):
         return self._capped[1]
 
 
-
 def cautious():
     """Vorsichtig: banks early and keeps every scoring die."""
     return Simple("vorsichtig", 2, 10)

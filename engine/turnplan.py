@@ -283,7 +283,7 @@ class TurnPlan:
         standing at turn total t with m dice to roll and playing for it
         (the last turn of a final round). It depends only on the distance
         (need - t) // 50, so one set of rows per plan serves every need:
-        they are solved with the plan up to the target (`reach_rows`) and
+        they are solved with the plan up to the target (`reach_size`) and
         grown on demand past it. Under hot dice "must" a hot-dice state
         past the need still has to survive its roll."""
         d = (need + 49) // 50 - t // 50

@@ -11,6 +11,11 @@ from engine.codec import CodecError
 from engine.turnplan import TurnPlan
 
 
+def computer_name(app, kind, number):
+    """The name a computer of level `kind` plays under: "Profi 3"."""
+    return "%s %d" % (app.t("level_" + kind)[:8], number)
+
+
 def plan_file(rules):
     """The file name of a stored plan for `rules`."""
     return "plan-%s.bin" % rules.fingerprint()

@@ -2,6 +2,7 @@
 
 from engine.bots import LEVELS
 from engine.rules import PRESETS, preset
+from firmware.players import computer_name
 from firmware.screens.menu import Menu
 
 TARGETS = (1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 15000, 20000)
@@ -29,7 +30,7 @@ class Setup(Menu):
         names = app.session.names
         self.seats = [[names[0] if names else self._free_name(app, []), ""],
                       [app.t("computer"), "profi"]]
-        self.seats[1][0] = self._computer_name(app, 1, "profi")
+        self.seats[1][0] = computer_name(app, "profi", 2)
         self.sets = app.session.rulesets()  # [name, encoding] pairs
         self.custom = None  # an unsaved edit from the rules editor
         self.tips = [self.seats[0][0]] if app.session.settings.get("tips", False) else []
@@ -111,7 +112,7 @@ class Setup(Menu):
             if n < 1 or n > MAX_SEATS:
                 return False
             if step > 0:
-                self.seats.append([self._computer_name(app, n - 1, "profi"), "profi"])
+                self.seats.append([computer_name(app, "profi", n), "profi"])
             else:
                 self.seats.pop()
         elif row == "seat":
@@ -119,8 +120,8 @@ class Setup(Menu):
             kind = KINDS[(KINDS.index(seat[1]) + step) % len(KINDS)]
             seat[1] = kind
             taken = [s[0] for s in self.seats if s is not seat]
-            seat[0] = self._free_name(app, taken) if not kind else self._computer_name(
-                app, index - 3, kind)
+            seat[0] = self._free_name(app, taken) if not kind else computer_name(
+                app, kind, index - 2)
         else:
             return False
         return True
@@ -185,9 +186,6 @@ class Setup(Menu):
             if name not in taken:
                 return name
             n += 1
-
-    def _computer_name(self, app, i, kind):
-        return "%s %d" % (app.t("level_" + kind)[:8], i + 1)
 
     def state(self):
         """The form's values."""

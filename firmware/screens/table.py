@@ -163,12 +163,14 @@ class JoinMenu(Menu):
 
             app.replace(NamePicker(taken, lambda app, name: _join(app, play, name, "")))
             return
+        from firmware.players import computer_name
+
         kind = LEVELS[index - 1]
         n = len(taken) + 1
-        while "%s %d" % (app.t("level_" + kind)[:8], n) in taken:
+        while computer_name(app, kind, n) in taken:
             n += 1
         app.pop()
-        _join(app, play, "%s %d" % (app.t("level_" + kind)[:8], n), kind)
+        _join(app, play, computer_name(app, kind, n), kind)
 
 
 def _join(app, play, name, kind):
