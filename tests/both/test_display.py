@@ -89,18 +89,21 @@ class _Run:
         before = model.frame()
         after = bytes(self.disp.buffer)
         changed = 0
+        window_bytes = 0  # what the quarter-width windows around the changes hold
         for p in range(self.disp.pages):
-            if before[p * width:(p + 1) * width] != after[p * width:(p + 1) * width]:
+            cols = [c for c in range(width) if before[p * width + c] != after[p * width + c]]
+            if cols:
                 changed += 1
+                window_bytes += min(width, (cols[-1] // 32 + 1) * 32) - cols[0] // 32 * 32
         sent = model.data_bytes
         self.disp.show()
         sent = model.data_bytes - sent
         self.shows += 1
         self.data += sent
         assert model.frame() == after, "the panel does not show the canvas"
-        if self.sh1106:
-            assert sent == changed * width, (sent, changed)
-            if changed < self.disp.pages:
+        if self.disp.partial:
+            assert sent <= window_bytes, (sent, window_bytes)  # never more than the windows
+            if sent < len(after):
                 self.partial += 1
         else:
             assert sent == len(after)
@@ -133,9 +136,10 @@ def _check_board(board_name, spi=True):
     return run
 
 
-def test_ssd1306_i2c_shows_every_app_frame_exactly():
+def test_ssd1306_i2c_shows_every_app_frame_and_sends_only_changed_windows():
     run = _check_board("pico_ssd1306_i2c")
-    assert run.data == run.shows * 1024
+    assert run.partial > 0
+    assert run.data < run.shows * 1024 // 2
 
 
 def test_ssd1306_spi_shows_every_app_frame_exactly():
@@ -143,17 +147,22 @@ def test_ssd1306_spi_shows_every_app_frame_exactly():
     assert run.data == run.shows * 1024
 
 
-def test_sh1106_i2c_shows_every_app_frame_and_sends_only_changed_pages():
+def test_sh1106_i2c_shows_every_app_frame_and_sends_only_changed_windows():
     run = _check_board("pico_sh1106_i2c")
     assert run.partial > 0
-    assert run.data < run.shows * 1024
+    assert run.data < run.shows * 1024 // 2
 
 
 def test_thumby_72x40_spi_and_i2c_units():
+    run = None
     for spi in (True, False):
+        run = None  # one app on the capped heap at a time
         run = _check_board("thumby", spi)
         assert run.model.col_offset == 28
-        assert run.data == run.shows * 360
+        if spi:
+            assert run.data == run.shows * 360
+        else:
+            assert run.partial > 0 and run.data < run.shows * 360
         assert len(run.disp.buffer) == 360
     # Column 28 of the RAM is the panel's left edge: nothing outside the
     # 72-column window was written.
@@ -179,30 +188,46 @@ def test_contrast_power_and_invert_decode():
         assert not model.inverted
 
 
-def test_sh1106_refresh_sends_every_page_and_nothing_when_unchanged():
-    board, model, disp = _rig("pico_sh1106_i2c")
-    disp.fill(0)
-    disp.show()
-    sent = model.data_bytes
-    disp.show()
-    assert model.data_bytes == sent  # nothing changed: nothing sent
-    disp.pixel(5, 17, 1)  # page 2
-    disp.show()
-    assert model.data_bytes - sent == 128
-    assert model.pixel(5, 17) == 1
-    sent = model.data_bytes
-    disp.refresh()
-    disp.show()
-    assert model.data_bytes - sent == 8 * 128
-    assert model.frame() == bytes(disp.buffer)
+def test_i2c_refresh_sends_every_page_and_nothing_when_unchanged():
+    for name in ("pico_sh1106_i2c", "pico_ssd1306_i2c"):
+        board, model, disp = _rig(name)
+        disp.fill(0)
+        disp.show()
+        sent = model.data_bytes
+        disp.show()
+        assert model.data_bytes == sent  # nothing changed: nothing sent
+        disp.pixel(5, 17, 1)  # page 2, first quarter
+        disp.show()
+        assert model.data_bytes - sent == 32
+        assert model.pixel(5, 17) == 1
+        sent = model.data_bytes
+        disp.pixel(40, 17, 1)  # page 2, second quarter
+        disp.pixel(100, 60, 1)  # page 7, fourth quarter
+        disp.show()
+        assert model.data_bytes - sent == 64
+        sent = model.data_bytes
+        disp.pixel(10, 30, 1)
+        disp.pixel(70, 30, 1)  # page 3: quarters 0..2 in one window
+        disp.show()
+        assert model.data_bytes - sent == 96
+        sent = model.data_bytes
+        disp.refresh()
+        disp.show()
+        assert model.data_bytes - sent == 8 * 128
+        assert model.frame() == bytes(disp.buffer)
 
 
 class _SpyI2C:
     def __init__(self):
         self.parts = []
+        self.sent = []  # the bytes of every writeto, as they left
 
     def writevto(self, addr, vector):
         self.parts.append(vector[1])
+
+    def writeto(self, addr, buf):
+        self.parts.append(buf)
+        self.sent.append(bytes(buf))
 
 
 class _SpyPin:
@@ -224,38 +249,55 @@ class _SpySPI:
 
 
 def test_frame_leaves_without_a_copy():
-    i2c = _SpyI2C()
-    disp = display.SSD1306(display.I2CBus(i2c, 0x3C))
-    disp.show()
-    assert i2c.parts[-1] is disp.buffer
+    for kind in (display.SSD1306, display.SH1106):
+        i2c = _SpyI2C()
+        disp = kind(display.I2CBus(i2c, 0x3C))
+        disp.fill(0)
+        disp.fill_rect(40, 20, 3, 3, 1)  # page 2 (rows 20..22), second quarter
+        del i2c.parts[:]
+        del i2c.sent[:]
+        frame = bytes(disp.buffer)
+        disp.show()
+        data = [b for b in i2c.sent if b[0] == 0x40]
+        assert data == [b"\x40" + frame[2 * 128 + 32:2 * 128 + 64]], data
+        window = [p for p in i2c.parts if isinstance(p, memoryview)]
+        assert len(window) == 1  # a prepared view of the frame's own memory
+        assert bytes(disp.buffer) == frame  # the spare byte went back
     spi = _SpySPI()
     disp = display.SSD1306(display.SPIBus(spi, _SpyPin(), _SpyPin()))
     disp.show()
     assert spi.parts[-1] is disp.buffer
     i2c = _SpyI2C()
-    disp = display.SH1106(display.I2CBus(i2c, 0x3C))
-    pages = [p for p in i2c.parts if len(p) == 128]
+    display.SH1106(display.I2CBus(i2c, 0x3C))
+    pages = [p for p in i2c.parts if len(p) == 129]  # the first show: every page whole
     assert len(pages) == 8 and isinstance(pages[0], memoryview)
 
 
 def test_show_allocates_nothing():
     if not hasattr(gc, "mem_alloc"):
         return  # CPython
-    for kind in (display.SSD1306, display.SH1106):
-        for bus in (display.I2CBus(_Null(), 0x3C), display.SPIBus(_Null(), _SpyPin(), _SpyPin())):
-            disp = kind(bus)
-            disp.fill(0)
-            disp.text("x", 0, 0, 1)
-            disp.show()
-            disp.fill_rect(0, 0, 128, 64, 1)
-            gc.collect()
-            before = gc.mem_alloc()
-            disp.show()
-            assert gc.mem_alloc() == before, kind
+    # The boards: SSD1306 on I2C or SPI, SH1106 on I2C (an SH1106 on SPI exists
+    # in the driver only; its page loop is not held to this).
+    for kind, bus in ((display.SSD1306, display.I2CBus(_Null(), 0x3C)),
+                      (display.SSD1306, display.SPIBus(_Null(), _SpyPin(), _SpyPin())),
+                      (display.SH1106, display.I2CBus(_Null(), 0x3C))):
+        disp = kind(bus)
+        disp.fill(0)
+        disp.text("x", 0, 0, 1)
+        disp.show()
+        disp.fill_rect(0, 0, 128, 64, 1)
+        gc.collect()
+        before = gc.mem_alloc()
+        disp.show()  # every window changed
+        disp.show()  # nothing changed
+        assert gc.mem_alloc() == before, kind
 
 
 class _Null:
     def writevto(self, addr, vector):
+        pass
+
+    def writeto(self, addr, buf):
         pass
 
     def write(self, buf):
