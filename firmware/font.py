@@ -36,6 +36,11 @@ except ImportError:
     except ImportError:
         _fb = None
 
+try:  # viper glyph loops where the port compiles them (not CPython, not WebAssembly)
+    from firmware import native as _native
+except Exception:  # ImportError, or a .mpy of another architecture, or no native emitter
+    _native = None
+
 SPACING = 1  # px of paper between two glyphs
 _ASCII_FIRST = 32
 _ASCII_COUNT = 95
@@ -57,6 +62,12 @@ class Font:
             if index[i] > widest:
                 widest = index[i]
         self.max_width = widest
+        cps = bytearray(2 * len(extra))  # the extra code points, 2 bytes each, for firmware.native
+        for i, ch in enumerate(extra):
+            cps[2 * i] = ord(ch) >> 8
+            cps[2 * i + 1] = ord(ch) & 0xFF
+        self._cps = bytes(cps)
+        self._native = _native if self._pages == 1 else None
         self._scratch = None  # bytearray behind _sfb, made on the first blit
         self._sfb = None
 
@@ -80,6 +91,9 @@ class Font:
 
     def width(self, text):
         """Return the width in px of ``text``: glyphs plus 1 px between them."""
+        if self._native is not None:
+            return self._native.text_width(text, self._index, self._cps, len(self._extra),
+                                           self._unknown)
         index = self._index
         total = 0
         for ch in text:
@@ -92,7 +106,15 @@ class Font:
         """Draw ``text`` with its top-left corner at (x, y); return ``x + width(text)``.
 
         Only ink pixels are set (to ``color``); paper is left untouched.
+        A display driver (a FrameBuffer with ``width`` and ``pages``) is drawn
+        on by firmware.native where the port has it.
         """
+        if self._native is not None and (color == 0 or color == 1):
+            pages = getattr(canvas, "pages", 0)
+            if pages:
+                return self._native.text(canvas, canvas.width, pages, text, x, y, color,
+                                         self._bits, self._index, self._cps,
+                                         len(self._extra), self._unknown)
         if _fb is not None and (color == 0 or color == 1) and isinstance(canvas, _fb.FrameBuffer):
             return self._draw_blit(canvas, text, x, y, color)
         return self._draw_runs(canvas, text, x, y, color)

@@ -6,12 +6,18 @@ one UTF-8 bytes string, the end offset of each text, and a sorted 24-bit
 hash of each key (the packer refuses colliding keys). Keys as strings would
 cost twice the heap of all the texts together on the device. Only the
 language in use is loaded; switching drops the other. `text(lang, key)`
-finds the key's hash by binary search and returns a fresh str (screens ask
-only when they redraw); an unknown key shows itself. Texts with `%s`/`%d`
+finds the key's hash by binary search (in native code on the chip, where
+the bytecode search took 0.6 ms) and returns a fresh str (screens ask only
+when they redraw); an unknown key shows itself. Texts with `%s`/`%d`
 are formatted by the screens.
 """
 
 import sys
+
+try:  # native on the chip (firmware/native.py); the Python search below otherwise
+    from firmware.native import find_text as _find
+except Exception:
+    _find = None
 
 LANGS = ("de", "en")
 _MODULES = {"de": "firmware.texts_de", "en": "firmware.texts_en"}
@@ -53,6 +59,12 @@ def text(lang, key):
     """The text of `key` in `lang` ("de" or "en")."""
     packed = _packed(lang)
     hashes = packed.HASHES
+    if _find is not None:
+        mid = _find(key, hashes, len(hashes) // 3)
+        if mid >= 0:
+            return _slice(packed, mid)
+        if mid == -1:
+            return key
     want = key_hash(key)
     lo = 0
     hi = len(hashes) // 3 - 1
@@ -60,12 +72,17 @@ def text(lang, key):
         mid = (lo + hi) >> 1
         found = hashes[3 * mid] << 16 | hashes[3 * mid + 1] << 8 | hashes[3 * mid + 2]
         if found == want:
-            ends = packed.ENDS
-            end = ends[2 * mid] << 8 | ends[2 * mid + 1]
-            start = 0 if mid == 0 else ends[2 * mid - 2] << 8 | ends[2 * mid - 1]
-            return str(packed.BLOB[start:end], "utf-8")
+            return _slice(packed, mid)
         if found < want:
             lo = mid + 1
         else:
             hi = mid - 1
     return key
+
+
+def _slice(packed, mid):
+    """Text number `mid` of the packed module, as a fresh str."""
+    ends = packed.ENDS
+    end = ends[2 * mid] << 8 | ends[2 * mid + 1]
+    start = 0 if mid == 0 else ends[2 * mid - 2] << 8 | ends[2 * mid - 1]
+    return str(packed.BLOB[start:end], "utf-8")

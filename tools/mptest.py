@@ -8,7 +8,9 @@ exits 1 when any module failed.
 The packages the device runs (engine/, firmware/, boards/) are first
 compiled with ``mpy-cross -march=armv6m`` into a temporary folder and
 imported from there, as on the board: compiling sources at import would
-cost the capped heap tens of KB the device never spends. ``--source``
+cost the capped heap tens of KB the device never spends. A module with
+native code (viper, firmware/native.py) is compiled for this machine's CPU
+instead (``-march=host``), so its machine code runs here too. ``--source``
 imports the sources instead.
 
 Usage: python3 tools/mptest.py [--heap 256k] [--source] [FILE ...]
@@ -35,6 +37,14 @@ def find_micropython():
 
 
 DEVICE_PACKAGES = ("engine", "firmware", "boards")
+NATIVE_MARKS = ("@micropython.viper", "@micropython.native")
+
+
+def has_native_code(src):
+    """True when the source file `src` holds viper or native functions (its
+    .mpy then carries machine code for one CPU)."""
+    text = Path(src).read_text(encoding="utf-8")
+    return any(mark in text for mark in NATIVE_MARKS)
 
 
 def compile_packages(dest):
@@ -47,7 +57,8 @@ def compile_packages(dest):
         for src in sorted((ROOT / package).rglob("*.py")):  # subpackages too (firmware/screens)
             out = Path(dest) / src.relative_to(ROOT).with_suffix(".mpy")
             out.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run([mpy_cross, "-march=armv6m", "-o", str(out), str(src)], check=True)
+            arch = "-march=host" if has_native_code(src) else "-march=armv6m"
+            subprocess.run([mpy_cross, arch, "-o", str(out), str(src)], check=True)
 
 
 def run_module(mp, heap, path, mpy_dir=None):

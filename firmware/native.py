@@ -1,0 +1,187 @@
+"""The few loops that must run at machine speed on the chip, as viper code.
+
+Bytecode on a 125 MHz Cortex-M0+ spends tens of microseconds per glyph and
+about a millisecond per 128-byte page compare; these routines do the same
+work in native code and allocate nothing. They run under MicroPython ports
+with a native emitter (rp2, the Unix port); elsewhere (CPython, the
+WebAssembly port) importing this module fails and callers keep their
+plain-Python versions, which must give identical pixels and results
+(tests/both/test_native.py checks that).
+
+- `text(...)`: draw a string of a one-page font (height <= 8) into a
+  MONO_VLSB buffer, clipped to the canvas; returns the end x.
+- `text_width(...)`: the width in px of a string in such a font.
+- `diff_pages(...)`: compare a frame with the copy last sent, page by page,
+  note the changed column span of each page and update the copy.
+- `find_text(...)`: find a text key's number by its hash (firmware.strings).
+
+Strings arrive as `str` (their UTF-8 bytes are read in place); a character
+outside ASCII is looked up in `extra`, the font's extra code points as two
+bytes each (big endian).
+"""
+
+import micropython
+
+
+@micropython.viper
+def text(buf: ptr8, width: int, pages: int, s, x: int, y: int, color: int, bits: ptr8,
+         index: ptr8, extra: ptr8, n_extra: int, unknown: int) -> int:
+    """Draw `s` at (x, y) in `color` (0 or 1) into the MONO_VLSB `buf`
+    (`width` px wide, `pages` pages high); only ink pixels change. Returns
+    the x after the last glyph (as firmware.font.Font.draw)."""
+    n = int(len(s))
+    src = ptr8(s)
+    shift = y & 7
+    page = y >> 3
+    start = x
+    k = 0
+    i = 0
+    while k < n:
+        b = src[i]
+        if b < 0x80:
+            cp = b
+            i += 1
+        elif b < 0xE0:
+            cp = (b & 0x1F) << 6 | (src[i + 1] & 0x3F)
+            i += 2
+        elif b < 0xF0:
+            cp = (b & 0x0F) << 12 | (src[i + 1] & 0x3F) << 6 | (src[i + 2] & 0x3F)
+            i += 3
+        else:
+            cp = 0x110000  # outside the fonts: the placeholder
+            i += 4
+        k += 1
+        if cp >= 32 and cp < 127:  # the glyph number (inline: a call costs 15 us)
+            g = cp - 32
+        else:
+            g = unknown
+            e = 0
+            while e < n_extra:
+                if (extra[2 * e] << 8 | extra[2 * e + 1]) == cp:
+                    g = 95 + e
+                    break
+                e += 1
+        g *= 3
+        off = index[g] | index[g + 1] << 8
+        w = index[g + 2]
+        c = 0
+        while c < w:
+            col = x + c
+            if col >= 0 and col < width:
+                v = bits[off + c] << shift
+                if page >= 0 and page < pages:
+                    j = page * width + col
+                    if color:
+                        buf[j] = buf[j] | (v & 0xFF)
+                    else:
+                        buf[j] = buf[j] & (0xFF ^ (v & 0xFF))
+                if shift and page + 1 >= 0 and page + 1 < pages:
+                    j = (page + 1) * width + col
+                    if color:
+                        buf[j] = buf[j] | (v >> 8)
+                    else:
+                        buf[j] = buf[j] & (0xFF ^ (v >> 8))
+            c += 1
+        x += w + 1
+    if x != start:
+        return x - 1
+    return x
+
+
+@micropython.viper
+def text_width(s, index: ptr8, extra: ptr8, n_extra: int, unknown: int) -> int:
+    """The width in px of `s`: glyphs plus 1 px between them."""
+    n = int(len(s))
+    src = ptr8(s)
+    total = 0
+    k = 0
+    i = 0
+    while k < n:
+        b = src[i]
+        if b < 0x80:
+            cp = b
+            i += 1
+        elif b < 0xE0:
+            cp = (b & 0x1F) << 6 | (src[i + 1] & 0x3F)
+            i += 2
+        elif b < 0xF0:
+            cp = (b & 0x0F) << 12 | (src[i + 1] & 0x3F) << 6 | (src[i + 2] & 0x3F)
+            i += 3
+        else:
+            cp = 0x110000
+            i += 4
+        k += 1
+        if cp >= 32 and cp < 127:  # the glyph number (inline: a call costs 15 us)
+            g = cp - 32
+        else:
+            g = unknown
+            e = 0
+            while e < n_extra:
+                if (extra[2 * e] << 8 | extra[2 * e + 1]) == cp:
+                    g = 95 + e
+                    break
+                e += 1
+        total += index[g * 3 + 2] + 1
+    if total:
+        return total - 1
+    return 0
+
+
+@micropython.viper
+def diff_pages(frame: ptr8, shadow: ptr8, width: int, pages: int, spans: ptr8) -> int:
+    """Compare `frame` with `shadow` (both `pages` x `width` bytes) page by
+    page. For each page p, spans[2p], spans[2p+1] get the first and last
+    changed column (255, 0 when none changed), and the changed bytes are
+    copied into `shadow`. Returns a bit mask of the changed pages."""
+    mask = 0
+    p = 0
+    base = 0
+    while p < pages:
+        first = 255
+        last = 0
+        c = 0
+        while c < width:
+            j = base + c
+            v = frame[j]
+            if v != shadow[j]:
+                shadow[j] = v
+                if first == 255:
+                    first = c
+                last = c
+            c += 1
+        spans[2 * p] = first
+        spans[2 * p + 1] = last
+        if first != 255:
+            mask |= 1 << p
+        base += width
+        p += 1
+    return mask
+
+
+@micropython.viper
+def find_text(key, hashes: ptr8, count: int) -> int:
+    """The number of `key` among `count` sorted 24-bit key hashes (3 bytes
+    each, big endian; firmware.strings.key_hash), or -1; -2 for a key that
+    is not ASCII (the caller's Python version handles it)."""
+    n = int(len(key))
+    src = ptr8(key)
+    h = 0x9DC5
+    i = 0
+    while i < n:
+        b = src[i]
+        if b >= 0x80:
+            return -2
+        h = ((h ^ b) * 37 + 0x1B3) & 0xFFFFFF
+        i += 1
+    lo = 0
+    hi = count - 1
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        found = hashes[3 * mid] << 16 | hashes[3 * mid + 1] << 8 | hashes[3 * mid + 2]
+        if found == h:
+            return mid
+        if found < h:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1

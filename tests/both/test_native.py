@@ -1,0 +1,138 @@
+"""firmware.native against the Python code it stands in for.
+
+Under the MicroPython Unix port the viper routines run (tools/mptest.py
+compiles firmware/native.py for this machine's CPU) and every result and
+pixel must equal the Python version's: glyph drawing at random places,
+colours and clips, widths, the frame diff and the text-key search. Under
+CPython (no viper) the same checks run the Python versions against each
+other and against hand-made expectations, so the fallbacks stay right.
+"""
+
+import sys
+
+try:
+    import framebuf
+except ImportError:  # CPython: the simulator's stand-in takes its name
+    from simulator import framebuf
+
+    sys.modules["framebuf"] = framebuf
+
+from firmware import display, font, strings  # noqa: E402
+
+MICROPYTHON = sys.implementation.name == "micropython"
+CHARS = [chr(c) for c in range(32, 127)] + list("ÄÖÜäöüß«»←→↑↓·×…✓•") + ["€"]
+
+
+class Canvas(framebuf.FrameBuffer):
+    """A FrameBuffer with the driver's `width` and `pages` (the native path)."""
+
+    def __init__(self, width, height):
+        self.width = width
+        self.pages = height // 8
+        self.buf = bytearray(width * self.pages)
+        super().__init__(self.buf, width, height, framebuf.MONO_VLSB)
+
+
+class Rng:
+    """A small LCG (the same numbers on both interpreters)."""
+
+    def __init__(self, seed):
+        self.x = seed
+
+    def below(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 8) % n
+
+
+def test_native_code_runs_under_micropython():
+    if MICROPYTHON:
+        assert font.REGULAR._native is not None, "firmware.native did not load"
+        assert strings._find is not None
+    else:
+        assert font.REGULAR._native is None  # CPython keeps the Python loops
+
+
+def _draw_both(f, canvas_size, s, x, y, color, fill):
+    """Draw `s` natively (where available) and by blit; both canvases and ends."""
+    w, h = canvas_size
+    a = Canvas(w, h)
+    b = Canvas(w, h)
+    a.fill(fill)
+    b.fill(fill)
+    end_a = f.draw(a, s, x, y, color)
+    kept = f._native
+    f._native = None
+    try:
+        end_b = f.draw(b, s, x, y, color)
+        width_b = f.width(s)
+    finally:
+        f._native = kept
+    return a.buf, b.buf, end_a, end_b, f.width(s), width_b
+
+
+def test_text_pixels_and_widths_equal_the_blit_path():
+    rng = Rng(7)
+    for trial in range(400):
+        f = font.REGULAR if trial % 2 else font.SMALL
+        size = (128, 64) if trial % 3 else (72, 40)
+        s = "".join(CHARS[rng.below(len(CHARS))] for _ in range(rng.below(22)))
+        x = rng.below(size[0] + 50) - 40  # off the left edge too
+        y = rng.below(size[1] + 16) - 12  # off the top and bottom
+        got = _draw_both(f, size, s, x, y, rng.below(2), rng.below(2))
+        assert got[0] == got[1], (s, x, y)
+        assert got[2] == got[3] and got[4] == got[5], (s, got[2:])
+
+
+def test_text_marks_ink_only():
+    a = Canvas(128, 64)
+    end = font.REGULAR.draw(a, "I", 10, 3, 1)
+    assert end == 10 + font.REGULAR.width("I")
+    lit = [(x, y) for y in range(64) for x in range(128) if a.pixel(x, y)]
+    assert lit and all(10 <= x < end and 3 <= y < 11 for x, y in lit)
+    a.fill(1)
+    font.REGULAR.draw(a, "I", 10, 3, 0)
+    dark = [(x, y) for y in range(64) for x in range(128) if not a.pixel(x, y)]
+    assert [(x, y) for x, y in dark] == lit
+
+
+def _python_diff(frame, shadow, width, pages):
+    spans = []
+    mask = 0
+    for p in range(pages):
+        cols = [c for c in range(width) if frame[p * width + c] != shadow[p * width + c]]
+        spans.append((cols[0], cols[-1]) if cols else (255, 0))
+        if cols:
+            mask |= 1 << p
+    return mask, spans
+
+
+def test_diff_pages_finds_each_changed_span_and_updates_the_copy():
+    rng = Rng(3)
+    for trial in range(60):
+        width, pages = (128, 8) if trial % 2 else (72, 5)
+        shadow = bytearray(rng.below(256) for _ in range(width * pages))
+        frame = bytearray(shadow)
+        for _ in range(rng.below(6)):
+            frame[rng.below(width * pages)] ^= 1 << rng.below(8)
+        want_mask, want_spans = _python_diff(frame, shadow, width, pages)
+        spans = bytearray(2 * pages)
+        mask = display.diff_pages(frame, shadow, width, pages, spans)
+        assert mask == want_mask
+        assert [(spans[2 * p], spans[2 * p + 1]) for p in range(pages)] == want_spans
+        assert shadow == frame  # the copy now holds what the panel will show
+
+
+def test_text_keys_are_found_as_by_the_python_search():
+    keys = ("app", "new_game", "nav_hint", "continue", "help", "no_such_key_here", "")
+    for lang in strings.LANGS:
+        for key in keys:
+            got = strings.text(lang, key)
+            kept = strings._find
+            strings._find = None
+            try:
+                want = strings.text(lang, key)
+            finally:
+                strings._find = kept
+            assert got == want, (lang, key, got, want)
+    assert strings.text("de", "no_such_key_here") == "no_such_key_here"
+    assert strings.text("en", "new_game") == "New game"
