@@ -12,11 +12,14 @@ app needs:
 - `repeat`: auto-repeat of the arrows while held,
 - `events`: `pressed | repeat`, the bits a menu acts on.
 
-Debounce is time based: a change of the raw bits counts once it has lasted
-`DEBOUNCE_MS`, however often (or seldom) `update` is called. A host that calls
-`update` only when the bits change (a scripted test, the simulator) still
-gets every press that lasted long enough; `Buttons(debounce_ms=0)` takes
-every change at once.
+Debounce is a lockout: the first edge of a press or release counts at once
+(the player waits for no settling time), and the same button's further
+changes are ignored for `DEBOUNCE_MS` while its contacts bounce. A change
+still pending when the lockout ends counts at the next `update`, so a host
+that calls `update` only when the bits change (a scripted test, the
+simulator) gets every press; `Buttons(debounce_ms=0)` takes every change at
+once. The price: a spike on an idle line shorter than the lockout counts as
+a tap (buttons to ground with pull-ups do not make them).
 
 Times may come from `time.ticks_ms()` (they wrap around), so every
 difference goes through `ticks_diff`. `update` allocates nothing.
@@ -75,7 +78,7 @@ class Buttons:
     scripted input that never bounces).
     """
 
-    DEBOUNCE_MS = 20  # a raw change must last this long to count
+    DEBOUNCE_MS = 20  # after a counted change a button ignores changes this long
     LONG_MS = 600  # held this long: `long`, once per press
     REPEAT_DELAY_MS = 400  # first auto-repeat this long after the press
     REPEAT_MS = 120  # then one every this many ms while held
@@ -93,8 +96,8 @@ class Buttons:
         self.events = 0
         self.last_activity_ms = 0
         self._started = False
-        self._raw = 0  # the raw bits of the last update
-        self._raw_since = 0  # when they first appeared
+        self._locked = 0  # bits in their lockout after a counted change
+        self._changed_at = [0] * _COUNT  # when each locked bit's change counted
         self._long_done = 0  # held bits whose long press was reported
         self._down_at = [0] * _COUNT  # press time of each held button
         self._reps = [0] * _COUNT  # repeats reported in the current press
@@ -105,18 +108,29 @@ class Buttons:
         self.pressed = self.released = self.long = self.short = self.repeat = 0
         if not self._started:
             self._started = True
-            self._raw_since = now_ms
             self.last_activity_ms = now_ms
-        debounce = self.DEBOUNCE_MS
-        if held_bits != self._raw:
-            # The bits seen so far lasted until now: they count if long enough,
-            # even when no update came while they were stable.
-            if self._raw != self.held and ticks_diff(now_ms, self._raw_since) >= debounce:
-                self._accept(self._raw, self._raw_since)
-            self._raw = held_bits
-            self._raw_since = now_ms
-        if self._raw != self.held and ticks_diff(now_ms, self._raw_since) >= debounce:
-            self._accept(self._raw, self._raw_since)
+        locked = self._locked
+        if locked:  # only locked bits look at their time: no stale tick is ever compared
+            debounce = self.DEBOUNCE_MS
+            bit = 1
+            i = 0
+            while bit <= locked:
+                if locked & bit and ticks_diff(now_ms, self._changed_at[i]) >= debounce:
+                    locked &= ~bit
+                bit <<= 1
+                i += 1
+        change = (held_bits ^ self.held) & ~locked
+        if change:
+            locked |= change
+            bit = 1
+            i = 0
+            while bit <= change:
+                if change & bit:
+                    self._changed_at[i] = now_ms
+                bit <<= 1
+                i += 1
+            self._accept(self.held ^ change, now_ms)
+        self._locked = locked
         held = self.held
         if held:
             self._timers(now_ms, held)

@@ -56,30 +56,26 @@ def test_constants():
     assert Buttons.REPEAT_DELAY_MS == 400 and Buttons.REPEAT_MS == 120
 
 
-def test_glitch_of_5ms_is_ignored():
-    b = Buttons()
-    poll(b, 0, 100, 0)
-    assert poll(b, 105, 109, A, every=1) == []  # 5 ms of bounce
-    assert poll(b, 110, 300, 0) == []
-    assert b.held == 0
-
-
-def test_glitch_ignored_with_one_update_per_change():
-    b = Buttons()
-    assert run(b, [(0, 0), (100, A), (105, 0), (500, 0)]) == []
-
-
-def test_press_of_30ms_counts_once():
+def test_the_first_edge_counts_at_once():
     b = Buttons()
     poll(b, 0, 100, 0)
     seen = poll(b, 101, 130, A, every=1) + poll(b, 131, 300, 0, every=1)
-    assert seen == [(121, A, 0, 0, 0), (151, 0, A, 0, 0)], seen
+    assert seen == [(101, A, 0, 0, 0), (131, 0, A, 0, 0)], seen
 
 
-def test_press_of_30ms_with_one_update_per_change():
+def test_first_edge_with_one_update_per_change():
     b = Buttons()
     seen = run(b, [(0, 0), (100, A), (130, 0), (1000, 0)])
-    assert seen == [(130, A, 0, 0, 0), (1000, 0, A, 0, 0)], seen
+    assert seen == [(100, A, 0, 0, 0), (130, 0, A, 0, 0)], seen
+
+
+def test_a_release_inside_the_lockout_counts_when_it_ends():
+    b = Buttons()
+    seen = run(b, [(0, 0), (100, A), (105, 0), (110, 0), (119, 0), (120, 0), (121, 0)])
+    assert seen == [(100, A, 0, 0, 0), (120, 0, A, 0, 0)], seen
+    b = Buttons()  # a host that updates only on changes gets it at its next update
+    seen = run(b, [(0, 0), (100, A), (105, 0), (500, 0)])
+    assert seen == [(100, A, 0, 0, 0), (500, 0, A, 0, 0)], seen
 
 
 def test_bouncy_press_counts_once():
@@ -92,6 +88,15 @@ def test_bouncy_press_counts_once():
     seen = run(b, steps)
     assert [s[1] for s in seen if s[1]] == [A]
     assert [s[2] for s in seen if s[2]] == [A]
+    assert seen[0][0] == 0  # the first edge
+
+
+def test_each_button_has_its_own_lockout():
+    b = Buttons()
+    seen = run(b, [(0, 0), (100, A), (105, A | B), (110, B), (125, B), (140, 0)])
+    # A lets go at 110, inside its lockout: it counts at the next update after 120
+    assert seen == [(100, A, 0, 0, 0), (105, B, 0, 0, 0), (125, 0, A, 0, 0),
+                    (140, 0, B, 0, 0)], seen
 
 
 def test_pressed_only_on_the_edge():
@@ -111,9 +116,9 @@ def test_long_press_once_after_600ms():
     b = Buttons()
     poll(b, 0, 50, 0)
     seen = poll(b, 100, 2000, A)
-    assert seen == [(120, A, 0, 0, 0), (700, 0, 0, A, 0)], seen
+    assert seen == [(100, A, 0, 0, 0), (700, 0, 0, A, 0)], seen
     seen = poll(b, 2005, 2100, 0)
-    assert seen == [(2025, 0, A, 0, 0)], seen
+    assert seen == [(2005, 0, A, 0, 0)], seen
     assert b.short == 0  # it was a long press
 
 
@@ -153,11 +158,11 @@ def test_auto_repeat_timing_for_arrows():
     assert b.repeat == 0 and b.released == DOWN
 
 
-def test_repeat_counts_from_the_raw_press_with_debounce():
+def test_repeat_counts_from_the_press_with_debounce():
     b = Buttons()
     seen = poll(b, 0, 700, LEFT, every=10)
     assert [s[0] for s in seen if s[4]] == [400, 520, 640]
-    assert seen[0] == (20, LEFT, 0, 0, 0)
+    assert seen[0] == (0, LEFT, 0, 0, 0)
 
 
 def test_slow_polling_skips_missed_repeats():
@@ -209,17 +214,18 @@ def test_last_activity_and_idle():
     assert b.last_activity_ms == 1000
     b.update(5000, 0)
     assert b.idle_ms(5000) == 4000
-    b.update(5000, A)
-    b.update(5003, 0)  # a glitch is no activity
-    b.update(6000, 0)
-    assert b.last_activity_ms == 1000
-    b.update(6000, B)
-    b.update(6020, B)
-    assert b.last_activity_ms == 6020
-    b.update(6620, B)  # long press
-    assert b.last_activity_ms == 6620
+    b.update(5000, A)  # a 3 ms spike counts as a tap: the first edge counts
+    b.update(5003, 0)
+    assert b.last_activity_ms == 5000
+    b.update(6000, 0)  # its release, after the lockout
+    assert b.last_activity_ms == 6000 and b.released == A
+    b.update(7000, B)
+    b.update(7020, B)
+    assert b.last_activity_ms == 7000
+    b.update(7600, B)  # long press
+    assert b.last_activity_ms == 7600
     b.update(9000, B)  # held, nothing new
-    assert b.idle_ms(9000) == 2380
+    assert b.idle_ms(9000) == 1400
 
 
 def test_tunables_are_class_attributes():
@@ -264,7 +270,7 @@ def test_update_across_the_ticks_wrap():
             longs.append(step)
         if b.repeat:
             repeats.append(step)
-    assert presses == [120]
+    assert presses == [100]
     assert longs == [700]
     assert repeats == [500, 620, 740, 860, 980]
     assert b.idle_ms(ticks_add(start, 1000)) == 20
@@ -293,7 +299,8 @@ def test_random_mashing():
     for debounce in (20, 0, 5):
         b = Buttons(debounce_ms=debounce)
         t = raw = 0
-        model_raw = model_since = stable = 0  # the model: last raw value that lasted
+        stable = 0  # the model: per button, a change counts unless it is locked out
+        changed_at = [None] * 6
         prev_held = long_seen = 0
         for _ in range(1000):
             seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
@@ -302,13 +309,12 @@ def test_random_mashing():
             if r & 0x200:
                 raw = (r >> 12) & ALL
             b.update(t, raw if r & 0xC00 else raw | 0xC0)  # stray high bits
-            if raw != model_raw:
-                if t - model_since >= debounce:
-                    stable = model_raw
-                model_raw = raw
-                model_since = t
-            if t - model_since >= debounce:
-                stable = model_raw
+            for i in range(6):
+                bit = 1 << i
+                if (raw ^ stable) & bit and (changed_at[i] is None
+                                             or t - changed_at[i] >= debounce):
+                    stable ^= bit
+                    changed_at[i] = t
             assert b.held == stable, (t, raw, b.held, stable)
             assert b.pressed == b.held & ~prev_held
             assert b.released == prev_held & ~b.held
