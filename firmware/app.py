@@ -71,7 +71,10 @@ class App:
         self.has_sound = False  # the host has a buzzer (the settings offer sound on/off)
         self.cue = None  # a sound this step asks for: "roll", "farkle" or "win"
         self.now = now_ms
+        self.profile = False  # time each draw into draw_us (benchmark builds)
+        self.draw_us = 0
         self.stack = []
+        self.moves = 0  # bumped by every change of the stack (screens cache by it)
         self.dirty = True
         from firmware.ui import Ui
 
@@ -95,12 +98,14 @@ class App:
     def push(self, screen):
         """Show `screen` above the current one."""
         self.stack.append(screen)
+        self.moves += 1
         self.dirty = True
 
     def pop(self):
         """Close the top screen (the title screen is never closed)."""
         if len(self.stack) > 1:
             self.stack.pop()
+        self.moves += 1
         self.dirty = True
 
     def replace(self, screen):
@@ -113,12 +118,14 @@ class App:
         """Take the screens called `name` off the stack wherever they are
         (a screen below the top that no longer fits the game)."""
         self.stack[1:] = [s for s in self.stack[1:] if s.name != name]
+        self.moves += 1
         self.dirty = True
 
     def home(self, screen=None):
         """Back to the title screen, then push `screen` if given (on
         MicroPython the screen modules nobody needs now are released)."""
         del self.stack[1:]
+        self.moves += 1
         self.dirty = True
         if screen is not None:
             self.push(screen)
@@ -171,7 +178,14 @@ class App:
         if not self.dirty:
             return False
         self.dirty = False
-        self.top().draw(self, self.canvas)
+        if self.profile:  # firmware.profiling reads how long drawing took
+            from time import ticks_diff, ticks_us
+
+            t0 = ticks_us()
+            self.top().draw(self, self.canvas)
+            self.draw_us = ticks_diff(ticks_us(), t0)
+        else:
+            self.top().draw(self, self.canvas)
         return True
 
     def state(self):

@@ -10,7 +10,8 @@
 4. the store on the littlefs root (`/data`, created when missing, never
    formatted) and the shipped tables (`/tables`),
 5. the app, then the loop: read the buttons, `app.step(now, bits)`, push
-   the frame only when it changed, sleep until the next 20 ms tick.
+   the frame only when it changed, sleep until the next poll (POLL_MS:
+   a press is seen within 5 ms and counts on its first edge).
 
 Power: after `DIM_MS` without a button change the contrast goes down; after
 `SLEEP_MS` the display goes off and the loop sleeps in `machine.lightsleep`
@@ -42,7 +43,7 @@ except ImportError:  # CPython
 
 
 DEFAULT_BOARD = "pico_ssd1306_i2c"
-FRAME_MS = const(20)  # one loop per tick
+POLL_MS = const(5)  # one loop pass (button read, app step) this often
 DIM_MS = const(30000)  # idle this long: contrast down
 SLEEP_MS = const(120000)  # idle this long: display off, light sleep
 NEVER = const(0x1FFFFFFF)  # "never sleep": the longest idle time ticks_diff tells
@@ -53,6 +54,7 @@ ENTROPY_SAMPLE = const(64)  # bytes read by the start-up self-test
 DATA_DIR = "/data"
 TABLES_DIR = "/tables"
 STUCK_LINES = ("Fehler:", "Zufall", "defekt.", "(RNG", "stuck)")
+BENCH_FILE = "bench.json"
 
 
 # ------------------------------------------------------------ the board
@@ -151,6 +153,26 @@ def entropy_ok(read):
 
     sample = read(ENTROPY_SAMPLE)
     return len(sample) >= ENTROPY_SAMPLE and not source_looks_stuck(sample)
+
+
+def bench_options(path=BENCH_FILE):
+    """The benchmark switches of `path` (written only by tools/chipbench.py
+    into a staged tree), a dict, or None when the file is absent or bad:
+    "seed" (int: seeded dice, so a run can be replayed in the simulator),
+    "profile" (print an `@prof` line per frame) and "heap" (collect and
+    print an `@heap` line per frame)."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return None
+    import json
+
+    try:
+        options = json.loads(text)
+    except ValueError:
+        return None
+    return options if type(options) is dict else None
 
 
 def make_store(root=DATA_DIR):
@@ -280,6 +302,8 @@ class Device:
         self.dimmed = False
         self.asleep = False
         self.steps = self.shows = self.wakes = 0
+        self.profile = False  # print an @prof line per frame (bench.json)
+        self.heap = False  # collect and print an @heap line per frame (bench.json)
         self.prefs = getattr(app, "prefs", 0)  # the app's settings version applied
 
     def apply_settings(self):
@@ -300,17 +324,25 @@ class Device:
             self.buzzer.on = bool(settings.get("sound", True))
 
     def step(self):
-        """One frame while awake, one light-sleep slice while asleep."""
+        """One loop pass while awake, one light-sleep slice while asleep."""
         self.steps += 1
-        if self.asleep:
-            self.machine.lightsleep(SLICE_MS)
-            bits = self.keys.read()
-            if bits & ~self.bits:
-                self.wake(bits)
-            self.bits = bits
+        if self.profile or self.heap:
+            from firmware.profiling import profiled_step
+
+            profiled_step(self)
             return
-        clock = self.clock
-        now = clock.ticks_ms()
+        if self.asleep:
+            self.doze()
+            return
+        now = self.clock.ticks_ms()
+        if self.app.step(now, self.read(now)):
+            self.display.show()
+            self.shows += 1
+        self.settle(now)
+
+    def read(self, now):
+        """The button bits for the app at `now` (a change counts as activity,
+        brightens a dimmed screen; a waking press is swallowed)."""
         bits = self.keys.read()
         if bits != self.bits:
             self.bits = bits
@@ -318,9 +350,11 @@ class Device:
             if self.dimmed:
                 self.brighten()
         self.swallow &= bits
-        if self.app.step(now, bits & ~self.swallow):
-            self.display.show()
-            self.shows += 1
+        return bits & ~self.swallow
+
+    def settle(self, now):
+        """After the app's step at `now`: sound, settings, dimming and sleep,
+        then wait for the next poll."""
         cue = self.app.cue
         if cue is not None and self.buzzer is not None:
             self.play(cue)
@@ -332,9 +366,18 @@ class Device:
         elif idle >= self.dim_after and not self.dimmed:
             self.dimmed = True
             self.display.contrast(DIM_CONTRAST)
+        clock = self.clock
         spent = ticks_diff(clock.ticks_ms(), now)
-        if spent < FRAME_MS:
-            clock.sleep_ms(FRAME_MS - spent)
+        if spent < POLL_MS:
+            clock.sleep_ms(POLL_MS - spent)
+
+    def doze(self):
+        """One light-sleep slice; a new press wakes the device."""
+        self.machine.lightsleep(SLICE_MS)
+        bits = self.keys.read()
+        if bits & ~self.bits:
+            self.wake(bits)
+        self.bits = bits
 
     def play(self, cue):
         """The sound of a cue: a click on a roll, a falling phrase on a
@@ -400,10 +443,16 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
     if not entropy_ok(entropy):
         show_message(display, STUCK_LINES)
         return None
+    bench = bench_options()
     if dice is None:
-        from engine.dice import ByteDice
+        if bench and "seed" in bench:
+            from engine.dice import SeededDice
 
-        dice = ByteDice(entropy)
+            dice = SeededDice(bench["seed"])
+        else:
+            from engine.dice import ByteDice
+
+            dice = ByteDice(entropy)
     if store is None:
         store = make_store()
     if tables is None:
@@ -421,6 +470,10 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
                             app.session.settings.get("sound", True))
         app.has_sound = True
     dev.apply_settings()
+    if bench:
+        dev.profile = bool(bench.get("profile"))
+        dev.heap = bool(bench.get("heap"))
+        app.profile = dev.profile
     return dev
 
 

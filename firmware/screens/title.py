@@ -11,7 +11,26 @@ class Title(Menu):
 
     name = "title"
 
+    def __init__(self):
+        Menu.__init__(self)
+        self._seen = -1  # app.moves when the entries were last worked out
+        self._keys = None
+        self._labels = None
+        self._lang = None  # the language of _labels
+
     def _entries(self, app):
+        """The entry keys; worked out again only when the stack has changed
+        since (asking the flash costs about 1 ms a file on the chip)."""
+        if self._seen != app.moves or self._keys is None:
+            self._keys = self._find_entries(app)
+            self._labels = None
+            self._seen = app.moves
+        if self._lang != app.lang:
+            self._labels = None
+            self._lang = app.lang
+        return self._keys
+
+    def _find_entries(self, app):
         entries = []
         if app.session.has_game():
             entries.append("continue")
@@ -29,8 +48,11 @@ class Title(Menu):
         return app.t("app")
 
     def labels(self, app):
-        """Continue (when a game is saved), New game, Language."""
-        return [app.t(key) for key in self._entries(app)]
+        """Continue (when a game is saved), New game, the score pad, ..."""
+        keys = self._entries(app)
+        if self._labels is None:
+            self._labels = [app.t(key) for key in keys]
+        return self._labels
 
     def back(self, app):
         """B on the title screen does nothing."""

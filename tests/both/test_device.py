@@ -82,7 +82,7 @@ def test_good_entropy_starts_the_app_on_the_title_screen():
     dev.loop(3)
     assert dev.shows == 1  # the title frame once, then nothing changed
     assert model.frame() == bytes(dev.display.buffer)
-    assert clock.now == 1000 + 3 * device.FRAME_MS
+    assert clock.now == 1000 + 3 * device.POLL_MS
 
 
 def test_buttons_are_pull_up_inputs_read_active_low():
@@ -108,9 +108,9 @@ def test_dim_sleep_and_wake_resume_exactly():
     state = dev.app.state()
     assert state["screen"] == "setup" and state["index"] == 1
     frame = bytes(dev.display.buffer)
-    dev.loop(1000 // device.FRAME_MS)
+    dev.loop(1000 // device.POLL_MS)
     assert dev.dimmed and model.contrast == device.DIM_CONTRAST and model.on
-    dev.loop(2000 // device.FRAME_MS)
+    dev.loop(2000 // device.POLL_MS)
     assert dev.asleep and not model.on
     app_time = dev.app.now
     slept = len(machine.lightsleeps)
@@ -138,7 +138,7 @@ def test_dim_sleep_and_wake_resume_exactly():
 def test_a_press_on_a_dimmed_screen_brightens_and_counts():
     board, model, clock, dev = _start()
     dev.dim_after = 500
-    dev.loop(600 // device.FRAME_MS)
+    dev.loop(600 // device.POLL_MS)
     assert dev.dimmed and model.contrast == device.DIM_CONTRAST
     _press(dev, board, "DOWN")
     assert not dev.dimmed and model.contrast == device.CONTRAST
@@ -150,7 +150,7 @@ def test_released_buttons_do_not_wake_and_a_held_one_needs_a_new_press():
     dev.sleep_after = 400
     pin = board.BUTTONS["B"]
     machine.press(pin)  # held down (a pocket), then the idle time runs out
-    dev.loop(600 // device.FRAME_MS)
+    dev.loop(600 // device.POLL_MS)
     assert dev.asleep
     dev.loop(10)
     assert dev.asleep  # still held: no wake

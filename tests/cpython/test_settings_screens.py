@@ -179,7 +179,7 @@ def test_the_device_loop_applies_contrast_sleep_and_sound():
     assert dev2.contrast == 0xFF and model.contrast == 0xFF
     assert dev2.sleep_after == 30000 and not dev2.buzzer.on
     # dimmed, then woken: back to the chosen contrast
-    dev2.loop(16000 // device.FRAME_MS)
+    dev2.loop(16000 // device.POLL_MS)
     assert dev2.dimmed and model.contrast == device.DIM_CONTRAST
     pin = board.BUTTONS["B"]
     machine.press(pin)

@@ -214,6 +214,19 @@ class Oled:
             out.extend(self.ram[base:base + self.width])
         return bytes(out)
 
+    def shows(self, buf):
+        """True when the visible window equals the MONO_VLSB frame `buf`
+        (compared in place: no 1 KB copy on a nearly full test heap)."""
+        ram = self.ram
+        i = 0
+        for page in range(self.height // 8):
+            base = page * self.columns + self.col_offset
+            for c in range(self.width):
+                if ram[base + c] != buf[i]:
+                    return False
+                i += 1
+        return True
+
     def pixel(self, x, y):
         """The pixel at (x, y) of the visible window: 1 lit, 0 dark."""
         b = self.ram[(y >> 3) * self.columns + self.col_offset + x]
