@@ -71,7 +71,8 @@ class App:
         self.has_sound = False  # the host has a buzzer (the settings offer sound on/off)
         self.cue = None  # a sound this step asks for: "roll", "farkle" or "win"
         self.now = now_ms
-        self.profile = False  # time each draw into draw_us (benchmark builds)
+        self.show_now = None  # the host's "send the canvas to the panel now" (see flush)
+        self.profile = None  # a microsecond clock: time each draw into draw_us (benchmarks)
         self.draw_us = 0
         self.stack = []
         self.moves = 0  # bumped by every change of the stack (screens cache by it)
@@ -154,6 +155,34 @@ class App:
         """Ask for a redraw at the end of this step."""
         self.dirty = True
 
+    def flush(self):
+        """Draw the top screen and put it on the panel now, in the middle of
+        a step, before slow work (a save, an import, a solve) that follows:
+        the press is answered at once. The step still ends with its own
+        redraw. Does nothing on a host without `show_now`."""
+        if self.show_now is not None:
+            self.top().draw(self, self.canvas)
+            self.show_now()
+            self.dirty = True
+
+    def busy(self):
+        """Put a "working" mark (an hourglass in the top right corner) on the
+        screen as it is and show it now, before slow work that will change
+        the screen; see `flush`."""
+        if self.show_now is None:
+            return
+        c = self.canvas
+        x = self.width - 9
+        c.fill_rect(x, 0, 9, 9, 0)
+        c.rect(x, 0, 9, 9, 1)
+        c.hline(x + 2, 2, 5, 1)
+        c.hline(x + 3, 3, 3, 1)
+        c.pixel(x + 4, 4, 1)
+        c.hline(x + 3, 5, 3, 1)
+        c.hline(x + 2, 6, 5, 1)
+        self.show_now()
+        self.dirty = True
+
     # ------------------------------------------------------------ stepping
 
     def step(self, now_ms, held_bits):
@@ -179,11 +208,11 @@ class App:
             return False
         self.dirty = False
         if self.profile:  # firmware.profiling reads how long drawing took
-            from time import ticks_diff, ticks_us
-
-            t0 = ticks_us()
+            # (the clock comes from the host: an `import time` here would
+            # search the flash for a time.py on every frame, 4 ms on the chip)
+            t0 = self.profile()
             self.top().draw(self, self.canvas)
-            self.draw_us = ticks_diff(ticks_us(), t0)
+            self.draw_us = buttons.ticks_diff(self.profile(), t0)
         else:
             self.top().draw(self, self.canvas)
         return True

@@ -305,6 +305,7 @@ class Device:
         self.profile = False  # print an @prof line per frame (bench.json)
         self.heap = False  # collect and print an @heap line per frame (bench.json)
         self.prefs = getattr(app, "prefs", 0)  # the app's settings version applied
+        app.show_now = self.show_now  # feedback frames in the middle of a step
 
     def apply_settings(self):
         """Contrast, sleep and dim times and sound from the app's settings."""
@@ -339,6 +340,11 @@ class Device:
             self.display.show()
             self.shows += 1
         self.settle(now)
+
+    def show_now(self):
+        """Send the canvas to the panel at once (App.flush and App.busy)."""
+        self.display.show()
+        self.shows += 1
 
     def read(self, now):
         """The button bits for the app at `now` (a change counts as activity,
@@ -473,7 +479,8 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
     if bench:
         dev.profile = bool(bench.get("profile"))
         dev.heap = bool(bench.get("heap"))
-        app.profile = dev.profile
+        if dev.profile:
+            app.profile = clock.ticks_us
     return dev
 
 

@@ -13,7 +13,10 @@ pass that pushes a frame prints one line on the USB serial:
 drawing the screen, `show` handing the frame to the display (its transfer),
 `alloc` the heap the whole pass allocated (the printing not included),
 `idle` the passes without a frame since the last line and what they
-allocated. With "heap" on, the pass then collects the garbage and prints
+allocated. The heap figures need "heap" on: `gc.mem_alloc()` walks the
+whole heap (about 6 ms on the chip), which would slow every pass, so a
+timing run prints them as 0. With "heap" on, the pass then collects the
+garbage and prints
 
     @heap ms=<ticks_ms> live=<bytes> free=<bytes> scr=<name>
 
@@ -33,7 +36,8 @@ def profiled_step(dev):
         dev.doze()
         return
     app = dev.app
-    a0 = gc.mem_alloc()
+    heap = dev.heap
+    a0 = gc.mem_alloc() if heap else 0
     t0 = ticks_us()
     now = dev.clock.ticks_ms()
     bits = dev.read(now)
@@ -45,14 +49,14 @@ def profiled_step(dev):
         dev.display.show()
         dev.shows += 1
     t3 = ticks_us()
-    alloc = gc.mem_alloc() - a0
+    alloc = gc.mem_alloc() - a0 if heap else 0
     if shown:
         draw = app.draw_us
         print("@prof ms=%d read=%d step=%d draw=%d show=%d alloc=%d idle=%d:%d scr=%s" % (
             now, ticks_diff(t1, t0), ticks_diff(t2, t1) - draw, draw, ticks_diff(t3, t2), alloc,
             _idle[0], _idle[1], app.top().name))
         _idle[0] = _idle[1] = 0
-        if dev.heap:
+        if heap:
             gc.collect()
             print("@heap ms=%d live=%d free=%d scr=%s" % (now, gc.mem_alloc(), gc.mem_free(),
                                                         app.top().name))

@@ -90,8 +90,13 @@ class Play(Screen):
     # ------------------------------------------------------------ actions
 
     def _apply(self, app, actions):
-        """Apply engine actions, save, and note what happened."""
+        """Apply engine actions, save, and note what happened. A person's
+        press is answered on the panel before the save starts: a roll with
+        a "working" mark on the screen as it was (App.busy: nothing of the
+        new dice shows before they are saved), anything else with the new
+        screen (App.flush)."""
         game = self.game
+        person = self._person()
         before = game.events_total
         self.tips.judge(app, self, actions)
         try:
@@ -101,24 +106,32 @@ class Play(Screen):
             self.msg = e.reason
             app.redraw()
             return False
-        failed = app.session.save_game(game)
         new = game.events_total - before
-        self.msg = app.t("save_failed") if failed else ""
         rolled = False
         for event in game.events[len(game.events) - new:]:
-            kind = event[0]
-            if kind == "roll":
+            if event[0] == "roll":
                 rolled = True
-                app.cue = "roll"
-            elif kind in ("farkle", "bust", "win"):
-                app.cue = "win" if kind == "win" else "farkle"
-            elif kind in MESSAGE_EVENTS and not failed:
-                self.msg = _event_text(app, game, event)
         if rolled:
             self.anim_end = app.now + ROLL_ANIM_MS[app.session.settings.get("speed", 1) % 3]
             self.anim_next = app.now
         self._reset_selection()
         self.bot_keep = None
+        self.msg = ""
+        if person:
+            if rolled:
+                app.busy()
+            else:
+                app.flush()
+        failed = app.session.save_game(game)
+        self.msg = app.t("save_failed") if failed else ""
+        for event in game.events[len(game.events) - new:]:
+            kind = event[0]
+            if kind == "roll":
+                app.cue = "roll"
+            elif kind in ("farkle", "bust", "win"):
+                app.cue = "win" if kind == "win" else "farkle"
+            elif kind in MESSAGE_EVENTS and not failed:
+                self.msg = _event_text(app, game, event)
         self.tips.confirmed(app, self)
         app.redraw()
         return True
