@@ -14,7 +14,6 @@ Decoding a damaged, truncated, foreign or newer blob raises `CodecError`
 (a ValueError) with a message for the screen, and never returns a half state.
 """
 
-from engine.game import Game
 from engine.rules import crc32
 
 MAGIC = b"ZT"
@@ -200,6 +199,8 @@ def encode_game(game):
 
 def decode_game(blob, dice=None):
     """The Game saved in `blob` (with `dice` as its dice source)."""
+    from engine.game import Game  # here: the title screen boots without the game's code
+
     data = unpack(blob, KIND_GAME)
     try:
         return Game.from_data(data, dice)

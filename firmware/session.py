@@ -6,7 +6,6 @@ its dice are shown, so switching off never re-rolls a roll.
 """
 
 from engine.codec import CodecError
-from engine.game import Game
 from firmware.store import NoSave, SaveDamaged, SaveFailed
 
 GAME = "game"
@@ -54,6 +53,8 @@ class Session:
         note when an older copy had to be used. Raises NoSave or SaveDamaged."""
         data, note = self.store.load(GAME, KIND_GAME)
         try:
+            from engine.game import Game  # here: booting to the title needs no game code
+
             game = Game.from_data(data, dice)
         except (ValueError, CodecError) as e:
             raise SaveDamaged("saved game is not valid: %s" % e)

@@ -126,6 +126,8 @@ class _Run:
 
 def _check_board(board_name, spi=True):
     board, model, disp = _rig(board_name, spi)
+    assert not model.on, "dark until the first frame: no power-on noise shows"
+    disp.show()
     assert model.on and model.upright(), "panel set-up"
     assert model.mux == board.HEIGHT - 1
     run = _Run(board, model, disp)
@@ -253,6 +255,7 @@ def test_frame_leaves_without_a_copy():
         i2c = _SpyI2C()
         disp = kind(display.I2CBus(i2c, 0x3C))
         disp.fill(0)
+        disp.show()  # the first frame goes out whole
         disp.fill_rect(40, 20, 3, 3, 1)  # page 2 (rows 20..22), second quarter
         del i2c.parts[:]
         del i2c.sent[:]
@@ -265,10 +268,11 @@ def test_frame_leaves_without_a_copy():
         assert bytes(disp.buffer) == frame  # the spare byte went back
     spi = _SpySPI()
     disp = display.SSD1306(display.SPIBus(spi, _SpyPin(), _SpyPin()))
+    disp.show()  # the first: the frame, then the power-on command
     disp.show()
     assert spi.parts[-1] is disp.buffer
     i2c = _SpyI2C()
-    display.SH1106(display.I2CBus(i2c, 0x3C))
+    display.SH1106(display.I2CBus(i2c, 0x3C)).show()
     pages = [p for p in i2c.parts if len(p) == 129]  # the first show: every page whole
     assert len(pages) == 8 and isinstance(pages[0], memoryview)
 
