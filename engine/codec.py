@@ -14,7 +14,7 @@ Decoding a damaged, truncated, foreign or newer blob raises `CodecError`
 (a ValueError) with a message for the screen, and never returns a half state.
 """
 
-from engine.rules import crc32
+from engine.crc import crc32
 
 MAGIC = b"ZT"
 VERSION = 1

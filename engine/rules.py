@@ -30,10 +30,7 @@ entry hurdle may be any multiple of 50 up to the target; `exact` and
 `finish="exact"` always go together.
 """
 
-try:
-    from binascii import crc32 as _crc32
-except ImportError:  # pragma: no cover - ports without binascii.crc32
-    _crc32 = None
+from engine.crc import crc32
 
 KEYS = (
     "dice", "target", "entry", "n_of_kind", "ones_triple", "straight",
@@ -255,23 +252,6 @@ def _int(text):
     if not text or not (text.isdigit() or (text[0] == "-" and text[1:].isdigit())):
         raise ValueError("bad number %r in rules encoding" % text)
     return int(text)
-
-
-def crc32(data, value=0):
-    """CRC-32 (the zlib polynomial) of bytes; binascii when present."""
-    if _crc32 is not None:
-        return _crc32(data, value) & 0xFFFFFFFF
-    return crc32_pure(data, value)
-
-
-def crc32_pure(data, value=0):
-    """Bitwise CRC-32 for ports without binascii.crc32 (slow but small)."""
-    crc = value ^ 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
-    return crc ^ 0xFFFFFFFF
 
 
 def preset(key):

@@ -3,9 +3,10 @@ a blob can be damaged. Run under CPython (pytest) and MicroPython (mprun)."""
 
 from engine import codec
 from engine.codec import CodecError, decode_game, encode_game, pack, unpack, unpack_file
+from engine.crc import crc32
 from engine.dice import ScriptedDice
 from engine.game import BANK, ROLL, Game
-from engine.rules import Rules, crc32, preset
+from engine.rules import Rules, preset
 from tests.both.helpers import raises
 
 KIND_OTHER = 0x53  # "S": some other file kind

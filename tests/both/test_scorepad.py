@@ -2,7 +2,7 @@
 Run under CPython (pytest) and MicroPython (mprun)."""
 
 from engine.codec import CodecError, pack, unpack
-from engine.rules import crc32
+from engine.crc import crc32
 from engine.scorepad import (
     BASE_TABLE,
     KIND_PAD,

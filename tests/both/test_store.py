@@ -4,7 +4,7 @@ Run under CPython (pytest) and MicroPython (mprun)."""
 import os
 
 from engine import codec
-from engine.rules import crc32
+from engine.crc import crc32
 from firmware.store import (
     DirFS,
     MemFS,
