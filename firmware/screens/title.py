@@ -3,6 +3,7 @@ pad (and "Tafel weiter" while one is saved), statistics, settings (the
 language is there)."""
 
 from firmware.screens.menu import Menu
+from firmware.session import GAME
 from firmware.store import NoSave, SaveDamaged
 
 
@@ -32,10 +33,11 @@ class Title(Menu):
 
     def _find_entries(self, app):
         entries = []
-        if app.session.has_game():
+        files = app.session.store.fs.names()  # one directory read, not six stats
+        if _saved(files, GAME):
             entries.append("continue")
         entries.append("new_game")
-        if _pad_saved(app):
+        if _saved(files, "pad"):
             entries.append("pad_continue")
         entries.append("pad_title")
         entries.append("stats_title")
@@ -90,10 +92,10 @@ class Title(Menu):
             app.push(Settings())
 
 
-def _pad_saved(app):
-    """firmware.screens.pad.has_pad, without loading the pad's screens."""
-    fs = app.session.store.fs
-    return fs.exists("pad") or fs.exists("pad.new") or fs.exists("pad.bak")
+def _saved(files, name):
+    """True when `files` hold save `name` or a copy of it (Session.has_game,
+    firmware.screens.pad.has_pad)."""
+    return name in files or name + ".new" in files or name + ".bak" in files
 
 
 def resume(app):

@@ -1,12 +1,11 @@
 """Tests of engine.rules against RULES.md; run under CPython (pytest) and MicroPython (mprun)."""
 
+from engine.crc import crc32, crc32_pure
 from engine.rules import (
     DEFAULTS,
     KEYS,
     PRESETS,
     Rules,
-    crc32,
-    crc32_pure,
     preset,
 )
 from tests.both.helpers import raises
