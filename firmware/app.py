@@ -22,6 +22,7 @@ no timer due) draw nothing and allocate nothing.
 import sys
 
 from firmware import buttons, strings
+from firmware.clock import ticks_diff
 from firmware.session import Session
 
 # On MicroPython every imported module's code lives on the heap: going home
@@ -212,7 +213,7 @@ class App:
             # search the flash for a time.py on every frame, 4 ms on the chip)
             t0 = self.profile()
             self.top().draw(self, self.canvas)
-            self.draw_us = buttons.ticks_diff(self.profile(), t0)
+            self.draw_us = ticks_diff(self.profile(), t0)
         else:
             self.top().draw(self, self.canvas)
         return True

@@ -34,18 +34,7 @@ except ImportError:  # CPython
         return x
 
 
-try:  # MicroPython: wrap-around safe tick arithmetic
-    from time import ticks_add, ticks_diff
-except ImportError:  # CPython: times are plain integers that never wrap
-
-    def ticks_diff(new, old):
-        """Return `new - old` in ms (same argument order as time.ticks_diff)."""
-        return new - old
-
-    def ticks_add(ticks, delta):
-        """Return `ticks + delta` (CPython stand-in for time.ticks_add)."""
-        return ticks + delta
-
+from firmware.clock import ticks_diff
 
 UP = const(1)
 DOWN = const(2)

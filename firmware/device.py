@@ -31,7 +31,8 @@ Also here: `Battery` (VSYS through the ADC, as a percentage) and `Buzzer`
 
 import os
 
-from firmware.buttons import NAMES, ticks_diff
+from firmware.buttons import NAMES
+from firmware.clock import ticks_diff
 
 try:
     from micropython import const

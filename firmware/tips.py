@@ -35,6 +35,7 @@ line. A message of the play screen always wins over a tip.
 """
 
 from engine.game import BANK, PASS, ROLL, TAKE
+from firmware.clock import Due
 from firmware.screens.menu import Menu
 from firmware.store import NoSave, SaveDamaged, SaveFailed
 
@@ -90,9 +91,9 @@ class Tips:
         self._lines = []
         self._marks = []
         self.page = 0
-        self.page_at = 0
+        self.page_due = Due()  # the next page of tip lines
         self.note = ""
-        self.note_until = 0
+        self.note_due = Due()  # the end of the note
         self._judged = None
 
     # ------------------------------------------------------------ state
@@ -242,7 +243,7 @@ class Tips:
                 self.cost[seat] += pts
         if note:
             self.note = note
-            self.note_until = app.now + NOTE_MS
+            self.note_due.set(app.now, NOTE_MS)
         self.save(app)
 
     def game_over(self, app):
@@ -277,7 +278,7 @@ class Tips:
             return False
         self._key = key
         self.page = 0
-        self.page_at = app.now + PAGE_MS
+        self.page_due.set(app.now, PAGE_MS)
         if self.coach() is None:
             self._lines, self._head, self._marks = self._basics(app, play, chosen)
         else:
@@ -385,12 +386,13 @@ class Tips:
     def tick(self, app, play, now):
         """True when the shown tip changes (next page, a note expires)."""
         changed = False
-        if self.note and now - self.note_until >= 0:
+        if self.note and self.note_due.reached(now):
             self.note = ""
+            self.note_due.clear()
             changed = True
-        if self._key is not None and self.active(play) and now - self.page_at >= 0:
+        if self._key is not None and self.active(play) and self.page_due.reached(now):
             self.page += 1
-            self.page_at = now + PAGE_MS
+            self.page_due.set(now, PAGE_MS)
             changed = True
         return changed
 
@@ -398,7 +400,7 @@ class Tips:
         """The text for the status line: the note, else (tips on) the
         page of tip lines (with the play screen's own `status` as one
         page), else `status`."""
-        if self.note and app.now - self.note_until < 0:
+        if self.note and self.note_due.waiting(app.now):
             return self.note
         if not self.active(play):
             return status
@@ -421,7 +423,7 @@ class Tips:
         self._update(app, play)
         ui = app.ui
         size = ui.die
-        if not play.anim_end:
+        if not play.anim.armed:
             dot = 2
             for i in self._marks:
                 x = dice_x + i * (size + gap) + (size - dot) // 2
@@ -433,7 +435,7 @@ class Tips:
 
     def start_line(self, app, play):
         """The tip on a turn's first screen (offer or a turn's worth)."""
-        if self.note and app.now - self.note_until < 0:
+        if self.note and self.note_due.waiting(app.now):
             return self.note
         if not self.active(play):
             return ""

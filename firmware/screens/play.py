@@ -14,6 +14,7 @@ from engine import scoring
 from engine.game import BANK, PASS, ROLL, TAKE, IllegalAction
 from firmware import buttons
 from firmware.app import Screen
+from firmware.clock import Due
 from firmware.players import Players
 from firmware.tips import Tips
 
@@ -34,9 +35,9 @@ class Play(Screen):
         self.cursor = 0
         self.sel = []
         self.msg = ""
-        self.anim_end = 0
-        self.anim_next = 0
-        self.bot_due = -1
+        self.anim = Due()  # the end of the roll animation (armed while the dice tumble)
+        self.anim_frame = Due()  # its next frame
+        self.bot_due = Due()  # a computer's next visible step
         self.bot_keep = None  # a computer's keep, shown before it is applied
         self.handed = -1  # the turn (events_total) whose hand-over was shown
         self.tips = Tips(app, game, self.players)  # firmware/tips.py: per person, off by default
@@ -112,8 +113,8 @@ class Play(Screen):
             if event[0] == "roll":
                 rolled = True
         if rolled:
-            self.anim_end = app.now + ROLL_ANIM_MS[app.session.settings.get("speed", 1) % 3]
-            self.anim_next = app.now
+            self.anim.set(app.now, ROLL_ANIM_MS[app.session.settings.get("speed", 1) % 3])
+            self.anim_frame.set(app.now, 0)
         self._reset_selection()
         self.bot_keep = None
         self.msg = ""
@@ -208,12 +209,12 @@ class Play(Screen):
         game = self.game
         if game.phase == "over":
             return
-        if self.anim_end:  # a press ends the animation and still counts
-            self.anim_end = 0
+        if self.anim.armed:  # a press ends the animation and still counts
+            self.anim.clear()
             app.redraw()
         if not self._person():
             if kind == "press":
-                self.bot_due = app.now  # hurry the computer
+                self.bot_due.set(app.now, 0)  # hurry the computer
             return
         phase = game.phase
         self.msg = ""
@@ -258,12 +259,12 @@ class Play(Screen):
     def tick(self, app, now):
         """Animation frames, computer turns, hand-overs, the end."""
         game = self.game
-        if self.anim_end:
-            if now - self.anim_end >= 0:
-                self.anim_end = 0
+        if self.anim.armed:
+            if self.anim.reached(now):
+                self.anim.clear()
                 return True
-            if now - self.anim_next >= 0:
-                self.anim_next = now + ANIM_FRAME_MS
+            if self.anim_frame.reached(now):
+                self.anim_frame.set(now, ANIM_FRAME_MS)
                 return True
             return False
         if game.phase == "over":
@@ -283,13 +284,12 @@ class Play(Screen):
 
             app.push(Solving(self.players))
             return True
-        if self.bot_due < 0:
-            pace = BOT_PACE_MS[app.session.settings.get("speed", 1) % 3]
-            self.bot_due = now + pace
+        if not self.bot_due.armed:
+            self.bot_due.set(now, BOT_PACE_MS[app.session.settings.get("speed", 1) % 3])
             return False
-        if now - self.bot_due < 0:
+        if not self.bot_due.reached(now):
             return False
-        self.bot_due = -1
+        self.bot_due.clear()
         self._bot_step(app)
         # A person's turn may begin now: hand over in this same step, so that
         # no press reaches the play screen before the hand-over shows.
@@ -377,7 +377,7 @@ class Play(Screen):
         width = n * size + (n - 1) * gap
         x = (ui.w - width) // 2
         bad = self._bad_dice()[0] if game.phase == "keep" else []
-        animating = self.anim_end != 0
+        animating = self.anim.armed
         seed = app.now
         for i in range(n):
             face = roll[i]

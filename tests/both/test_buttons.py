@@ -15,9 +15,8 @@ from firmware.buttons import (
     A,
     B,
     Buttons,
-    ticks_add,
-    ticks_diff,
 )
+from firmware.clock import ticks_add, ticks_diff
 
 MICROPYTHON = sys.implementation.name == "micropython"
 

@@ -117,7 +117,7 @@ def test_pace_sets_the_roll_animation(tmp_path):
         play = Play(sim.app, game)
         sim.app.home(play)
         play._apply(sim.app, [("roll",)])
-        assert play.anim_end - sim.app.now == ROLL_ANIM_MS[speed]
+        assert play.anim.at - sim.app.now == ROLL_ANIM_MS[speed]
         game = Game(preset("zehntausend"), ["Anna"], SeededDice(3))
 
 
