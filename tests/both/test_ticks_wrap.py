@@ -104,7 +104,7 @@ def test_a_game_plays_on_across_the_wrap():
                 turns += 1
         else:  # the computer's turn ends by itself, at its pace
             seat = game.current
-            took = run.until(lambda: game.current != seat or game.phase == "over", 60000)
+            took = run.until(lambda s=seat: game.current != s or game.phase == "over", 60000)
             assert took >= BOT_PACE_MS[1], took  # not rushed by a due time past the wrap
             turns += 1
     assert turns >= 4  # several turns, the first ones across the wrap
