@@ -25,8 +25,9 @@ Everything the loop touches is passed in (`machine`, `clock`, the entropy
 source, the store), so tests run it on `tests/fakes/machine.py` with a
 virtual clock, under CPython and the MicroPython Unix port.
 
-Also here: `Battery` (VSYS through the ADC, as a percentage) and `Buzzer`
-(PWM clicks and phrases, with a sound on/off flag).
+The battery gauge (firmware/battery.py) loads on first use, the buzzer
+(firmware/sound.py, which never blocks the loop) only on boards that have
+one: a boot carries no code it does not need.
 """
 
 import os
@@ -120,20 +121,45 @@ def make_display(board, machine):
 
 class Keys:
     """The six buttons of `board.BUTTONS` as inputs with pull-ups (a pressed
-    button reads 0); `read()` returns the held bits (firmware.buttons)."""
+    button reads 0); `read()` returns the held bits (firmware.buttons).
+
+    A falling edge also sets the button's bit in `caught` (a pin interrupt,
+    where the port has them), and `read()` reports it once even when the
+    button was let go again: a tap shorter than a loop pass that is busy
+    with slow work (a save, a solver step) is never lost."""
 
     def __init__(self, machine, pins):
         Pin = machine.Pin
         self.pins = [Pin(pins[name], Pin.IN, Pin.PULL_UP) for name in NAMES]
+        self.caught = 0
+        falling = getattr(Pin, "IRQ_FALLING", None)
+        if falling is not None:
+            bit = 1
+            for pin in self.pins:
+                pin.irq(self._catcher(bit), falling)
+                bit <<= 1
+
+    def _catcher(self, bit):
+        """The interrupt handler of one button (made once; allocates nothing)."""
+
+        def caught(pin):
+            self.caught |= bit
+
+        return caught
 
     def read(self):
-        """The bits of the buttons held now (raw; the app debounces)."""
+        """The bits of the buttons held now, and those pressed since the
+        last read (raw; the app debounces)."""
         bits = 0
         bit = 1
         for pin in self.pins:
             if not pin.value():
                 bits |= bit
             bit <<= 1
+        caught = self.caught
+        if caught:
+            self.caught ^= caught  # (a press caught meanwhile stays for the next read)
+            bits |= caught
         return bits
 
 
@@ -188,91 +214,6 @@ def make_store(root=DATA_DIR):
     return Store(DirFS(root))
 
 
-# ------------------------------------------------------------ battery and sound
-
-# VSYS in mV -> percent for one Li-ion/LiPo cell on VSYS, at the light load
-# of this device; straight lines between the points. 3.30 V and below is
-# empty (the Pico's regulator drops out soon after), 4.20 V full.
-CURVE = ((3300, 0), (3500, 5), (3600, 10), (3700, 25), (3750, 35), (3800, 45),
-         (3850, 55), (3900, 65), (3950, 72), (4000, 80), (4100, 90), (4200, 100))
-
-
-def vsys_mv(raw):
-    """VSYS in mV from a raw 16-bit reading of the VSYS/3 divider at 3.3 V
-    reference: raw * 3.3 * 3 / 65535 volts."""
-    return raw * 9900 // 65535
-
-
-def percent(mv):
-    """The charge estimate (0..100) for a cell at `mv` along CURVE."""
-    last_mv, last_pc = CURVE[0]
-    if mv <= last_mv:
-        return 0
-    for point_mv, point_pc in CURVE:
-        if mv <= point_mv:
-            return last_pc + (mv - last_mv) * (point_pc - last_pc) // (point_mv - last_mv)
-        last_mv, last_pc = point_mv, point_pc
-    return 100
-
-
-class Battery:
-    """The battery gauge on a board with `VSYS_ADC` (the Pico's GP29)."""
-
-    def __init__(self, machine, pin):
-        self.adc = machine.ADC(machine.Pin(pin))
-
-    def millivolts(self):
-        """VSYS in mV."""
-        return vsys_mv(self.adc.read_u16())
-
-    def percent(self):
-        """The charge estimate, 0..100 (see CURVE)."""
-        return percent(self.millivolts())
-
-
-FARKLE_NOTES = ((523, 90), (392, 90), (262, 180))  # C5 G4 C4
-WIN_NOTES = ((523, 80), (659, 80), (784, 80), (1047, 200))  # C5 E5 G5 C6
-
-
-class Buzzer:
-    """A piezo on `pin` driven by PWM; nothing sounds while `on` is False.
-    The PWM is made at the first sound, so a silent device never drives it."""
-
-    CLICK = (2000, 4)  # Hz, ms
-
-    def __init__(self, machine, pin, clock, on=True):
-        self.machine = machine
-        self.pin = pin
-        self.clock = clock
-        self.on = on
-        self.pwm = None
-
-    def _out(self):
-        if self.pwm is None:
-            self.pwm = self.machine.PWM(self.machine.Pin(self.pin))
-        return self.pwm
-
-    def tone(self, hz, ms):
-        """Sound `hz` for `ms` (0 Hz: a rest), then silence."""
-        if not self.on:
-            return
-        pwm = self._out()
-        if hz:
-            pwm.freq(hz)
-            pwm.duty_u16(32768)
-        self.clock.sleep_ms(ms)
-        pwm.duty_u16(0)
-
-    def click(self):
-        """A short tick for a key press."""
-        self.tone(self.CLICK[0], self.CLICK[1])
-
-    def phrase(self, notes):
-        """Play `notes`, a sequence of (Hz, ms); 0 Hz rests."""
-        for hz, ms in notes:
-            self.tone(hz, ms)
-
-
 # ------------------------------------------------------------ the loop
 
 
@@ -295,7 +236,8 @@ class Device:
         self.dim_after = DIM_MS
         self.sleep_after = SLEEP_MS
         self.contrast = CONTRAST
-        self.battery = None
+        self.vsys_adc = None  # the board's battery ADC pin, if it has one
+        self._battery = None
         self.buzzer = None
         self.bits = 0  # the raw bits of the last read
         self.swallow = 0  # bits of the waking press, kept from the app until released
@@ -342,6 +284,16 @@ class Device:
             self.shows += 1
         self.settle(now)
 
+    @property
+    def battery(self):
+        """The battery gauge (firmware.battery.Battery), made on first use;
+        None on a board without `VSYS_ADC`."""
+        if self._battery is None and self.vsys_adc is not None:
+            from firmware.battery import Battery
+
+            self._battery = Battery(self.machine, self.vsys_adc)
+        return self._battery
+
     def show_now(self):
         """Send the canvas to the panel at once (App.flush and App.busy)."""
         self.display.show()
@@ -362,9 +314,12 @@ class Device:
     def settle(self, now):
         """After the app's step at `now`: sound, settings, dimming and sleep,
         then wait for the next poll."""
-        cue = self.app.cue
-        if cue is not None and self.buzzer is not None:
-            self.play(cue)
+        buzzer = self.buzzer
+        if buzzer is not None:
+            cue = self.app.cue
+            if cue is not None:
+                self.play(cue, now)
+            buzzer.tick(now)
         if self.app.prefs != self.prefs:
             self.apply_settings()
         idle = ticks_diff(now, self.active_at)
@@ -386,13 +341,18 @@ class Device:
             self.wake(bits)
         self.bits = bits
 
-    def play(self, cue):
+    def play(self, cue, now=None):
         """The sound of a cue: a click on a roll, a falling phrase on a
-        farkle, a rising one on a win (silent when sound is off)."""
+        farkle, a rising one on a win (silent when sound is off). It plays
+        on while the loop goes on (firmware.sound)."""
+        from firmware.sound import FARKLE_NOTES, WIN_NOTES
+
+        if now is None:
+            now = self.clock.ticks_ms()
         if cue == "roll":
-            self.buzzer.click()
+            self.buzzer.click(now)
         else:
-            self.buzzer.phrase(FARKLE_NOTES if cue == "farkle" else WIN_NOTES)
+            self.buzzer.play(FARKLE_NOTES if cue == "farkle" else WIN_NOTES, now)
 
     def brighten(self):
         """Back to full contrast."""
@@ -470,11 +430,11 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
 
     app = App(display, board.WIDTH, board.HEIGHT, store, dice, tables, clock.ticks_ms())
     dev = Device(app, display, keys, clock, machine)
-    if getattr(board, "VSYS_ADC", None) is not None:
-        dev.battery = Battery(machine, board.VSYS_ADC)
+    dev.vsys_adc = getattr(board, "VSYS_ADC", None)
     if getattr(board, "BUZZER", None) is not None:
-        dev.buzzer = Buzzer(machine, board.BUZZER, clock,
-                            app.session.settings.get("sound", True))
+        from firmware.sound import Buzzer
+
+        dev.buzzer = Buzzer(machine, board.BUZZER, app.session.settings.get("sound", True))
         app.has_sound = True
     dev.apply_settings()
     if bench:

@@ -73,6 +73,7 @@ _SH_DCDC = const(0xAD)
 _SH_PAGE = const(0xB0)
 _SEG = const(32)  # columns per window segment of a partial update
 _SEG_SHIFT = const(5)
+_WINDOW_COST = const(10)  # bytes on the wire a window costs beyond its data
 
 try:  # native on the chip; the Python version below gives the same result
     from firmware.native import diff_pages
@@ -181,6 +182,8 @@ class SSD1306(framebuf.FrameBuffer):
 
     `buffer` is the frame (MONO_VLSB, a memoryview behind one spare byte);
     `pages` its height in pages."""
+
+    whole_frames = True  # horizontal addressing: the whole frame can go in one transfer
 
     def __init__(self, bus, width=128, height=64, col_offset=0, extra=()):
         self.bus = bus
@@ -309,6 +312,21 @@ class SSD1306(framebuf.FrameBuffer):
         raw = self._raw
         segs = self._segs
         bus = self.bus  # (a bound method kept in a local would be a new object)
+        if self.whole_frames:  # most of the screen changed: one transfer beats many windows
+            cost = 0
+            for p in range(pages):
+                if mask & (1 << p):
+                    cost += (min(width, ((spans[2 * p + 1] >> _SEG_SHIFT) + 1) << _SEG_SHIFT)
+                             - ((spans[2 * p] >> _SEG_SHIFT) << _SEG_SHIFT) + _WINDOW_COST)
+            if cost >= len(raw) + _WINDOW_COST:
+                w = self._window
+                w[2] = self.col_offset
+                w[3] = self.col_offset + width - 1
+                w[5] = 0
+                w[6] = pages - 1
+                bus.send(w)
+                bus.send(raw)  # raw[0] is the data control byte
+                return
         for p in range(pages):
             if not mask & (1 << p):
                 continue
@@ -326,6 +344,8 @@ class SSD1306(framebuf.FrameBuffer):
 class SH1106(SSD1306):
     """An SH1106 panel (132-column RAM, page addressing only) showing columns
     `col_offset`.. of its RAM; `show()` sends only the changed windows."""
+
+    whole_frames = False  # page addressing: a transfer ends at its page's edge
 
     def _window_commands(self):
         return (0x00, _SH_PAGE, 0x00, 0x10)

@@ -18,7 +18,7 @@ import machine  # noqa: E402  (tests/fakes/machine.py)
 import oled  # noqa: E402  (tests/fakes/oled.py)
 
 from engine.dice import SeededDice  # noqa: E402
-from firmware import device  # noqa: E402
+from firmware import battery, device, sound  # noqa: E402
 from firmware.store import MemFS, Store  # noqa: E402
 
 
@@ -172,42 +172,61 @@ def test_battery_percentage_from_vsys():
         assert dev.battery.millivolts() == volts_mv, (raw, dev.battery.millivolts())
         assert dev.battery.percent() == pc, (volts_mv, dev.battery.percent())
     for raw in (0, 1000, 20000, 65535):
-        assert abs(device.vsys_mv(raw) - raw * 3.3 * 3 / 65535 * 1000) < 1
+        assert abs(battery.vsys_mv(raw) - raw * 3.3 * 3 / 65535 * 1000) < 1
     last = -1
     for mv in range(3000, 4400, 10):  # never falls as the voltage rises
-        pc = device.percent(mv)
+        pc = battery.percent(mv)
         assert 0 <= pc <= 100 and pc >= last
         last = pc
     assert _start("thumby")[3].battery is None  # no VSYS_ADC
 
 
-def test_buzzer_sounds_through_pwm_only_when_on():
+def test_buzzer_sounds_through_pwm_only_when_on_and_never_blocks():
     board, model, clock, dev = _start("thumby")
     buzzer = dev.buzzer
     assert buzzer is not None and buzzer.on
     assert machine.pwm_log == []  # no PWM until the first sound
-    t = clock.now
-    buzzer.click()
     pin = board.BUZZER
-    assert machine.pwm_log == [(pin, "init", 0), (pin, "freq", 2000), (pin, "duty_u16", 32768),
-                               (pin, "duty_u16", 0)]
-    assert clock.now == t + 4
+    t = clock.now
+    buzzer.click(t)
+    assert machine.pwm_log == [(pin, "init", 0), (pin, "freq", 2000), (pin, "duty_u16", 32768)]
+    assert clock.now == t and buzzer.playing  # started, not waited for
+    buzzer.tick(t + 3)
+    assert buzzer.playing
+    buzzer.tick(t + 4)
+    assert machine.pwm_log[-1] == (pin, "duty_u16", 0) and not buzzer.playing
     del machine.pwm_log[:]
-    buzzer.phrase(((440, 100), (0, 50), (880, 100)))
+    buzzer.play(((440, 100), (0, 50), (880, 100)), t)
+    for ms in range(0, 300, 5):
+        buzzer.tick(t + ms)
     assert machine.pwm_log == [(pin, "freq", 440), (pin, "duty_u16", 32768),
                                (pin, "duty_u16", 0), (pin, "duty_u16", 0),
                                (pin, "freq", 880), (pin, "duty_u16", 32768),
                                (pin, "duty_u16", 0)]
-    assert clock.now == t + 4 + 250
+    assert not buzzer.playing and clock.now == t
     buzzer.on = False
     del machine.pwm_log[:]
-    buzzer.click()
-    buzzer.phrase(((440, 100),))
-    assert machine.pwm_log == [] and clock.now == t + 254
-    silent = device.Buzzer(machine, pin, clock, on=False)
-    silent.click()
+    buzzer.click(t)
+    buzzer.play(((440, 100),), t)
+    assert machine.pwm_log == [] and not buzzer.playing
+    silent = sound.Buzzer(machine, pin, on=False)
+    silent.click(t)
     assert machine.pwm_log == []
     assert _start()[3].buzzer is None  # the Pico boards have no buzzer
+
+
+def test_a_phrase_plays_while_the_loop_goes_on():
+    board, model, clock, dev = _start("thumby")
+    dev.loop(3)
+    t = clock.now
+    dev.play("win")
+    steps = dev.steps
+    dev.loop(10)  # 10 passes of POLL_MS: the phrase (440 ms) is still playing
+    assert dev.steps == steps + 10 and clock.now - t < 100 and dev.buzzer.playing
+    dev.loop(600 // device.POLL_MS)
+    assert not dev.buzzer.playing
+    notes = [e[2] for e in machine.pwm_log if e[1] == "freq"]
+    assert notes == [n[0] for n in sound.WIN_NOTES]
 
 
 def test_board_choice_and_main_entry():
@@ -254,8 +273,9 @@ def test_a_roll_clicks_and_a_farkle_plays_its_phrase():
     assert (pin, "freq", 2000) in machine.pwm_log
     del machine.pwm_log[:]
     dev.play("farkle")
+    dev.loop(400 // device.POLL_MS)  # the phrase plays on while the loop runs
     assert [e[2] for e in machine.pwm_log if e[1] == "freq"] == [n[0] for n in
-                                                                 device.FARKLE_NOTES]
+                                                                 sound.FARKLE_NOTES]
     del machine.pwm_log[:]
     dev.app.cue = None
     dev.loop(3)  # nothing asked for: silence

@@ -27,6 +27,7 @@ Counters: `lightsleeps` (list of the ms asked for), `resets`.
 
 _levels = {}  # pin id -> level driven by a test (inputs) or the firmware (outputs)
 _modes = {}  # pin id -> mode
+_irqs = {}  # pin id -> (handler, trigger, pin object)
 _i2c = {}  # (bus, addr) -> device
 _spi = {}  # bus -> device
 _adc = {}  # pin id -> raw 16-bit reading
@@ -40,6 +41,7 @@ _freq = [125000000]
 def reset_fakes():
     """Forget pins, buses, ADC values, logs and the clock (between tests)."""
     _levels.clear()
+    _irqs.clear()
     _modes.clear()
     _i2c.clear()
     _spi.clear()
@@ -55,8 +57,15 @@ def _pin_id(pin):
 
 
 def level(pin, value):
-    """Make pin `pin` (id or Pin) read `value`."""
-    _levels[_pin_id(pin)] = 1 if value else 0
+    """Make pin `pin` (id or Pin) read `value`; a falling edge on a pin with
+    an interrupt handler (`Pin.irq`) calls it, as rp2's scheduled IRQs do."""
+    pid = _pin_id(pin)
+    old = _levels.get(pid, 1)
+    new = 1 if value else 0
+    _levels[pid] = new
+    irq = _irqs.get(pid)
+    if irq is not None and old and not new and irq[1] & Pin.IRQ_FALLING:
+        irq[0](irq[2])
 
 
 def press(pin):
@@ -128,6 +137,8 @@ class Pin:
     OPEN_DRAIN = 2
     PULL_UP = 1
     PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
 
     def __init__(self, id, mode=-1, pull=-1, value=None):
         self.id = id
@@ -149,6 +160,13 @@ class Pin:
 
     def __call__(self, v=None):
         return self.value(v)
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING):
+        """Call `handler(pin)` on the edges of `trigger` (None: no handler)."""
+        if handler is None:
+            _irqs.pop(self.id, None)
+        else:
+            _irqs[self.id] = (handler, trigger, self)
 
     def on(self):
         """Drive the pin high."""
