@@ -92,12 +92,15 @@ class Play(Screen):
 
     def _apply(self, app, actions):
         """Apply engine actions, save, and note what happened. A person's
-        press is answered on the panel before the save starts: a roll with
-        a "working" mark on the screen as it was (App.busy: nothing of the
-        new dice shows before they are saved), anything else with the new
-        screen (App.flush)."""
+        press is answered on the panel at once with a "working" mark on the
+        screen as it was (App.busy: the tips' judgement, the engine and the
+        save take tens of ms on the chip); a decision that rolls no dice
+        then shows its new screen before the save (App.flush). Nothing of
+        new dice shows before they are saved."""
         game = self.game
         person = self._person()
+        if person:
+            app.busy()
         before = game.events_total
         self.tips.judge(app, self, actions)
         try:
@@ -118,11 +121,8 @@ class Play(Screen):
         self._reset_selection()
         self.bot_keep = None
         self.msg = ""
-        if person:
-            if rolled:
-                app.busy()
-            else:
-                app.flush()
+        if person and not rolled:
+            app.flush()
         failed = app.session.save_game(game)
         self.msg = app.t("save_failed") if failed else ""
         for event in game.events[len(game.events) - new:]:
