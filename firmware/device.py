@@ -245,6 +245,11 @@ class Device:
         self.dimmed = False
         self.asleep = False
         self.steps = self.shows = self.wakes = 0
+        self.fault = None  # firmware.recovery: a failure message is on the screen
+        self.fault_bits = 0  # buttons held when it appeared (a new press restarts)
+        self.restarted_at = None  # ticks_ms of the last restart after a failure
+        self.make_app = None  # makes a fresh App for a restart (set by start)
+        self.width = getattr(app, "width", 128)
         self.profile = False  # print an @prof line per frame (bench.json)
         self.heap = False  # collect and print an @heap line per frame (bench.json)
         self.prefs = getattr(app, "prefs", 0)  # the app's settings version applied
@@ -270,6 +275,9 @@ class Device:
     def step(self):
         """One loop pass while awake, one light-sleep slice while asleep."""
         self.steps += 1
+        if self.fault is not None:
+            self.wait_after_fault()
+            return
         if self.profile or self.heap:
             from firmware.profiling import profiled_step
 
@@ -333,6 +341,21 @@ class Device:
         if spent < POLL_MS:
             clock.sleep_ms(POLL_MS - spent)
 
+    def wait_after_fault(self):
+        """One pass while a failure message shows: a new press restarts the
+        app (firmware.recovery), unless the failure came back at once."""
+        bits = self.keys.read()
+        new = bits & ~self.fault_bits
+        self.fault_bits = bits
+        if new and self.fault == "restart":
+            from firmware.recovery import restart
+
+            restart(self)
+            self.swallow = bits  # the restarting press is not the app's
+            self.bits = bits
+            return
+        self.clock.sleep_ms(POLL_MS)
+
     def doze(self):
         """One light-sleep slice; a new press wakes the device."""
         self.machine.lightsleep(SLICE_MS)
@@ -377,14 +400,24 @@ class Device:
         self.active_at = self.clock.ticks_ms()
         self.wakes += 1
 
-    def loop(self, max_steps=None, hook=None):
+    def loop(self, max_steps=None, hook=None, guard=False):
         """Step until `max_steps` steps (None: for ever) or until `hook(self)`,
-        called before each step, returns True; returns the steps taken."""
+        called before each step, returns True; returns the steps taken.
+        With `guard` an error out of a step goes to firmware.recovery (an
+        error of the hook still ends the loop)."""
         n = 0
         while max_steps is None or n < max_steps:
             if hook is not None and hook(self):
                 break
-            self.step()
+            if guard:
+                try:
+                    self.step()
+                except Exception as e:  # (KeyboardInterrupt is no Exception: Ctrl-C stops)
+                    from firmware.recovery import fail
+
+                    fail(self, e)
+            else:
+                self.step()
             n += 1
         return n
 
@@ -428,8 +461,12 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
         tables = DirFS(TABLES_DIR)
     from firmware.app import App
 
-    app = App(display, board.WIDTH, board.HEIGHT, store, dice, tables, clock.ticks_ms())
+    def make_app():
+        return App(display, board.WIDTH, board.HEIGHT, store, dice, tables, clock.ticks_ms())
+
+    app = make_app()
     dev = Device(app, display, keys, clock, machine)
+    dev.make_app = make_app
     dev.vsys_adc = getattr(board, "VSYS_ADC", None)
     if getattr(board, "BUZZER", None) is not None:
         from firmware.sound import Buzzer
@@ -447,17 +484,11 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
 
 def run(board, machine=None, clock=None, max_steps=None, hook=None, **options):
     """`start` the device and `loop` it; returns the Device (None when the
-    entropy self-test failed). An error in the app is drawn on the screen
-    before it propagates (to the REPL on a board)."""
+    entropy self-test failed). An error in the app does not end the loop:
+    firmware.recovery logs it, says so on the screen and starts the app
+    again on a press."""
     dev = start(board, machine, clock, **options)
     if dev is None:
         return None
-    try:
-        dev.loop(max_steps, hook)
-    except Exception as e:
-        try:
-            show_message(dev.display, ("Fehler:", type(e).__name__, str(e)[:16], str(e)[16:32]))
-        except Exception:  # e.g. no memory left to draw: the first error counts
-            pass
-        raise e
+    dev.loop(max_steps, hook, guard=True)
     return dev
