@@ -31,6 +31,13 @@ from firmware.session import Session
 RELEASE = sys.implementation.name == "micropython"
 RELEASED = ("firmware.screens.", "engine.scorepad")
 KEPT = ("firmware.screens.menu",)  # the base of most screens: small, always in use
+# Loaded once at boot and let go (App.warm_up): their names then sit in
+# MicroPython's qstr table. That table grows by doubling, and the step past
+# 1270 names needs one block of about 9 KB: asked for late in a session, in
+# a fragmented heap, it failed (a MemoryError at the end of a game). At
+# boot the heap is still in one piece.
+WARM = ("engine.game", "firmware.screens.setup", "firmware.screens.play",
+        "firmware.screens.table", "firmware.stats", "firmware.screens.help")
 
 
 class Screen:
@@ -134,6 +141,21 @@ class App:
         if RELEASE:
             self.release_modules()
 
+    def warm_up(self):
+        """Import the WARM modules and forget them again with whatever they
+        loaded (MicroPython only; see WARM). Their code leaves the heap at
+        the next collection."""
+        if not RELEASE:
+            return
+        import gc
+
+        before = [name for name in sys.modules]
+        for name in WARM:  # one at a time: the heap never holds them all
+            __import__(name)
+            for loaded in [k for k in sys.modules if k not in before]:
+                _forget(loaded)
+            gc.collect()
+
     def release_modules(self):
         """Forget the modules of RELEASED that no screen on the stack comes
         from, so their code leaves the heap (see RELEASE)."""
@@ -146,11 +168,7 @@ class App:
                     break
             else:
                 continue
-            del sys.modules[name]
-            dot = name.rfind(".")
-            package = sys.modules.get(name[:dot])
-            if package is not None and hasattr(package, name[dot + 1:]):
-                delattr(package, name[dot + 1:])
+            _forget(name)
 
     def redraw(self):
         """Ask for a redraw at the end of this step."""
@@ -226,3 +244,12 @@ class App:
         for key in extra:
             out[key] = extra[key]
         return out
+
+
+def _forget(name):
+    """Drop module `name` from sys.modules and from its package."""
+    del sys.modules[name]
+    dot = name.rfind(".")
+    package = sys.modules.get(name[:dot])
+    if package is not None and hasattr(package, name[dot + 1:]):
+        delattr(package, name[dot + 1:])

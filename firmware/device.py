@@ -30,8 +30,10 @@ The battery gauge (firmware/battery.py) loads on first use, the buzzer
 one: a boot carries no code it does not need.
 """
 
+import gc
 import os
 
+from firmware.board import CONTRAST
 from firmware.buttons import NAMES
 from firmware.clock import ticks_diff
 
@@ -44,79 +46,17 @@ except ImportError:  # CPython
         return x
 
 
-DEFAULT_BOARD = "pico_ssd1306_i2c"
 POLL_MS = const(5)  # one loop pass (button read, app step) this often
 DIM_MS = const(30000)  # idle this long: contrast down
 SLEEP_MS = const(120000)  # idle this long: display off, light sleep
 NEVER = const(0x1FFFFFFF)  # "never sleep": the longest idle time ticks_diff tells
 SLICE_MS = const(50)  # one light sleep between two button reads
-CONTRAST = const(0xCF)  # normal brightness
 DIM_CONTRAST = const(0x08)  # dimmed brightness
 ENTROPY_SAMPLE = const(64)  # bytes read by the start-up self-test
 DATA_DIR = "/data"
 TABLES_DIR = "/tables"
 STUCK_LINES = ("Fehler:", "Zufall", "defekt.", "(RNG", "stuck)")
 BENCH_FILE = "bench.json"
-
-
-# ------------------------------------------------------------ the board
-
-
-def board_name():
-    """The board module chosen at deploy time: `board_choice.BOARD`, else
-    the first line of `board.txt`, else DEFAULT_BOARD."""
-    try:
-        import board_choice
-
-        return board_choice.BOARD
-    except ImportError:
-        pass
-    try:
-        with open("board.txt") as f:
-            name = f.read().strip()
-        if name:
-            return name
-    except OSError:
-        pass
-    return DEFAULT_BOARD
-
-
-def load_board(name=None):
-    """The module `boards.<name>` (default: `board_name()`)."""
-    name = name or board_name()
-    __import__("boards." + name)
-    import boards
-
-    return getattr(boards, name)
-
-
-def make_display(board, machine):
-    """The display driver of `board` on its bus (I2C or SPI; the Thumby's
-    `BUS = "auto"` asks its hardware-id pins: any pin low means SPI)."""
-    from firmware import display
-
-    bus = board.BUS
-    if bus == "auto":
-        bus = "i2c"
-        for pin in board.ID_PINS:
-            if not machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP).value():
-                bus = "spi"
-    if bus == "spi":
-        Pin = machine.Pin
-        spi = machine.SPI(board.SPI_ID, baudrate=getattr(board, "BAUDRATE", 10000000),
-                          sck=Pin(board.SCK), mosi=Pin(board.MOSI))
-        link = display.SPIBus(spi, Pin(board.DC), Pin(board.CS),
-                              Pin(board.RES) if getattr(board, "RES", None) is not None
-                              else None)
-    else:
-        i2c = machine.I2C(board.I2C_ID, scl=machine.Pin(board.SCL), sda=machine.Pin(board.SDA),
-                          freq=getattr(board, "FREQ", 400000))
-        link = display.I2CBus(i2c, board.ADDR)
-    kind = display.SH1106 if board.DISPLAY == "sh1106" else display.SSD1306
-    offset = getattr(board, "COLUMN_OFFSET", 2 if board.DISPLAY == "sh1106" else 0)
-    oled = kind(link, board.WIDTH, board.HEIGHT, offset, getattr(board, "DISPLAY_INIT", ()))
-    oled.contrast(CONTRAST)
-    return oled
 
 
 class Keys:
@@ -249,6 +189,10 @@ class Device:
         self.fault_bits = 0  # buttons held when it appeared (a new press restarts)
         self.restarted_at = None  # ticks_ms of the last restart after a failure
         self.make_app = None  # makes a fresh App for a restart (set by start)
+        self.fault_lang = "de"  # the language and the store's files of the app that failed
+        self.fault_fs = None
+        self.splash = None  # the file keeping the first frame for the next boot
+        self.booting = True  # until the first frame is on the panel
         self.width = getattr(app, "width", 128)
         self.profile = False  # print an @prof line per frame (bench.json)
         self.heap = False  # collect and print an @heap line per frame (bench.json)
@@ -288,9 +232,23 @@ class Device:
             return
         now = self.clock.ticks_ms()
         if self.app.step(now, self.read(now)):
-            self.display.show()
-            self.shows += 1
+            self.push()
         self.settle(now)
+
+    def push(self):
+        """Send the app's new frame to the panel. After the first one (the
+        title) the boot finishes: the frame is kept for the next boot's
+        splash, and the app warms up (App.warm_up)."""
+        self.display.show()
+        self.shows += 1
+        if self.booting:
+            self.booting = False
+            if self.splash is not None:
+                from firmware.splash import remember
+
+                remember(self.display, self.splash)
+                self.splash = None
+            self.app.warm_up()
 
     @property
     def battery(self):
@@ -340,6 +298,21 @@ class Device:
         spent = ticks_diff(clock.ticks_ms(), now)
         if spent < POLL_MS:
             clock.sleep_ms(POLL_MS - spent)
+
+    def failed(self, error):
+        """Hand `error` to firmware.recovery, after letting go of the app so
+        that even a MemoryError leaves room to load it."""
+        app = self.app
+        self.fault_lang = getattr(app, "lang", "de")
+        try:
+            self.fault_fs = app.session.store.fs
+        except Exception:  # the app failed while being made
+            self.fault_fs = None
+        self.app = app = None
+        gc.collect()
+        from firmware.recovery import fail
+
+        fail(self, error)
 
     def wait_after_fault(self):
         """One pass while a failure message shows: a new press restarts the
@@ -413,9 +386,7 @@ class Device:
                 try:
                     self.step()
                 except Exception as e:  # (KeyboardInterrupt is no Exception: Ctrl-C stops)
-                    from firmware.recovery import fail
-
-                    fail(self, e)
+                    self.failed(e)
             else:
                 self.step()
             n += 1
@@ -423,19 +394,23 @@ class Device:
 
 
 def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, tables=None,
-          display=None):
+          display=None, splash=None):
     """Set the device up (see the module docstring); returns the Device, or
     None when the entropy self-test failed (the message is on the screen).
 
     Tests pass the fake `machine`, a virtual `clock`, an `entropy` source
     (`read(n) -> bytes`, default os.urandom), `dice` (a callable n -> faces,
-    default ByteDice(entropy)), a `store` and `tables`.
+    default ByteDice(entropy)), a `store` and `tables`. `splash` is the
+    file that keeps the title's picture for the next boot (firmware.splash;
+    None: not kept).
     """
     if machine is None:
         import machine
     if clock is None:
         import time as clock
     if display is None:
+        from firmware.board import make_display
+
         display = make_display(board, machine)  # first: one contiguous block
     keys = Keys(machine, board.BUTTONS)
     if entropy is None:
@@ -467,6 +442,7 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
     app = make_app()
     dev = Device(app, display, keys, clock, machine)
     dev.make_app = make_app
+    dev.splash = splash
     dev.vsys_adc = getattr(board, "VSYS_ADC", None)
     if getattr(board, "BUZZER", None) is not None:
         from firmware.sound import Buzzer

@@ -46,8 +46,7 @@ def profiled_step(dev):
     shown = app.step(now, bits)
     t2 = ticks_us()
     if shown:
-        dev.display.show()
-        dev.shows += 1
+        dev.push()
     t3 = ticks_us()
     alloc = gc.mem_alloc() - a0 if heap else 0
     if shown:

@@ -3,10 +3,11 @@
 An exception out of the app's step must not leave the device dead at the
 REPL. `fail(dev, error)`, called by firmware.device.run:
 
-1. drops the app (its screens and the game in memory) and collects the
-   garbage, so that even after a MemoryError there is room to work;
-2. appends the traceback to `error.log` beside the saves, keeping the file
-   under LOG_LIMIT bytes (its oldest part goes);
+1. the device has dropped the app (its screens and the game in memory)
+   and collected the garbage (Device.failed), so that even after a
+   MemoryError there is room to work;
+2. appends the traceback to `error.log` beside the saves (past LOG_LIMIT
+   bytes the file becomes `error.log.1`: the two stay bounded);
 3. shows a short message in the player's language, and the device waits
    for a press (Device.step while `dev.fault` is set);
 4. on that press `restart(dev)` makes a fresh app; a saved game is
@@ -24,24 +25,17 @@ import sys
 from firmware.clock import ticks_diff
 
 LOG = "error.log"
-LOG_LIMIT = 4096  # bytes of error.log kept: the newest reports
+LOG_LIMIT = 2048  # bytes of error.log before it moves to error.log.1
 RECRASH_MS = 10000  # a failure this soon after a restart stops the device
 RESTART = "restart"  # dev.fault: a press starts the app again
 STOP = "stop"  # dev.fault: the message stays
 
 
 def fail(dev, error):
-    """Handle `error` from the app of Device `dev` (see the module docstring)."""
-    app = dev.app
-    lang = getattr(app, "lang", "de")
-    fs = None
-    try:
-        fs = app.session.store.fs
-    except Exception:  # the app failed while being made
-        pass
-    dev.app = None
-    app = None
-    gc.collect()
+    """Handle `error` from the app of Device `dev`, which has already let go
+    of the app (Device.failed keeps its `fault_lang` and `fault_fs`)."""
+    lang = dev.fault_lang
+    fs = dev.fault_fs
     now = dev.clock.ticks_ms()
     again = dev.restarted_at is not None and ticks_diff(now, dev.restarted_at) < RECRASH_MS
     if fs is not None:
@@ -55,16 +49,13 @@ def fail(dev, error):
 
 
 def log(fs, error, now):
-    """Append a report of `error` (time, type, traceback) to LOG on `fs`."""
-    text = "--- %d ms %s\n%s" % (now, type(error).__name__, traceback_text(error))
-    try:
-        old = fs.read(LOG)
-    except OSError:
-        old = b""
-    data = bytes(old) + text.encode()
-    if len(data) > LOG_LIMIT:
-        data = data[len(data) - LOG_LIMIT:]
-    fs.write(LOG, data)
+    """Append a report of `error` (time, type, traceback) to LOG on `fs`.
+    A log past LOG_LIMIT bytes becomes LOG + ".1" (replacing the one
+    before), so the two together stay under twice the limit; nothing is
+    read back, so a short heap does not stop the report."""
+    entry = ("--- %d ms %s\n%s" % (now, type(error).__name__, traceback_text(error))).encode()
+    if fs.append(LOG, entry[-LOG_LIMIT:]) > LOG_LIMIT:
+        fs.rename(LOG, LOG + ".1")
 
 
 def traceback_text(error):

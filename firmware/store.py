@@ -231,6 +231,14 @@ class DirFS:
             return False
         return True
 
+    def append(self, name, data):
+        """Add `data` at the end of file `name` (made when missing); returns
+        the file's new size. Nothing is read back: no buffer the size of
+        the file (firmware.recovery writes its log with it)."""
+        with open(self._p(name), "ab") as f:
+            f.write(data)
+            return f.tell()
+
     def names(self):
         """The names of the files in the folder (one directory read: on the
         chip a missing file's stat costs 1 ms, a listing about as much)."""
@@ -356,6 +364,12 @@ class MemFS:
         """True when file `name` exists."""
         self._op()
         return name in self.files
+
+    def append(self, name, data):
+        """Add `data` at the end of file `name`; returns its new size."""
+        self._op()
+        self.files[name] = self.files.get(name, b"") + bytes(data)
+        return len(self.files[name])
 
     def names(self):
         """The names of the stored files."""

@@ -9,7 +9,7 @@ The tree that goes onto the board (see `stage`):
                      only starts firmware.main (its main()), so the program
                      itself is .mpy
     board.txt        the board name (boards/NAME.py), read by
-                     firmware.device.board_name()
+                     firmware.board.board_name()
     engine/  firmware/ (with every subfolder)  boards/ (__init__, the chosen
                      board and any board the firmware imports by name)
                      compiled with mpy-cross -march=armv6m
@@ -49,7 +49,7 @@ MANIFEST = "deploy.json"
 BOARD_FILE = "board.txt"
 MAIN = "main.py"
 OWNED_DIRS = PACKAGES + (BOARDS, TABLES)  # on the board these folders are ours alone
-# firmware.device.board_name() prefers a board_choice module over board.txt:
+# firmware.board.board_name() prefers a board_choice module over board.txt:
 # one left on the board would override the board chosen here, so it goes.
 STALE_ROOT = ("board_choice.py", "board_choice.mpy")
 MIN_VERSION = (1, 28)

@@ -19,6 +19,7 @@ import oled  # noqa: E402  (tests/fakes/oled.py)
 
 from engine.dice import SeededDice  # noqa: E402
 from firmware import battery, device, sound  # noqa: E402
+from firmware import board as board_mod  # noqa: E402
 from firmware.store import MemFS, Store  # noqa: E402
 
 
@@ -31,7 +32,7 @@ def _urandom(n):
 def _rig(board_name="pico_ssd1306_i2c"):
     """Fresh fakes with the model on the board's bus; (board, model, clock)."""
     machine.reset_fakes()
-    board = device.load_board(board_name)
+    board = board_mod.load_board(board_name)
     model = oled.Oled(board.DISPLAY, board.WIDTH, board.HEIGHT,
                       getattr(board, "COLUMN_OFFSET", None))
     if board.BUS == "i2c":
@@ -122,7 +123,7 @@ def test_dim_sleep_and_wake_resume_exactly():
     pin = board.BUTTONS["DOWN"]
     machine.press(pin)
     dev.loop(1)
-    assert not dev.asleep and model.on and model.contrast == device.CONTRAST
+    assert not dev.asleep and model.on and model.contrast == board_mod.CONTRAST
     assert dev.wakes == 1
     dev.loop(30)  # held well past the debounce, even a long press
     assert dev.app.state() == state
@@ -141,7 +142,7 @@ def test_a_press_on_a_dimmed_screen_brightens_and_counts():
     dev.loop(600 // device.POLL_MS)
     assert dev.dimmed and model.contrast == device.DIM_CONTRAST
     _press(dev, board, "DOWN")
-    assert not dev.dimmed and model.contrast == device.CONTRAST
+    assert not dev.dimmed and model.contrast == board_mod.CONTRAST
     assert dev.app.state()["index"] == 1
 
 
@@ -230,8 +231,8 @@ def test_a_phrase_plays_while_the_loop_goes_on():
 
 
 def test_board_choice_and_main_entry():
-    assert device.board_name() == device.DEFAULT_BOARD  # no board.txt here
-    assert device.load_board("thumby").WIDTH == 72
+    assert board_mod.board_name() == board_mod.DEFAULT_BOARD  # no board.txt here
+    assert board_mod.load_board("thumby").WIDTH == 72
     board, model, clock = _rig()
     from firmware import main
 

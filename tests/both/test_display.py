@@ -27,7 +27,8 @@ import machine  # noqa: E402  (tests/fakes/machine.py)
 import oled  # noqa: E402  (tests/fakes/oled.py)
 
 from engine.dice import SeededDice  # noqa: E402
-from firmware import buttons, device, display  # noqa: E402
+from firmware import board as board_mod  # noqa: E402
+from firmware import buttons, display  # noqa: E402
 from firmware.app import App  # noqa: E402
 from firmware.store import DirFS, MemFS, Store  # noqa: E402
 
@@ -43,7 +44,7 @@ SCRIPT = ("DOWN", "DOWN", "UP", "UP", "A", "DOWN", "DOWN", "RIGHT", "LEFT", "DOW
 def _rig(board_name, spi=True):
     """Fresh fakes, the board's model on its bus, the driver; (board, model, display)."""
     machine.reset_fakes()
-    board = device.load_board(board_name)
+    board = board_mod.load_board(board_name)
     model = oled.Oled(board.DISPLAY, board.WIDTH, board.HEIGHT,
                       getattr(board, "COLUMN_OFFSET", None))
     bus = board.BUS
@@ -55,7 +56,7 @@ def _rig(board_name, spi=True):
         model.attach(machine, "spi", board.SPI_ID, dc=board.DC, cs=board.CS)
     else:
         model.attach(machine, "i2c", board.I2C_ID, board.ADDR)
-    return board, model, device.make_display(board, machine)
+    return board, model, board_mod.make_display(board, machine)
 
 
 class _Run:
@@ -68,6 +69,7 @@ class _Run:
         # The shipped tables, as on the device: the computer reads its plan.
         self.app = App(disp, board.WIDTH, board.HEIGHT, Store(MemFS()), SeededDice(11),
                        DirFS("tables"), 0)
+        self.app.warm_up()  # as the device does after its first frame
         self.now = 0
         self.shows = 0
         self.data = 0  # data bytes the model received for the app's frames
@@ -191,7 +193,7 @@ def test_thumby_72x40_spi_and_i2c_units():
 def test_contrast_power_and_invert_decode():
     for name in ("pico_ssd1306_i2c", "pico_sh1106_i2c", "pico_ssd1306_spi"):
         board, model, disp = _rig(name)
-        assert model.contrast == device.CONTRAST
+        assert model.contrast == board_mod.CONTRAST
         disp.contrast(7)
         assert model.contrast == 7
         disp.poweroff()

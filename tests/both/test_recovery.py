@@ -22,6 +22,7 @@ import oled  # noqa: E402  (tests/fakes/oled.py)
 from engine.dice import SeededDice  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.rules import preset  # noqa: E402
+from firmware import board as board_mod  # noqa: E402
 from firmware import device, recovery  # noqa: E402
 from firmware.app import Screen  # noqa: E402
 from firmware.screens.play import Play  # noqa: E402
@@ -45,7 +46,7 @@ class Faulty(Screen):
 
 def _rig(board_name="pico_ssd1306_i2c"):
     machine.reset_fakes()
-    board = device.load_board(board_name)
+    board = board_mod.load_board(board_name)
     model = oled.Oled(board.DISPLAY, board.WIDTH, board.HEIGHT,
                       getattr(board, "COLUMN_OFFSET", None))
     if board.BUS == "i2c":
@@ -126,12 +127,26 @@ def test_a_later_fault_restarts_again():
 
 def test_memory_error_is_survived_and_the_log_stays_bounded():
     board, model, clock, dev, fs = _rig()
-    fs.write(recovery.LOG, b"x" * (recovery.LOG_LIMIT * 2))
-    dev.app.push(Faulty(MemoryError("memory allocation failed")))
-    dev.loop(3, guard=True)
-    data = fs.read(recovery.LOG)
-    assert len(data) <= recovery.LOG_LIMIT
-    assert data.endswith(b"\n") and b"MemoryError" in data
+    limit = recovery.LOG_LIMIT
+    recovery.LOG_LIMIT = 600  # small files: the capped test heap is no chip
+    try:
+        fs.write(recovery.LOG, b"x" * 590)
+        dev.app.push(Faulty(MemoryError("memory allocation failed")))
+        dev.loop(3, guard=True)
+        assert dev.fault == recovery.RESTART
+        older = fs.read(recovery.LOG + ".1")  # the full log moved aside
+        assert older.startswith(b"xxxx") and b"MemoryError" in older
+        assert not fs.exists(recovery.LOG)
+        _press(dev, board, "A")
+        clock.advance(recovery.RECRASH_MS + 1)
+        fs.write(recovery.LOG, b"y" * 590)  # full again
+        dev.app.push(Faulty(MemoryError("again")))
+        dev.loop(3, guard=True)
+        older = fs.read(recovery.LOG + ".1")  # replaced: the x's are gone
+        assert older.startswith(b"yyyy") and b"again" in older, older[-200:]
+        assert not fs.exists(recovery.LOG)
+    finally:
+        recovery.LOG_LIMIT = limit
 
 
 def test_the_message_speaks_the_players_language_and_fits_both_screens():

@@ -136,7 +136,7 @@ def test_staged_tree_imports_under_micropython(staged, board):
     mods = [m for m in mods if m not in native]
     code = "import sys\nsys.path[:] = ['']\nfor m in %r:\n __import__(m)\n" % mods
     if (ROOT / "firmware" / "device.py").exists():
-        code += "import firmware.device\nprint(firmware.device.board_name())\n"
+        code += "import firmware.board\nprint(firmware.board.board_name())\n"
     proc = subprocess.run([mp, "-c", code], cwd=dest, capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr

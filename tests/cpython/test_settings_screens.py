@@ -125,10 +125,11 @@ def test_the_device_loop_applies_contrast_sleep_and_sound():
     import machine  # tests/fakes/machine.py
     import oled  # tests/fakes/oled.py
 
+    from firmware import board as board_mod
     from firmware import device
 
     machine.reset_fakes()
-    board = device.load_board("thumby")
+    board = board_mod.load_board("thumby")
     model = oled.Oled(board.DISPLAY, board.WIDTH, board.HEIGHT,
                       getattr(board, "COLUMN_OFFSET", None))
     for pin in board.ID_PINS:
@@ -140,7 +141,7 @@ def test_the_device_loop_applies_contrast_sleep_and_sound():
     store = Store(fs)
     dev = device.start(board, machine, clock, entropy=lambda n: bytes(range(n)),
                        dice=SeededDice(5), store=store, tables=None)
-    assert dev.contrast == device.CONTRAST and dev.sleep_after == device.SLEEP_MS
+    assert dev.contrast == board_mod.CONTRAST and dev.sleep_after == device.SLEEP_MS
     assert dev.app.has_sound and dev.buzzer.on
 
     def tap(key):

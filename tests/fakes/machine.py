@@ -199,8 +199,10 @@ class I2C:
         device.i2c_write(data)
 
     def writeto(self, addr, buf, stop=True):
-        """One write transaction of `buf`; returns the number of ACKs."""
-        self._send(addr, bytes(buf))
+        """One write transaction of `buf`; returns the number of ACKs. The
+        device reads `buf` in place: a copy per frame would fragment the
+        capped heap of the MicroPython runs, which the real port does not."""
+        self._send(addr, buf)
         return len(buf)
 
     def writevto(self, addr, vector, stop=True):

@@ -149,11 +149,12 @@ def main(argv):
     import oled
 
     from engine.dice import SeededDice
+    from firmware import board as board_mod
     from firmware import device
     from firmware import main as entry
     from firmware.store import DirFS
 
-    board = device.load_board(BOARD)
+    board = board_mod.load_board(BOARD)
     model = oled.Oled(board.DISPLAY, board.WIDTH, board.HEIGHT).attach(
         machine, "i2c", board.I2C_ID, board.ADDR)
     clock = machine.Clock()

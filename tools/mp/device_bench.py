@@ -28,6 +28,7 @@ import machine  # noqa: E402  the fake
 import oled  # noqa: E402  the display controller model on the fake bus
 
 from engine.dice import SeededDice  # noqa: E402
+from firmware import board as board_mod  # noqa: E402
 from firmware import device  # noqa: E402
 from firmware.store import MemFS, Store  # noqa: E402
 
@@ -36,7 +37,7 @@ BOARD = "pico_ssd1306_i2c"
 
 def main():
     """Boot, press, print."""
-    board = device.load_board(BOARD)
+    board = board_mod.load_board(BOARD)
     oled.Oled(board.DISPLAY, board.WIDTH, board.HEIGHT).attach(machine, "i2c", board.I2C_ID,
                                                                board.ADDR)
     clock = machine.Clock()
