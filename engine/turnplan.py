@@ -40,7 +40,7 @@ REACH_STEP = 20  # reach rows grow 1000 points at a time
 # capped values change little there); stored capped values cover it.
 CAPPED_HORIZON = 2000
 CAPPED_UNIT = 16  # stored capped values are in 1/16 points (2 bytes)
-ROLLS_PER_STEP = 64  # a solver step groups this many rolls (about 0.35 s on the device)
+ROLLS_PER_STEP = 8  # a solver step groups this many rolls (under 70 ms on the emulated Pico)
 
 
 def roll_table(n, rules):

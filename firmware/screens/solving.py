@@ -10,7 +10,7 @@ from engine.turnplan import PlanSolver
 from firmware import buttons
 from firmware.app import Screen
 
-ROWS_PER_STEP = 2
+ROWS_PER_STEP = 1  # solver steps per loop pass: each is 60-70 ms on the chip (a few up to 0.5 s)
 
 
 class Solving(Screen):
