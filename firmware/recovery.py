@@ -73,7 +73,7 @@ def traceback_text(error):
 
 
 # The message, per language: the app's texts may be what failed, so these
-# few lines live here (tests/cpython/test_recovery_texts.py fits them to both
+# few lines live here (tests/both/test_recovery.py fits them to both
 # screens).
 LINES = {
     "de": (("Ein Fehler ist", "aufgetreten. Eine", "Taste: weiter beim", "letzten Stand."),
