@@ -91,9 +91,9 @@ class Font:
 
     def width(self, text):
         """Return the width in px of ``text``: glyphs plus 1 px between them."""
-        if self._native is not None:
-            return self._native.text_width(text, self._index, self._cps, len(self._extra),
-                                           self._unknown)
+        if self._native is not None:  # drawn on a 0 px canvas: only the end x comes back
+            return self._native.text(self._bits, 0, 0, text, 0, 0, 1, self._bits, self._index,
+                                     self._cps, len(self._extra), self._unknown)
         index = self._index
         total = 0
         for ch in text:

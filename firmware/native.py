@@ -9,8 +9,9 @@ plain-Python versions, which must give identical pixels and results
 (tests/both/test_native.py checks that).
 
 - `text(...)`: draw a string of a one-page font (height <= 8) into a
-  MONO_VLSB buffer, clipped to the canvas; returns the end x.
-- `text_width(...)`: the width in px of a string in such a font.
+  MONO_VLSB buffer, clipped to the canvas; returns the end x. On a canvas
+  0 px wide it draws nothing and its end x from 0 is the string's width
+  (one loop for both: a viper call to a helper would cost 15 us a glyph).
 - `diff_pages(...)`: compare a frame with the copy last sent, page by page,
   note the changed column span of each page and update the copy.
 - `find_text(...)`: find a text key's number by its hash (firmware.strings).
@@ -86,45 +87,6 @@ def text(buf: ptr8, width: int, pages: int, s, x: int, y: int, color: int, bits:
     if x != start:
         return x - 1
     return x
-
-
-@micropython.viper
-def text_width(s, index: ptr8, extra: ptr8, n_extra: int, unknown: int) -> int:
-    """The width in px of `s`: glyphs plus 1 px between them."""
-    n = int(len(s))
-    src = ptr8(s)
-    total = 0
-    k = 0
-    i = 0
-    while k < n:
-        b = src[i]
-        if b < 0x80:
-            cp = b
-            i += 1
-        elif b < 0xE0:
-            cp = (b & 0x1F) << 6 | (src[i + 1] & 0x3F)
-            i += 2
-        elif b < 0xF0:
-            cp = (b & 0x0F) << 12 | (src[i + 1] & 0x3F) << 6 | (src[i + 2] & 0x3F)
-            i += 3
-        else:
-            cp = 0x110000
-            i += 4
-        k += 1
-        if cp >= 32 and cp < 127:  # the glyph number (inline: a call costs 15 us)
-            g = cp - 32
-        else:
-            g = unknown
-            e = 0
-            while e < n_extra:
-                if (extra[2 * e] << 8 | extra[2 * e + 1]) == cp:
-                    g = 95 + e
-                    break
-                e += 1
-        total += index[g * 3 + 2] + 1
-    if total:
-        return total - 1
-    return 0
 
 
 @micropython.viper

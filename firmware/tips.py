@@ -87,6 +87,9 @@ class Tips:
         self._coach = None
         self._looked = False  # looked for a stored plan
         self._key = None
+        self._situation = None  # the table's situation the lines are for
+        self._chosen = None  # and the dice picked
+        self._stale = False  # the coach has yet to be asked (in `tick`)
         self._head = ""
         self._lines = []
         self._marks = []
@@ -137,7 +140,7 @@ class Tips:
             return
         self._fit()
         self.flags[i] = 0 if self.flags[i] else 1
-        self._key = None
+        self._key = self._situation = None  # worked out anew
         self.save(app)
 
     def active(self, play):
@@ -267,22 +270,30 @@ class Tips:
     # ------------------------------------------------------------ lines
 
     def _update(self, app, play):
-        """Work out the lines and marks for the situation on the table
-        (once per situation: the coach is not asked per frame)."""
+        """Note the situation on the table; True when it changed. Without a
+        plan the lines are worked out at once (cheap). With one, the coach
+        is asked in the next pass (`tick`), after this frame is on the
+        panel: the coach takes up to a tenth of a second on the chip, and a
+        die pick must show at once. Until then a pick keeps the lines of
+        the one before; a new roll shows none."""
         game = self.game
         chosen = play.selected() if game.phase == "keep" else ()
-        key = (game.events_total, game.phase, game.current, game.roll, game.turn_total,
-               chosen, app.lang, self.guided[game.current] if game.current < len(
-                   self.guided) else 0)
-        if key == self._key:
+        situation = (game.events_total, game.phase, game.current, game.roll,
+                     game.turn_total, app.lang, self.guided[game.current]
+                     if game.current < len(self.guided) else 0)
+        if situation == self._situation and chosen == self._chosen:
             return False
-        self._key = key
+        if situation != self._situation:
+            self._lines, self._head, self._marks = [], "", []
+        self._situation = situation
+        self._chosen = chosen
+        self._key = situation
         self.page = 0
         self.page_due.set(app.now, PAGE_MS)
         if self.coach() is None:
             self._lines, self._head, self._marks = self._basics(app, play, chosen)
         else:
-            self._lines, self._head, self._marks = self._compute(app, play, chosen)
+            self._stale = True
         return True
 
     def _basics(self, app, play, chosen):
@@ -384,8 +395,15 @@ class Tips:
     # ------------------------------------------------------------ screen
 
     def tick(self, app, play, now):
-        """True when the shown tip changes (next page, a note expires)."""
+        """True when the shown tip changes (the coach's answer for a new
+        situation, the next page, a note expires)."""
         changed = False
+        if self._stale and self.active(play):
+            self._stale = False
+            game = self.game
+            chosen = play.selected() if game.phase == "keep" else ()
+            self._lines, self._head, self._marks = self._compute(app, play, chosen)
+            changed = True
         if self.note and self.note_due.reached(now):
             self.note = ""
             self.note_due.clear()

@@ -215,6 +215,7 @@ class Play(Screen):
         if not self._person():
             if kind == "press":
                 self.bot_due.set(app.now, 0)  # hurry the computer
+                app.busy()  # its next step (a decision, a save) follows in this pass
             return
         phase = game.phase
         self.msg = ""

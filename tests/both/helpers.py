@@ -40,3 +40,26 @@ def shipped_plan(rules):
         except OSError:
             _PLANS[key] = TurnPlan.solve(rules)
     return _PLANS[key]
+
+
+def device_rig(board_name="pico_ssd1306_i2c"):
+    """Fresh fakes (tests/fakes, first on sys.path) with the display model on
+    the board's bus and a virtual clock at 1000 ms; (board, model, clock)."""
+    import machine  # the fake
+    import oled
+
+    from firmware import board as board_mod
+
+    machine.reset_fakes()
+    board = board_mod.load_board(board_name)
+    model = oled.Oled(board.DISPLAY, board.WIDTH, board.HEIGHT,
+                      getattr(board, "COLUMN_OFFSET", None))
+    if board.BUS == "i2c":
+        model.attach(machine, "i2c", board.I2C_ID, board.ADDR)
+    else:
+        for pin in getattr(board, "ID_PINS", ()):
+            machine.level(pin, 0)  # a Thumby on SPI
+        model.attach(machine, "spi", board.SPI_ID, dc=board.DC, cs=board.CS)
+    clock = machine.Clock(1000)
+    machine.use_clock(clock)
+    return board, model, clock

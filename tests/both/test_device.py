@@ -15,12 +15,12 @@ except ImportError:  # CPython: the simulator's stand-in takes its name
     sys.modules["framebuf"] = framebuf
 
 import machine  # noqa: E402  (tests/fakes/machine.py)
-import oled  # noqa: E402  (tests/fakes/oled.py)
 
 from engine.dice import SeededDice  # noqa: E402
 from firmware import battery, device, sound  # noqa: E402
 from firmware import board as board_mod  # noqa: E402
 from firmware.store import MemFS, Store  # noqa: E402
+from tests.both.helpers import device_rig  # noqa: E402
 
 
 def _urandom(n):
@@ -31,19 +31,7 @@ def _urandom(n):
 
 def _rig(board_name="pico_ssd1306_i2c"):
     """Fresh fakes with the model on the board's bus; (board, model, clock)."""
-    machine.reset_fakes()
-    board = board_mod.load_board(board_name)
-    model = oled.Oled(board.DISPLAY, board.WIDTH, board.HEIGHT,
-                      getattr(board, "COLUMN_OFFSET", None))
-    if board.BUS == "i2c":
-        model.attach(machine, "i2c", board.I2C_ID, board.ADDR)
-    else:
-        for pin in getattr(board, "ID_PINS", ()):
-            machine.level(pin, 0)  # a Thumby on SPI
-        model.attach(machine, "spi", board.SPI_ID, dc=board.DC, cs=board.CS)
-    clock = machine.Clock(1000)
-    machine.use_clock(clock)
-    return board, model, clock
+    return device_rig(board_name)
 
 
 def _start(board_name="pico_ssd1306_i2c", entropy=_urandom):

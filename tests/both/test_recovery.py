@@ -17,16 +17,15 @@ except ImportError:  # CPython: the simulator's stand-in takes its name
     sys.modules["framebuf"] = framebuf
 
 import machine  # noqa: E402  (tests/fakes/machine.py)
-import oled  # noqa: E402  (tests/fakes/oled.py)
 
 from engine.dice import SeededDice  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.rules import preset  # noqa: E402
-from firmware import board as board_mod  # noqa: E402
 from firmware import device, recovery  # noqa: E402
 from firmware.app import Screen  # noqa: E402
 from firmware.screens.play import Play  # noqa: E402
 from firmware.store import MemFS, Store  # noqa: E402
+from tests.both.helpers import device_rig  # noqa: E402
 
 
 class Faulty(Screen):
@@ -45,18 +44,7 @@ class Faulty(Screen):
 
 
 def _rig(board_name="pico_ssd1306_i2c"):
-    machine.reset_fakes()
-    board = board_mod.load_board(board_name)
-    model = oled.Oled(board.DISPLAY, board.WIDTH, board.HEIGHT,
-                      getattr(board, "COLUMN_OFFSET", None))
-    if board.BUS == "i2c":
-        model.attach(machine, "i2c", board.I2C_ID, board.ADDR)
-    else:
-        for pin in getattr(board, "ID_PINS", ()):
-            machine.level(pin, 0)
-        model.attach(machine, "spi", board.SPI_ID, dc=board.DC, cs=board.CS)
-    clock = machine.Clock(1000)
-    machine.use_clock(clock)
+    board, model, clock = device_rig(board_name)
     fs = MemFS()
     dev = device.start(board, machine, clock, dice=SeededDice(5), store=Store(fs), tables=None)
     dev.loop(3, guard=True)

@@ -67,6 +67,7 @@ def test_guided_part_ends_after_three_decisions(tmp_path):
                 sim.run(300)
                 continue
             if state["phase"] in ("keep", "decide", "farkle") and play.tips.guided[0] < 3:
+                sim.run(500)  # the roll settles; the coach answers in the pass after a frame
                 lines = play.tips._lines
                 step = sim.app.t("tip_step_now") % (play.tips.guided[0] + 1, 3)
                 assert step in lines, lines
@@ -94,6 +95,7 @@ def test_guided_part_ends_after_three_decisions(tmp_path):
         play = _play(sim)
         status = play.tips.status(sim.app, play, "")
         assert status is not None
+        sim.run(500)  # the roll settles; the coach answers in the pass after a frame
         assert not [s for s in play.tips._lines if s.startswith(sim.app.t("tip_step_now")[:5])]
         assert play.tips._lines  # the numbers stay
         # The state survives a power cycle: Continue shows the same tips.
