@@ -56,7 +56,7 @@ device: $(VENV)/.stamp-device
 # The board: flash (copy what changed over USB), repl, pull-stats (CSV),
 # stage (the tree only, build/stage/BOARD), uf2 (stock MicroPython + the game
 # in one file for BOOTSEL: FIRMWARE=path/to/micropython.uf2). PORT= picks a port.
-.PHONY: flash repl pull-stats stage uf2
+.PHONY: flash repl pull-stats stage uf2 chipbench
 flash: $(VENV)/.stamp-device
 	$(PY) -m tools.deploy --board $(BOARD) $(if $(PORT),--port $(PORT))
 
@@ -71,6 +71,13 @@ stage: $(VENV)/.stamp-device
 
 uf2: $(VENV)/.stamp-device
 	$(PY) -m tools.uf2 --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))
+
+# Speed and heap of the game on an emulated Pico (tools/chipbench.py): needs
+# the firmware, bootrom and rp2040js, given in CHIPBENCH_ARGS (--firmware,
+# --bootrom, --rp2040js; also --board, --freq, --json, --keep DIR) or in
+# CHIPBENCH_FIRMWARE, CHIPBENCH_BOOTROM, CHIPBENCH_RP2040JS.
+chipbench: $(VENV)/.stamp-device
+	$(PY) -m tools.chipbench $(CHIPBENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist out
