@@ -12,9 +12,21 @@ class Menu(Screen):
     cycle through values, such as a target or a computer level)."""
 
     name = "menu"
+    _texts = None  # the labels as last worked out (see `texts`)
+    _texts_at = -1  # app.moves then
 
     def __init__(self):
         self.index = 0
+
+    def texts(self, app):
+        """`labels(app)`, worked out again only after a change: a cursor
+        move keeps them (a screen such as the rules editor spends tens of
+        ms on the chip making its rows); LEFT/RIGHT, A, B and any change of
+        the screen stack (a screen above may have changed a value) do not."""
+        if self._texts is None or self._texts_at != app.moves:
+            self._texts = self.labels(app)
+            self._texts_at = app.moves
+        return self._texts
 
     def title(self, app):
         """The title line."""
@@ -41,17 +53,20 @@ class Menu(Screen):
 
     def on_key(self, app, key, kind):
         """See the class docstring."""
-        count = len(self.labels(app))
+        count = len(self.texts(app))
         if key == buttons.UP:
             self.index = (self.index - 1) % count
         elif key == buttons.DOWN:
             self.index = (self.index + 1) % count
         elif key in (buttons.LEFT, buttons.RIGHT):
+            self._texts = None
             if not self.change(app, self.index, -1 if key == buttons.LEFT else 1):
                 return
         elif key == buttons.A and kind == "press":
+            self._texts = None
             self.choose(app, self.index)
         elif key == buttons.B and kind == "press":
+            self._texts = None
             self.back(app)
         else:
             return
@@ -62,7 +77,7 @@ class Menu(Screen):
         ui = app.ui
         canvas.fill(0)
         ui.title(canvas, self.title(app))
-        labels = self.labels(app)
+        labels = self.texts(app)
         self.index = min(self.index, len(labels) - 1)
         ui.menu(canvas, labels, self.index)
         ui.hints(canvas, self.hint(app))
