@@ -136,3 +136,15 @@ def test_text_keys_are_found_as_by_the_python_search():
             assert got == want, (lang, key, got, want)
     assert strings.text("de", "no_such_key_here") == "no_such_key_here"
     assert strings.text("en", "new_game") == "New game"
+
+
+def test_a_native_search_that_misses_is_not_used():
+    kept = strings._find
+    try:
+        strings._find = lambda key, hashes, count: -1  # as the frozen build's did
+        assert not strings._native_ok()
+        if kept is not None:
+            strings._find = kept
+            assert strings._native_ok()
+    finally:
+        strings._find = kept
