@@ -98,7 +98,7 @@ class HelpMenu(Menu):
             self.change(app, 0, 1)
             return
         key = PAGES[index - 1]
-        # (the working mark is up, Menu.on_key: the odds page takes about a second)
+        app.busy()  # the odds page works its numbers out (about a second on the chip)
         app.push(TextPage(app.t(key), page_lines(app, key, self.rules)))
 
     def state(self):

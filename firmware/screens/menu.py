@@ -64,7 +64,6 @@ class Menu(Screen):
                 return
         elif key == buttons.A and kind == "press":
             self._texts = None
-            app.busy()  # choosing may load a screen's module or save: answered at once
             self.choose(app, self.index)
         elif key == buttons.B and kind == "press":
             self._texts = None

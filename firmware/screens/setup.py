@@ -160,6 +160,7 @@ class Setup(Menu):
         self.seats[i][0] = name
 
     def _start(self, app):
+        app.busy()  # the play screen's modules load and the game is saved
         from engine.game import Game
         from firmware.screens.play import Play
         from firmware.tips import start_game

@@ -60,9 +60,10 @@ class Title(Menu):
         """B on the title screen does nothing."""
 
     def choose(self, app, index):
-        """Open the chosen entry (Menu.on_key has put the working mark up:
-        its screen's module loads first, tens of ms on the chip)."""
+        """Open the chosen entry (its screen's module loads first: tens of
+        ms on the chip, so a "working" mark answers the press at once)."""
         key = self._entries(app)[index]
+        app.busy()
         if key == "continue":
             resume(app)
         elif key == "new_game":
