@@ -183,6 +183,7 @@ class RulesEditor(Menu):
         if row == "use":
             if self._refused(app):
                 return
+            app.busy()  # the new-game form reads the saved sets from the flash
             rules = Rules(**self.opts)
             app.pop()
             self.done(app, rules, self.set_name if self._unchanged(app, rules) else None)

@@ -141,6 +141,7 @@ class Setup(Menu):
         elif row == "order":
             app.push(Order(self.seats))
         elif row == "preset":
+            app.busy()  # the editor's module loads (about 0.1 s on the chip)
             from firmware.screens.rules_edit import RulesEditor
 
             sets = self.sets
