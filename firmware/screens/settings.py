@@ -95,6 +95,7 @@ class Settings(Menu):
             s["speed"] = (_speed(s) + step) % len(SPEEDS)
         else:
             s[row] = not s.get(row)
+        app.flush()  # the new value shows before the save (about 50 ms of flash on the chip)
         app.session.save_settings()
         app.prefs += 1
         return True
