@@ -34,10 +34,13 @@ KEPT = ("firmware.screens.menu",)  # the base of most screens: small, always in 
 # Loaded once at boot and let go (App.warm_up): their names then sit in
 # MicroPython's qstr table. That table grows by doubling, and the step past
 # 1270 names needs one block of about 9 KB: asked for late in a session, in
-# a fragmented heap, it failed (a MemoryError at the end of a game). At
-# boot the heap is still in one piece.
+# a fragmented heap, it failed (a MemoryError at the end of a game, and at
+# a Master's first move). At boot the heap is still in one piece; these
+# modules take the table past 1270 names on the chip (to about 1300: a
+# module added to the game may need one more here).
 WARM = ("engine.game", "firmware.screens.setup", "firmware.screens.play",
-        "firmware.screens.table", "firmware.stats", "firmware.screens.help")
+        "firmware.screens.table", "firmware.stats", "firmware.screens.help",
+        "engine.master", "engine.coach", "firmware.screens.rules_edit")
 
 
 class Screen:
