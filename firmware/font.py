@@ -22,19 +22,16 @@ gets one vline per vertical run of ink. Clipping is left to the canvas.
 The blit path assumes a 1-bit canvas (colour 0 or 1); other colours go
 through vline.
 
-Runs under MicroPython and CPython (where ``framebuf`` may come from
-``simulator.framebuf``).
+Runs under MicroPython and CPython (where a host installs its stand-in as
+the ``framebuf`` module: simulator/host.py, tests/conftest.py).
 """
 
 from firmware import font_data
 
 try:
     import framebuf as _fb
-except ImportError:
-    try:
-        from simulator import framebuf as _fb
-    except ImportError:
-        _fb = None
+except ImportError:  # a CPython host without the stand-in (simulator/host.py installs it)
+    _fb = None
 
 try:  # viper glyph loops where the port compiles them (not CPython, not WebAssembly)
     from firmware import native as _native
