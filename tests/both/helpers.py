@@ -1,4 +1,12 @@
-"""Assertion helpers that work under CPython and under MicroPython (no pytest)."""
+"""Assertion helpers that work under CPython and under MicroPython (no pytest),
+and the fake board: importing this module puts tests/fakes first on sys.path,
+so that `import machine` finds the fake (tests/fakes/machine.py)."""
+
+import sys
+
+_FAKES = __file__.replace("\\", "/").rsplit("/", 2)[0] + "/fakes"
+if _FAKES not in sys.path:
+    sys.path.insert(0, _FAKES)
 
 
 def raises(exc_type, fn, *args, **kwargs):

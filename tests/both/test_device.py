@@ -1,26 +1,17 @@
 """firmware.device on the fake machine: entropy self-test, dim/sleep/wake,
 battery gauge, buzzer, board choice. Runs under CPython and MicroPython."""
 
-import sys
+# isort: off
+from tests.both.helpers import device_rig  # (first: it puts the fakes on sys.path)
+import machine  # (tests/fakes/machine.py)
+# isort: on
 
-_FAKES = __file__.replace("\\", "/").rsplit("/", 2)[0] + "/fakes"
-if _FAKES not in sys.path:
-    sys.path.insert(0, _FAKES)
-
-try:
-    import framebuf
-except ImportError:  # CPython: the simulator's stand-in takes its name
-    from simulator import framebuf
-
-    sys.modules["framebuf"] = framebuf
-
-import machine  # noqa: E402  (tests/fakes/machine.py)
+import framebuf  # noqa: E402  (CPython: the stand-in from tests/conftest.py)
 
 from engine.dice import SeededDice  # noqa: E402
 from firmware import battery, device, sound  # noqa: E402
 from firmware import board as board_mod  # noqa: E402
 from firmware.store import MemFS, Store  # noqa: E402
-from tests.both.helpers import device_rig  # noqa: E402
 
 
 def _urandom(n):

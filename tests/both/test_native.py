@@ -10,12 +10,7 @@ other and against hand-made expectations, so the fallbacks stay right.
 
 import sys
 
-try:
-    import framebuf
-except ImportError:  # CPython: the simulator's stand-in takes its name
-    from simulator import framebuf
-
-    sys.modules["framebuf"] = framebuf
+import framebuf  # (CPython: the simulator's stand-in, installed by tests/conftest.py)
 
 from firmware import display, font, strings  # noqa: E402
 

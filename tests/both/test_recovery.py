@@ -3,20 +3,11 @@ logged, told in the player's language, and a press plays on from the last
 save; a fault that comes back at once stays on its message. Runs under
 CPython and the MicroPython Unix port."""
 
-import sys
+# isort: off
+from tests.both.helpers import device_rig  # (first: it puts the fakes on sys.path)
+import machine  # (tests/fakes/machine.py)
+# isort: on
 
-_FAKES = __file__.replace("\\", "/").rsplit("/", 2)[0] + "/fakes"
-if _FAKES not in sys.path:
-    sys.path.insert(0, _FAKES)
-
-try:
-    import framebuf
-except ImportError:  # CPython: the simulator's stand-in takes its name
-    from simulator import framebuf
-
-    sys.modules["framebuf"] = framebuf
-
-import machine  # noqa: E402  (tests/fakes/machine.py)
 
 from engine.dice import SeededDice  # noqa: E402
 from engine.game import Game  # noqa: E402
@@ -25,7 +16,6 @@ from firmware import device, recovery  # noqa: E402
 from firmware.app import Screen  # noqa: E402
 from firmware.screens.play import Play  # noqa: E402
 from firmware.store import MemFS, Store  # noqa: E402
-from tests.both.helpers import device_rig  # noqa: E402
 
 
 class Faulty(Screen):

@@ -8,14 +8,7 @@ lay past the wrap and every `now - due` comparison stalled the screen.
 Under CPython the times never wrap and the same game must play the same.
 """
 
-import sys
-
-try:
-    import framebuf
-except ImportError:  # CPython: the simulator's stand-in takes its name
-    from simulator import framebuf
-
-    sys.modules["framebuf"] = framebuf
+import framebuf  # (CPython: the simulator's stand-in, installed by tests/conftest.py)
 
 from engine.dice import SeededDice  # noqa: E402
 from engine.game import Game  # noqa: E402
