@@ -34,7 +34,7 @@ the next roll uses. End game: `final` (seat that opened the final round),
 `pending` (seats still to play in the final round or a play-off round),
 `playoff` (seats in the play-off, or None).
 
-Decisions where RULES.md leaves room:
+Decisions where docs/rules.md leaves room:
 - A bust (exact target) counts as a farkled turn for the penalty.
 - A takeover after a bust offers the points of the last roll's scoring dice
   (all of them) and the dice left after setting them aside.

@@ -1,4 +1,4 @@
-"""Rule sets: every option of RULES.md, the six presets, and their encoding.
+"""Rule sets: every option of docs/rules.md, the six presets, and their encoding.
 
 A `Rules` object is immutable by convention: change rules with
 `rules.replace(**changes)`, which checks the new combination. The option
@@ -25,7 +25,7 @@ the device:
     finish          "last_turn", "round", "exact", "immediate"
     tie             "trigger" or "playoff"
 
-Decisions where RULES.md leaves room: `five_flat` is a 5-dice mode; the
+Decisions where docs/rules.md leaves room: `five_flat` is a 5-dice mode; the
 entry hurdle may be any multiple of 50 up to the target; `exact` and
 `finish="exact"` always go together.
 """

@@ -2,7 +2,7 @@
 
 Dice are plain ints 1..6 in any sequence. A *keep* is the dice set aside from
 one roll; it is valid when every die belongs to a scoring combination, and
-then it scores its best reading (RULES.md: the highest reading counts).
+then it scores its best reading (docs/rules.md: the highest reading counts).
 
 Combinations: single 1 and 5, n of a kind (per `n_of_kind`; two triples of
 one face also read as two triples), the 1-6 straight, the small straights

@@ -1,5 +1,5 @@
 """Rules & help: the scoring table, the course of play, the chosen rules
-with the decisions of RULES.md, the odds, and the buttons.
+with the decisions of docs/rules.md, the odds, and the buttons.
 
 `HelpMenu(rules=None)`: from the title (LEFT/RIGHT on the first row pick
 any preset or saved rule set) or from a game's standings (`rules` given:
@@ -203,7 +203,7 @@ def option_lines(app, rules):
               "immediate": "op_immediate"}
     out.append(t(finish[rules.finish]))
     out.append(t("op_trigger") if rules.tie == "trigger" else t("op_playoff"))
-    # The "decision" lines of RULES.md, for every rule set.
+    # The "decision" lines of docs/rules.md, for every rule set.
     out.append(t("op_decisions"))
     out.append("• " + t("dec_penalty"))
     out.append("• " + t("dec_takeover"))

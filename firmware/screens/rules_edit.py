@@ -1,4 +1,4 @@
-"""The rules editor: every option of RULES.md, starting from any rule set.
+"""The rules editor: every option of docs/rules.md, starting from any rule set.
 
 Rows: one per option key (engine.rules.KEYS; LEFT/RIGHT or A cycle its
 value), then "Use these", "Save as…" and, for a saved set, "Delete".

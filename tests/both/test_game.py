@@ -1,4 +1,4 @@
-"""Tests of engine.game against RULES.md and the seed texts, with scripted dice.
+"""Tests of engine.game against docs/rules.md, with scripted dice.
 
 Run under CPython (pytest) and MicroPython (tests/mprun.py).
 """
@@ -350,7 +350,7 @@ def test_takeover_not_offered_to_seat_not_entered():
 
 
 def test_takeover_with_entry_0_everyone_is_in():
-    # No hurdle: every seat is in the game from the start (RULES.md "past the entry").
+    # No hurdle: every seat is in the game from the start (docs/rules.md "past the entry").
     g = new_game(Rules(takeover=True), 2, [4, 4, 4, 2, 3, 6])
     play(g, ROLL, keep(4, 4, 4), BANK)
     assert g.offer == (400, (4, 4, 4))

@@ -1,4 +1,4 @@
-"""Exact odds of engine.odds against the figures of RULES.md (table talk)."""
+"""Exact odds of engine.odds against the figures of docs/rules.md (table talk)."""
 
 from engine import odds
 from engine.rules import Rules, preset

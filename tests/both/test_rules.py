@@ -1,4 +1,4 @@
-"""Tests of engine.rules against RULES.md; run under CPython (pytest) and MicroPython (mprun)."""
+"""Tests of engine.rules against docs/rules.md; run under CPython (pytest) and MicroPython."""
 
 from engine.crc import crc32, crc32_pure
 from engine.rules import (
@@ -10,8 +10,8 @@ from engine.rules import (
 )
 from tests.both.helpers import raises
 
-# Every option key of RULES.md with its default (the zehntausend preset, 000;
-# the options RULES.md marks "off by default" or names no default for are off).
+# Every option key of docs/rules.md with its default (the zehntausend preset, 000;
+# the options docs/rules.md marks "off by default" or names no default for are off).
 RULES_MD_DEFAULTS = {
     "dice": 6,
     "target": 10000,
@@ -33,7 +33,7 @@ RULES_MD_DEFAULTS = {
     "tie": "trigger",
 }
 
-# What each preset changes against the defaults, from the RULES.md preset table.
+# What each preset changes against the defaults, from the docs/rules.md preset table.
 # Options a 5-dice game cannot have (straight, three pairs) are 0 there.
 PRESET_CHANGES = {
     "zehntausend": {},
@@ -61,7 +61,7 @@ FINGERPRINT_PUNKTLANDUNG = "680e6c58"
 
 
 def _changes(rules):
-    """The options of ``rules`` that differ from the RULES.md defaults."""
+    """The options of ``rules`` that differ from the docs/rules.md defaults."""
     d = rules.to_dict()
     out = {}
     for key in d:

@@ -1,4 +1,4 @@
-"""Tests of engine.scoring against RULES.md and the seed texts; run under CPython
+"""Tests of engine.scoring against docs/rules.md; run under CPython
 (pytest) and MicroPython (mprun)."""
 
 from engine.rules import Rules, preset
@@ -50,9 +50,9 @@ def test_triples():
 def test_double_is_default():
     r = Rules()
     assert r.n_of_kind == "double"
-    assert score_keep([2, 2, 2, 2], r) == 400  # RULES.md, 001
-    assert score_keep([1, 1, 1, 1, 1], r) == 4000  # RULES.md, 001
-    assert score_keep([4, 4, 4, 4, 4, 4], r) == 3200  # RULES.md
+    assert score_keep([2, 2, 2, 2], r) == 400  # docs/rules.md
+    assert score_keep([1, 1, 1, 1, 1], r) == 4000  # docs/rules.md
+    assert score_keep([4, 4, 4, 4, 4, 4], r) == 3200  # docs/rules.md
     assert score_keep([2, 2, 2, 2, 2], r) == 800
     assert score_keep([2, 2, 2, 2, 2, 2], r) == 1600
     assert score_keep([5, 5, 5, 5], r) == 1000

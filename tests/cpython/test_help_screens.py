@@ -1,6 +1,6 @@
 """Rules & help through the headless simulator: reachable from the title
 and from a game's standings; for every preset the scoring table, the
-options with the decisions of RULES.md, the odds from engine.odds; every
+options with the decisions of docs/rules.md, the odds from engine.odds; every
 line fits both screens in both languages."""
 
 from engine import odds
@@ -54,7 +54,7 @@ def test_every_page_of_every_preset_from_the_title(tmp_path):
                     text = " ".join(lines)
                     page = helpmod.PAGES[n - 1]
                     if page == "help_options":
-                        # The decisions of RULES.md show for every preset.
+                        # The decisions of docs/rules.md show for every preset.
                         for dec in ("dec_penalty", "dec_takeover"):
                             assert strings.text(lang, dec) in text, (key, dec)
                     if page == "help_odds":

@@ -1,6 +1,6 @@
 """Property tests of engine.scoring against random rules and rolls (CPython, hypothesis).
 
-The reference scorer below is written from RULES.md (and the decisions
+The reference scorer below is written from docs/rules.md (and the decisions
 recorded in engine/scoring.py), independently of the engine: it lists every
 combination the rules allow as a multiset of dice with its points, then
 tries every way of splitting a keep into such combinations.
