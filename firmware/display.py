@@ -110,7 +110,6 @@ class I2CBus:
         self.i2c = i2c
         self.addr = addr
         self._cmd = [b"\x00", None]  # control byte 0x00: a stream of commands
-        self._data = [b"\x40", None]  # control byte 0x40: a stream of data
 
     def cmd(self, buf):
         """Send the command bytes of `buf` in one transaction (rare commands:
@@ -119,14 +118,9 @@ class I2CBus:
         self.i2c.writevto(self.addr, self._cmd)
 
     def send(self, buf):
-        """Send `buf` as one transaction; its first byte is the control byte."""
+        """Send `buf` as one transaction; its first byte is the control byte
+        (frame data goes this way: see the module docstring)."""
         self.i2c.writeto(self.addr, buf)
-
-    def data(self, buf):
-        """Send `buf` (a buffer or memoryview) as display data."""
-        self._data[1] = buf
-        self.i2c.writevto(self.addr, self._data)
-        self._data[1] = None
 
 
 class SPIBus:
