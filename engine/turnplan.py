@@ -436,7 +436,7 @@ class PlanSolver:
         # Steps of the roll tables (ROLLS_PER_STEP rolls each), then the rows
         # (counted once the table height is known).
         self.total = 1
-        for n in range(1, rules.dice + 1):
+        for n in range(len(self.tables), rules.dice + 1):
             self.total += (_roll_count(n) + ROLLS_PER_STEP - 1) // ROLLS_PER_STEP
         if len(self.tables) > rules.dice:  # roll tables given: straight to the rows
             self._start(_top(rules, self.tables))
@@ -470,6 +470,12 @@ class PlanSolver:
             self.done = self.total
             return True
         return False
+
+    def finished_tables(self):
+        """The roll tables built so far (index 0 is None): what a new solver
+        can go on from, e.g. after a MemoryError left this one's rows
+        unfinished."""
+        return self.tables
 
     def _start(self, top):
         self.top = top

@@ -4,13 +4,23 @@ The plan is solved a row per step (engine.turnplan.PlanSolver), so the
 device keeps drawing and the buttons stay alive; when it is ready it is
 cached on flash and the computer plays on. B leaves to the title (the game
 stays saved; the work starts again next time).
+
+The solve asks for the largest blocks of a session (a roll table of 2.4 KB,
+rows of the plan). Late in a long session the chip's heap can be too
+fragmented for them although enough is free: the screen lets go of the
+screen modules nobody needs first, and after a MemoryError it collects and
+goes on from the finished roll tables (a step that failed half-way may have
+left its own work wrong, so only finished tables are kept).
 """
+
+import gc
 
 from engine.turnplan import PlanSolver
 from firmware import buttons
-from firmware.app import Screen
+from firmware.app import RELEASE, Screen
 
 ROWS_PER_STEP = 1  # solver steps per loop pass: each is 60-70 ms on the chip (a few up to 0.5 s)
+RETRIES = 3  # MemoryErrors survived before the error goes to the recovery screen
 
 
 class Solving(Screen):
@@ -22,6 +32,13 @@ class Solving(Screen):
         self.players = players
         self.solver = PlanSolver(players.rules)
         self.shown = -1
+        self.retries = -1  # -1: the modules were not let go yet
+
+    def _free(self, app):
+        """Let go of the screen modules nobody needs now, then collect."""
+        if RELEASE:
+            app.release_modules()
+        gc.collect()
 
     def on_key(self, app, key, kind):
         """B: back to the title screen."""
@@ -30,12 +47,25 @@ class Solving(Screen):
 
     def tick(self, app, now):
         """Some work, then a redraw when the bar moved."""
+        if self.retries < 0:
+            self.retries = 0
+            self._free(app)
         solver = self.solver
-        for _ in range(ROWS_PER_STEP):
-            if solver.step():
-                self.players.adopt(solver.plan)
-                app.pop()
-                return True
+        try:
+            for _ in range(ROWS_PER_STEP):
+                if solver.step():
+                    self.players.adopt(solver.plan)
+                    app.pop()
+                    return True
+        except MemoryError:
+            if self.retries >= RETRIES:
+                raise
+            self.retries += 1
+            tables = solver.finished_tables()
+            self.solver = solver = None  # its rows go before the new ones come
+            self._free(app)
+            self.solver = PlanSolver(self.players.rules, tables)
+            return False
         percent = 100 * solver.done // max(1, solver.total)
         if percent != self.shown:
             self.shown = percent

@@ -43,3 +43,49 @@ def test_b_leaves_the_solving_screen(tmp_path):
     assert sim.state()["screen"] == "solving"
     sim.press("B")
     assert sim.state()["screen"] == "title"
+
+
+def _solve_plan_bytes(tmp_path, fail_at=()):
+    """Solve custom rules on the solving screen; PlanSolver.step raises a
+    MemoryError at the calls numbered in `fail_at`. Returns the cached plan."""
+    import engine.turnplan as turnplan
+
+    calls = [0]
+    real_step = turnplan.PlanSolver.step
+
+    def step(self):
+        calls[0] += 1
+        if calls[0] in fail_at:
+            raise MemoryError("memory allocation failed, allocating 2456 bytes")
+        return real_step(self)
+
+    turnplan.PlanSolver.step = step
+    try:
+        sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
+        rules = preset("fuenf").replace(target=2000)
+        game = Game(rules, [("Profi", "profi"), ("Anna", "")], ScriptedDice([2] * 50))
+        sim.app.home(Play(sim.app, game))
+        for _ in range(5000):
+            sim.step(20)
+            if sim.state()["screen"] != "solving":
+                break
+        assert sim.state()["screen"] == "play"
+        fs = sim.app.session.store.fs
+        return fs.read(plan_file(rules)), calls[0]
+    finally:
+        turnplan.PlanSolver.step = real_step
+
+
+def test_a_memory_error_while_solving_goes_on_to_the_same_plan(tmp_path):
+    clean, steps = _solve_plan_bytes(tmp_path / "clean")
+    # In a roll table (step 3), between tables, and in the rows near the end.
+    hurt, hurt_steps = _solve_plan_bytes(tmp_path / "hurt", fail_at=(3, 40, steps - 5))
+    assert hurt == clean
+    assert hurt_steps > steps  # work after a failure was done again
+
+
+def test_memory_errors_without_end_reach_the_recovery(tmp_path):
+    import pytest
+
+    with pytest.raises(MemoryError):
+        _solve_plan_bytes(tmp_path, fail_at=range(10, 10000))
