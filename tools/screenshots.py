@@ -146,6 +146,14 @@ def tips_rules_help_scenes():
         _title_to(sim, "help")
         sim.keys("DOWN,DOWN,DOWN,DOWN,A,DOWN,DOWN")
 
+    def help_thumb(sim):
+        _title_to(sim, "help")
+        sim.keys("DOWN,DOWN,DOWN,DOWN,DOWN,A")
+
+    def help_tactics(sim):
+        _title_to(sim, "help")
+        sim.keys("DOWN,DOWN,DOWN,DOWN,DOWN,DOWN,A")
+
     return (
         ("tips_pick", "Tips: the dice to take, in plain words", tips_pick),
         ("tips_select", "Tips: picked, then what to do", tips_select),
@@ -155,6 +163,8 @@ def tips_rules_help_scenes():
         ("help_scoring", "Help: scoring", help_scoring),
         ("help_rules", "Help: the rules and decisions", help_rules),
         ("help_odds", "Help: odds", help_odds),
+        ("help_thumb", "Help: rules of thumb", help_thumb),
+        ("help_tactics", "Help: tactics", help_tactics),
     )
 
 
