@@ -8,7 +8,7 @@ decision, a farkle's message at once, and the end summary."""
 import framebuf
 
 from engine.dice import ScriptedDice
-from engine.game import Game
+from engine.game import TAKE, Game
 from engine.rules import preset
 from firmware import tips_store
 from firmware.screens.play import Play
@@ -317,3 +317,39 @@ def test_basics_without_a_plan(tmp_path):
         assert _shown(sim, sim.app.t("tip_basic"))
         if sim.app.big:
             assert _shown(sim, sim.app.t("tip_no_plan"))
+
+
+def test_tips_at_a_turns_start(tmp_path):
+    """Alone at the table: what a turn brings; offered a takeover: take it
+    or start fresh."""
+    from engine import coach
+
+    for board in BOARDS:
+        for lang in LANGS:
+            sim = Sim(board, str(tmp_path / (board + lang)), seed=1)
+            sim.app.lang = lang
+            game = Game(preset("zehntausend"), [("Anna", "")], ScriptedDice([1, 1, 5, 2, 3, 6]))
+            tips_store.start_game(sim.app.session, game, [True])
+            sim.app.home(Play(sim.app, game))
+            sim.run(300)
+            assert game.phase == "start" and sim.state()["screen"] == "play"
+            advice = _play(sim).tips.view.advice
+            worth = coach.points(advice.roll)
+            assert 500 < worth < 700
+            assert _shown(sim, _t(sim, "tip_turn", worth)), (board, lang)
+            # Punktlandung: Ben may take over Anna's 1000 with two dice.
+            rules = preset("punktlandung")
+            game = Game(rules, [("Anna", ""), ("Ben", "")], ScriptedDice([1, 1, 1, 2, 3]))
+            game.seats[0].score, game.seats[1].score = 4000, 5200
+            game.seats[0].entered = game.seats[1].entered = True
+            game.apply(("roll",))
+            game.apply(("bank",))
+            tips_store.start_game(sim.app.session, game, [True, True])
+            sim.app.home(Play(sim.app, game))
+            sim.run(300)
+            press(sim, "A")  # Ben's hand-over
+            sim.run(300)
+            assert game.offer and game.phase == "start"
+            best = _play(sim).tips.view.advice.best
+            key = "tip_take_over" if best == TAKE else "tip_fresh"
+            assert _shown(sim, _t(sim, key)), (board, lang, best)
