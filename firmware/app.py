@@ -40,7 +40,7 @@ KEPT = ("firmware.screens.menu",)  # the base of most screens: small, always in 
 # module added to the game may need one more here).
 WARM = ("engine.game", "firmware.screens.setup", "firmware.screens.play",
         "firmware.screens.table", "firmware.stats", "firmware.screens.help",
-        "engine.master", "engine.coach", "firmware.screens.rules_edit")
+        "engine.master", "engine.coach", "firmware.coach_view", "firmware.screens.rules_edit")
 
 
 class Screen:

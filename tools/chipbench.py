@@ -111,7 +111,7 @@ KIND_LABEL = dict(KINDS)
 # tips are worked out). --slow scales them all.
 WAIT_MS = {
     "cursor": 220,
-    "pick": 800,  # the tips work the new selection out (0.6 s today)
+    "pick": 800,  # a pick asks no coach now (it took 0.6 s when the tips valued it)
     "value": 250,
     "screen": 400,
     "roll": 1200,  # the animation (360 ms), then the tips
@@ -217,8 +217,9 @@ class Course:
         return int(ms * self.slow + 9) // 10 * 10
 
     def settle(self):
-        """Before a shot: keep away from a change the play screen makes by
-        time (the tips' next page, a note running out). The chip is never
+        """Before a shot: keep away from a change the play screen's tips
+        make by time (none today: a tip and its note stay until a press;
+        the check stays for any timer they get). The chip is never
         ahead of the simulator but may be behind (it is slower): a shot just
         before a change is safe, one less than SETTLE_MS after it waits until
         SETTLE_MS past it."""

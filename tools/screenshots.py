@@ -108,21 +108,24 @@ def pad_stats_settings_scenes():
 
 def tips_rules_help_scenes():
     """Tips on the play screen, the rules editor and the help pages."""
-    from firmware import tips
+    from firmware import tips_store
 
     def _tips_game(sim, rules, faces, scores=None):
         game = _game(rules, ["Anna", ("Profi 2", "profi")], faces, scores)
-        tips.start_game(sim.app.session, game, [True, False])
+        tips_store.start_game(sim.app.session, game, [True, False])
         _play_with(sim, game)
         sim.keys("A,WAIT:500")
 
     def tips_pick(sim):
         _tips_game(sim, preset("zehntausend"), [1, 1, 5, 2, 3, 6])
-        sim.keys("WAIT:2000")  # the second tip line
 
     def tips_select(sim):
         _tips_game(sim, preset("zehntausend"), [1, 1, 5, 2, 3, 6])
-        sim.keys("UP,WAIT:2000")
+        sim.keys("A")  # the cursor starts on the first 1: the tip's die is picked
+
+    def tips_bank(sim):
+        _tips_game(sim, preset("zehntausend"), [1, 1, 1, 5, 2, 3], [3000, 3000])
+        sim.keys("UP")  # the tip's four dice picked: bank, two dice would often farkle
 
     def tips_cost(sim):
         _tips_game(sim, preset("zehntausend"), [1, 2, 3, 4, 6, 6, 2, 3, 4, 6, 6, 2])
@@ -143,14 +146,25 @@ def tips_rules_help_scenes():
         _title_to(sim, "help")
         sim.keys("DOWN,DOWN,DOWN,DOWN,A,DOWN,DOWN")
 
+    def help_thumb(sim):
+        _title_to(sim, "help")
+        sim.keys("DOWN,DOWN,DOWN,DOWN,DOWN,A")
+
+    def help_tactics(sim):
+        _title_to(sim, "help")
+        sim.keys("DOWN,DOWN,DOWN,DOWN,DOWN,DOWN,A")
+
     return (
-        ("tips_pick", "Tips: the best move and its numbers", tips_pick),
-        ("tips_select", "Tips: the value of a selection", tips_select),
+        ("tips_pick", "Tips: the dice to take, in plain words", tips_pick),
+        ("tips_select", "Tips: picked, then what to do", tips_select),
+        ("tips_bank", "Tips: bank, and why", tips_bank),
         ("tips_cost", "Tips: what a decision cost", tips_cost),
         ("rules_edit", "Rules editor: a refused combination", rules_edit),
         ("help_scoring", "Help: scoring", help_scoring),
         ("help_rules", "Help: the rules and decisions", help_rules),
         ("help_odds", "Help: odds", help_odds),
+        ("help_thumb", "Help: rules of thumb", help_thumb),
+        ("help_tactics", "Help: tactics", help_tactics),
     )
 
 

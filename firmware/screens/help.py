@@ -1,5 +1,6 @@
 """Rules & help: the scoring table, the course of play, the chosen rules
-with the decisions of docs/rules.md, the odds, and the buttons.
+with the decisions of docs/rules.md, the odds, rules of thumb, tactics,
+and the buttons.
 
 `HelpMenu(rules=None)`: from the title (LEFT/RIGHT on the first row pick
 any preset or saved rule set) or from a game's standings (`rules` given:
@@ -13,7 +14,8 @@ from engine.rules import PRESETS, Rules, preset
 from firmware.screens.menu import Menu
 from firmware.screens.pager import Pager
 
-PAGES = ("help_scoring", "help_play", "help_options", "help_odds", "help_keys")
+PAGES = ("help_scoring", "help_play", "help_options", "help_odds", "help_thumb", "help_tactics",
+         "help_keys")
 
 
 def wrap(app, text, width=None):
@@ -142,6 +144,10 @@ def page_lines(app, key, rules):
         return option_lines(app, rules)
     if key == "help_odds":
         return odds_lines(app, rules)
+    if key == "help_thumb":
+        return thumb_lines(app, rules)
+    if key == "help_tactics":
+        return tactics_lines(app, rules)
     return [app.t("ky_1"), app.t("ky_2"), app.t("ky_3")]
 
 
@@ -227,4 +233,38 @@ def odds_lines(app, rules):
         else:
             out.append(line % (n, tenths // 10, tenths % 10))
     out.append(t("od_note"))
+    return out
+
+
+def _percent(chance):
+    return int(chance * 100 + 0.5)
+
+
+def thumb_lines(app, rules):
+    """Rules of thumb on the dice, with the chances of `rules` (engine.odds):
+    five dice almost always score, two are a coin toss, one scores one roll
+    in three (firmware.tip_words.fraction, as the tips say it)."""
+    from engine import odds
+    from firmware.tip_words import fraction
+
+    t = app.t
+    one = 1 - odds.farkle_chance(1, rules)
+    num, den = fraction(one)
+    return [t("th_five") % _percent(1 - odds.farkle_chance(5, rules)),
+            t("th_two") % _percent(1 - odds.farkle_chance(2, rules)),
+            t("th_one") % (num, den, _percent(one)), t("th_few")]
+
+
+def tactics_lines(app, rules):
+    """When to bank: 300 with two dice left (the risk and the mean gain of
+    one more roll from engine.odds), behind and ahead."""
+    from engine import odds
+
+    t = app.t
+    out = [t("tt_bank") % (_percent(odds.farkle_chance(2, rules)),
+                           int(odds.expected_best(2, rules) + 0.5))]
+    if rules.entry > 300:
+        out.append(t("tt_entry") % rules.entry)
+    out.append(t("tt_behind"))
+    out.append(t("tt_ahead"))
     return out

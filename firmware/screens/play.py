@@ -85,7 +85,8 @@ class Play(Screen):
                 bad.append(i)
         return bad, "not_scoring"
 
-    def _person(self):
+    def person_to_move(self):
+        """True when a person (not a computer) is to move."""
         return not self.game.seat().is_bot
 
     # ------------------------------------------------------------ actions
@@ -98,7 +99,7 @@ class Play(Screen):
         then shows its new screen before the save (App.flush). Nothing of
         new dice shows before they are saved."""
         game = self.game
-        person = self._person()
+        person = self.person_to_move()
         if person:
             app.busy()
         before = game.events_total
@@ -212,7 +213,7 @@ class Play(Screen):
         if self.anim.armed:  # a press ends the animation and still counts
             self.anim.clear()
             app.redraw()
-        if not self._person():
+        if not self.person_to_move():
             if kind == "press":
                 self.bot_due.set(app.now, 0)  # hurry the computer
                 app.busy()  # its next step (a decision, a save) follows in this pass
@@ -277,7 +278,7 @@ class Play(Screen):
             app.replace(Winner(game))
             self.tips.game_over(app)
             return True
-        if self._person():
+        if self.person_to_move():
             return self._hand_over_due(app) or self.tips.tick(app, self, now)
         kind = game.seat().kind
         if self.players.needs_solving(kind):  # custom rules: work the plan out first
@@ -300,7 +301,7 @@ class Play(Screen):
     def _hand_over_due(self, app):
         """Show the hand-over when a person's turn begins; True when shown."""
         game = self.game
-        if (game.phase == "start" and self._person() and self.handed != game.events_total
+        if (game.phase == "start" and self.person_to_move() and self.handed != game.events_total
                 and _hand_over(game)):
             from firmware.screens.table import HandOver
 
@@ -387,7 +388,7 @@ class Play(Screen):
                 face = seed % 6 + 1
             chosen = i < len(self.sel) and self.sel[i] and not animating
             ui.draw_die(canvas, x, y, size, face, chosen, i in bad)
-            if (i == self.cursor and game.phase == "keep" and self._person()
+            if (i == self.cursor and game.phase == "keep" and self.person_to_move()
                     and not animating):
                 canvas.fill_rect(x, y + size + 1, size, 2, 1)
             x += size + gap
@@ -417,7 +418,7 @@ class Play(Screen):
             if not app.big:
                 return app.t(key) + " -%d" % game.lost
             return app.t(key) + " " + app.t("lost") % game.lost
-        if game.phase == "keep" and self._person():
+        if game.phase == "keep" and self.person_to_move():
             chosen = self.selected()
             if chosen:
                 points = scoring.score_keep(chosen, game.rules, game.open_singles)
@@ -428,7 +429,7 @@ class Play(Screen):
 
     def _hint(self, app):
         game = self.game
-        if not self._person():
+        if not self.person_to_move():
             return app.t("computer_plays") if app.big else app.t("hurry_hint")
         phase = game.phase
         if phase == "start":

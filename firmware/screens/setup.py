@@ -149,7 +149,7 @@ class Setup(Menu):
             name = sets[i][0] if 0 <= i < len(sets) else None
             app.push(RulesEditor(self._rules(app), self._edited, name))
         elif row == "tips":
-            from firmware.tips import TipsPick
+            from firmware.screens.tips_pick import TipsPick
 
             app.push(TipsPick(self.seats, self.tips))
         elif row == "start":
@@ -164,7 +164,7 @@ class Setup(Menu):
         app.busy()  # the play screen's modules load and the game is saved
         from engine.game import Game
         from firmware.screens.play import Play
-        from firmware.tips import start_game
+        from firmware.tips_store import start_game
 
         rules = self._rules(app)
         if rules.target != self.target:

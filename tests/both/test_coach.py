@@ -1,5 +1,6 @@
 """The coach behind the tips: the Expert's move, its numbers, the cost of a
-decision, and the time one answer takes."""
+decision, the time one answer takes, and the plain words that say it
+(firmware/tip_words.py: which text key, with which values)."""
 
 import time
 
@@ -12,6 +13,7 @@ from engine.game import BANK, PASS, ROLL, TAKE, Game
 from engine.rules import preset
 from engine.turnplan import UNIT
 from engine.view import View
+from firmware import strings, tip_words
 from tests.both.helpers import shipped_plan
 
 _plan = shipped_plan
@@ -226,3 +228,99 @@ def test_an_answer_takes_well_under_five_ms():
     mean = total // count
     print("coach: %d answers, mean %d us, worst %d us" % (count, mean, worst))
     assert mean < 2500, mean
+
+
+# ---------------------------------------------------------------- plain words
+
+
+def _said(found):
+    """The German and English sentences of a (key, values) pair; both exist."""
+    key, values = found
+    out = []
+    for lang in ("de", "en"):
+        text = strings.text(lang, key)
+        assert text != key, (lang, key)  # an unknown key comes back unchanged
+        out.append(text % values if values else text)
+    return out
+
+
+def test_chances_as_small_fractions():
+    f = tip_words.fraction
+    assert f(2 / 6) == (1, 3)  # one die
+    assert f(20 / 36) == (1, 2)  # two dice: about a coin toss
+    assert f(156 / 216) == (3, 4)  # three dice
+    assert f(1092 / 1296) == (5, 6)  # four dice
+    assert f(0.923) == (9, 10)  # five dice: the closest with a small den
+    assert f(0.977) == (1, 1) and f(0.023) == (0, 1)  # almost always, almost never
+    for n in range(1, 10):
+        num, den = f(n / 10)
+        assert 0 < num < den <= 10 and abs(num / den - n / 10) < 0.06, n
+
+
+def test_hits_and_farkles_in_words():
+    assert tip_words.hits(0.75) == ("tip_hits", (3, 4))
+    assert tip_words.hits(1 / 3) == ("tip_hits_one", (3,))
+    assert tip_words.hits(0.98) == ("tip_hits_sure", ())
+    assert tip_words.farkles(4 / 9) == ("tip_farkles_one", (2,))
+    assert tip_words.farkles(2 / 3) == ("tip_farkles", (2, 3))
+    assert tip_words.farkles(0.02) == ("tip_farkles_rare", ())
+    assert _said(tip_words.hits(0.75)) == ["3 von 4 Würfen treffen", "3 rolls in 4 score"]
+
+
+def _keep_words(rules, faces, scores=None):
+    c = Coach(_plan(rules))
+    game = _game(rules, faces, scores=scores)
+    game.apply(ROLL)
+    a = c.advise(View(game))
+    wins = a.bank is not None and a.bank >= WIN
+
+    def move(chosen):
+        return tip_words.move("keep", a.best, a.then, a.keep, chosen, len(game.roll), wins)
+
+    return a, move, tip_words.reason(a.then, a.farkle, wins)
+
+
+def test_the_move_step_by_step():
+    # 1,1,5,2,3,6: take one 1, roll five dice (they score 9 times in 10).
+    a, move, why = _keep_words(preset("zehntausend"), [1, 1, 5, 2, 3, 6])
+    assert move(()) == ("tip_take1", (1,))
+    assert _said(move(())) == ["Nimm die 1", "Take the 1"]
+    assert move((1, 1)) == ("tip_take1", (1,))  # another pick: the tip stays
+    assert move((1,)) == ("tip_then_roll", ())
+    assert why == ("tip_hits", (9, 10))
+    # 1,1,1,5,2,3 at 3000: take all four, bank (two dice farkle 4 times in 9).
+    a, move, why = _keep_words(preset("zehntausend"), [1, 1, 1, 5, 2, 3], [3000, 3000])
+    assert move(()) == ("tip_take4", (1, 1, 1, 5))
+    assert move((1, 1, 1, 5)) == ("tip_then_bank", ())
+    assert why == ("tip_farkles_one", (2,))
+    _said(move(()))
+    _said(why)
+
+
+def test_the_dice_named_by_count():
+    assert tip_words.take((5, 5), 6) == ("tip_take2", (5, 5))
+    assert tip_words.take((1, 5, 5), 6) == ("tip_take3", (1, 5, 5))
+    assert tip_words.take((1, 1, 1, 1, 5), 6) == ("tip_take_marked", (5,))
+    assert tip_words.take((2, 2, 2), 3) == ("tip_take_all", ())
+    for found in (tip_words.take((1, 1, 1, 1, 5), 6), tip_words.take((2, 2, 2), 3)):
+        _said(found)
+
+
+def test_words_to_decide_to_win_and_at_the_start():
+    rules = preset("punktlandung")
+    c = Coach(_plan(rules))
+    game = _game(rules, [1, 1, 1, 2, 3], scores=[9000, 100])
+    game.apply(ROLL)  # auto-keep 1000: banking lands exactly on 10000
+    a = c.advise(View(game))
+    assert tip_words.move("decide", a.best, a.then, a.keep, (), 5, True) == ("tip_wins", ())
+    assert tip_words.reason(a.then, a.farkle, True) == ("tip_wins_now", ())
+    assert tip_words.move("decide", BANK, BANK, None, (), 5, False) == ("tip_bank", ())
+    assert tip_words.move("decide", ROLL, ROLL, None, (), 5, False) == ("tip_roll", ())
+    assert tip_words.move("start", TAKE, None, None, (), 0, False) == ("tip_take_over", ())
+    assert tip_words.move("start", ROLL, None, None, (), 0, False) == ("tip_fresh", ())
+    assert tip_words.reason(ROLL, 0.5, False, chance=0.25) == ("tip_win_chance", (1, 4))
+    assert tip_words.reason(ROLL, 0.5, False, chance=0.01) == ("tip_win_none", ())
+    for found in (("tip_wins", ()), ("tip_wins_now", ()), ("tip_take_over", ()),
+                  ("tip_fresh", ()), ("tip_win_chance", (1, 4)), ("tip_win_none", ()),
+                  ("tip_win_sure", ()), ("tip_then_win", ())):
+        _said(found)

@@ -1,7 +1,8 @@
 """Rules & help through the headless simulator: reachable from the title
 and from a game's standings; for every preset the scoring table, the
-options with the decisions of docs/rules.md, the odds from engine.odds; every
-line fits both screens in both languages."""
+options with the decisions of docs/rules.md, the odds from engine.odds, the
+rules of thumb and tactics with their numbers from engine.odds; every line
+fits both screens in both languages."""
 
 from engine import odds
 from engine.rules import PRESETS, preset
@@ -102,6 +103,38 @@ def test_scoring_lines_follow_the_rules():
     d = helpmod.odds_lines(app, preset("zehntausend"))
     assert "6 W.: 97,7% (45576/46656)" in d
     assert "1 W.: 33,3% (2/6)" in d
+
+
+def test_rules_of_thumb_and_tactics_by_keys(tmp_path):
+    for board in BOARDS:
+        for lang in ("de", "en"):
+            sim = Sim(board, str(tmp_path / (board + lang)), 1)
+            sim.app.lang = lang
+            t = sim.app.t
+            _open_help(sim)
+            for key in PRESETS:
+                rules = preset(key)
+                hits = [int((1 - odds.farkle_chance(n, rules)) * 100 + 0.5) for n in (1, 2, 5)]
+                text = " ".join(_page(sim, 1 + helpmod.PAGES.index("help_thumb")))
+                # The numbers come from the odds of these rules: 92% with five
+                # dice, 56% with two, one roll in three with one.
+                assert t("th_five") % hits[2] in text, (board, lang, key, text)
+                assert t("th_two") % hits[1] in text
+                assert t("th_one") % (1, 3, hits[0]) in text
+                if key == "zehntausend":
+                    assert hits == [33, 56, 92]
+                press(sim, "B")
+                text = " ".join(_page(sim, 1 + helpmod.PAGES.index("help_tactics")))
+                risk = int(odds.farkle_chance(2, rules) * 100 + 0.5)
+                gain = int(odds.expected_best(2, rules) + 0.5)
+                assert t("tt_bank") % (risk, gain) in text, (board, lang, key)
+                assert (t("tt_entry") % rules.entry in text) == (rules.entry > 300)
+                assert t("tt_behind") in text and t("tt_ahead") in text
+                if key == "zehntausend":  # rolling on risks 133 for a mean 50: bank
+                    assert (risk, gain) == (44, 50)
+                press(sim, "B")
+                _to_index(sim, 0)
+                press(sim, "RIGHT")
 
 
 def test_help_from_the_standings_shows_the_games_rules(tmp_path):

@@ -1,18 +1,22 @@
-"""Tips through the headless simulator, by key presses: switched on at the
-new-game form, the guided part ending after three confirmed decisions,
-switched off from the standings, the cost line and the end summary."""
+"""Tips through the headless simulator, by key presses, on both layouts in
+both languages: switched on at the new-game form and off from the
+standings; the tip in plain words on the screen (the dice to take, then
+what to do, and on 128x64 why), arrows under the suggested dice, nothing
+changing while nobody presses, the cost note in the frame after the
+decision, a farkle's message at once, and the end summary."""
+
+import framebuf
 
 from engine.dice import ScriptedDice
-from engine.game import Game
+from engine.game import TAKE, Game
 from engine.rules import preset
-from firmware import tips
+from firmware import tips_store
 from firmware.screens.play import Play
 from simulator.host import Sim
 from tests.cpython.simdriver import person_turn_step, press
-from tools.texts import de as texts_de
-from tools.texts import en as texts_en
 
 BOARDS = ("pico_ssd1306_i2c", "thumby")
+LANGS = ("de", "en")
 
 
 def _to_row(sim, row):
@@ -29,13 +33,11 @@ def _start_with_tips(sim, on=True):
     _to_row(sim, "tips")
     press(sim, "A")
     assert sim.state()["screen"] == "tips_pick"
-    person = sim.state()
     labels = sim.app.top().labels(sim.app)
     if labels[0].endswith(sim.app.t("tips_on")) != on:
         press(sim, "A")
     assert sim.app.top().labels(sim.app)[0].endswith(sim.app.t("tips_on" if on else "tips_off"))
     press(sim, "B")
-    assert person["index"] == 0
     _to_row(sim, "start")
     press(sim, "A")
 
@@ -47,63 +49,159 @@ def _play(sim):
     return None
 
 
-def test_guided_part_ends_after_three_decisions(tmp_path):
+def _shown(sim, text):
+    """True when `text` is on the screen as a line of its own from x = 0
+    (drawn by the app's font into a blank canvas and compared row by row)."""
+    ui = sim.app.ui
+    w, h = sim.width, sim.height
+    height = ui.font.height
+    scratch = framebuf.FrameBuffer(bytearray(w * h // 8), w, h, framebuf.MONO_VLSB)
+    ui.text(scratch, text, 0, 0)
+    want = ["".join("#" if scratch.pixel(x, y) else "." for x in range(w))
+            for y in range(height)]
+    rows = sim.rows()
+    for y in range(h - height + 1):
+        if rows[y:y + height] == want:
+            return True
+    return False
+
+
+def _t(sim, key, *values):
+    return sim.app.t(key) % values if values else sim.app.t(key)
+
+
+def _scripted(tmp_path, board, lang, faces, scores=(0, 0), flags=(True, False),
+              seats=(("Anna", ""), ("Ben", ""))):
+    """A game on `board` in `lang` with scripted dice, tips as `flags`,
+    at Anna's hand-over (or her first screen)."""
+    sim = Sim(board, str(tmp_path / (board + lang + str(len(faces)))), seed=1)
+    sim.app.lang = lang
+    game = Game(preset("zehntausend"), list(seats), ScriptedDice(faces))
+    for i, score in enumerate(scores):
+        game.seats[i].score = score
+        game.seats[i].entered = score > 0
+    tips_store.start_game(sim.app.session, game, list(flags))
+    sim.app.session.save_game(game)
+    sim.app.home(Play(sim.app, game))
+    sim.run(200)
+    return sim, game
+
+
+def _marked(sim, play):
+    """Positions of the dice with an arrow under them (the arrow's tip
+    sits under the die's middle, a row below the cursor bar)."""
+    ui = sim.app.ui
+    game = play.game
+    n = len(game.roll)
+    size = ui.die
+    gap = min(4 if sim.app.big else max(0, (ui.w - n * size) // max(1, n - 1)), 4)
+    x0 = (ui.w - (n * size + (n - 1) * gap)) // 2
+    top = ui.line + (1 if sim.app.big else 0) + size + (4 if sim.app.big else 3)
+    out = []
+    for i in range(n):
+        cx = x0 + i * (size + gap) + size // 2
+        if sim.pixel(cx, top) and not sim.pixel(cx - 1, top) and sim.pixel(cx - 2, top + 2):
+            out.append(i)
+    return out
+
+
+def test_the_tip_names_the_dice_then_what_to_do(tmp_path):
     for board in BOARDS:
-        data = str(tmp_path / board)
-        sim = Sim(board, data, 21)
-        _start_with_tips(sim)
-        play = _play(sim)
-        assert play.tips.on(0) and not play.tips.on(1)
-        seen_guided = False
-        notes = []
-        for _ in range(3000):
-            state = sim.state()
-            screen = state["screen"]
-            if screen in ("handover", "message"):
-                press(sim, "A")
-                continue
-            assert screen == "play", screen
-            if state["engine"][1][state["current"]][1]:
-                sim.run(300)
-                continue
-            if state["phase"] in ("keep", "decide", "farkle") and play.tips.guided[0] < 3:
-                sim.run(500)  # the roll settles; the coach answers in the pass after a frame
-                lines = play.tips._lines
-                step = sim.app.t("tip_step_now") % (play.tips.guided[0] + 1, 3)
-                assert step in lines, lines
-                seen_guided = True
-            before = play.tips.guided[0]
-            person_turn_step(sim, state, [])
-            if play.tips.guided[0] != before:
-                notes.append(play.tips.note)
-            if play.tips.guided[0] == 3:
-                break
-        assert seen_guided
-        # Three confirmed decisions: steps 1/3, 2/3 (or a cost line), then "done".
-        assert len(notes) == 3
-        assert notes[-1] in (sim.app.t("tip_guided_done"), ) or "~" in notes[-1], notes
-        assert notes[0] in (sim.app.t("tip_step") % (1, 3),) or "~" in notes[0], notes
-        # After the guided part the tips go on, without the lesson lines.
-        for _ in range(400):
-            state = sim.state()
-            if state["screen"] != "play" or state["engine"][1][state["current"]][1]:
-                press(sim, "A") if state["screen"] != "play" else sim.run(300)
-                continue
-            if state["phase"] in ("keep", "decide"):
-                break
-            person_turn_step(sim, state, [])
-        play = _play(sim)
-        status = play.tips.status(sim.app, play, "")
-        assert status is not None
-        sim.run(500)  # the roll settles; the coach answers in the pass after a frame
-        assert not [s for s in play.tips._lines if s.startswith(sim.app.t("tip_step_now")[:5])]
-        assert play.tips._lines  # the numbers stay
-        # The state survives a power cycle: Continue shows the same tips.
-        again = Sim(board, data, 5)
-        press(again, "A")
-        assert again.state()["screen"] in ("play", "handover")
-        resumed = _play(again)
-        assert resumed.tips.on(0) and resumed.tips.guided[0] == 3
+        for lang in LANGS:
+            sim, game = _scripted(tmp_path, board, lang, [1, 1, 5, 2, 3, 6])
+            press(sim, "A")  # hand-over: roll
+            sim.run(600)  # the roll settles; the coach answers in the pass after a frame
+            assert game.phase == "keep"
+            play = _play(sim)
+            # The Expert keeps one 1 and rolls five dice: the tip says so in words.
+            assert _shown(sim, _t(sim, "tip_take1", 1)), (board, lang, sim.rows())
+            assert _marked(sim, play) == [0]
+            if sim.app.big:  # and why: five dice score nine times in ten
+                assert _shown(sim, _t(sim, "tip_hits", 9, 10)), (board, lang)
+            # The tip stays: no page turns while nobody presses.
+            before = sim.rows()
+            sim.run(6000)
+            assert sim.rows() == before
+            # The cursor starts on that 1: A picks it, and the tip moves on.
+            press(sim, "A")
+            assert play.selected() == (1,)
+            assert _shown(sim, _t(sim, "tip_then_roll")), (board, lang)
+            assert not _shown(sim, _t(sim, "tip_take1", 1))
+            # Another pick is the person's own: 128x64 shows its value instead
+            # of the reason, the tip itself stays.
+            press(sim, "RIGHT", "A")
+            assert play.selected() == (1, 1)
+            assert _shown(sim, _t(sim, "tip_take1", 1))
+            if sim.app.big:
+                assert _shown(sim, _t(sim, "selection", 200))
+
+
+def test_a_bank_tip_says_why(tmp_path):
+    for board in BOARDS:
+        for lang in LANGS:
+            sim, game = _scripted(tmp_path, board, lang, [1, 1, 1, 5, 2, 3],
+                                  scores=(3000, 3000))
+            press(sim, "A")
+            sim.run(600)
+            play = _play(sim)
+            assert _shown(sim, _t(sim, "tip_take4", 1, 1, 1, 5)), (board, lang)
+            assert _marked(sim, play) == [0, 1, 2, 3]
+            press(sim, "UP")  # every scoring die: the tip's four
+            assert play.selected() == (1, 1, 1, 5)
+            assert _shown(sim, _t(sim, "tip_then_bank")), (board, lang)
+            if sim.app.big:  # two dice farkle four times in nine: one in two
+                assert _shown(sim, _t(sim, "tip_farkles_one", 2)), (board, lang)
+            press(sim, "DOWN")
+            assert game.seats[0].score == 4050
+            assert play.tips.view.note == ""  # the best move costs nothing
+
+
+def test_the_cost_note_comes_with_the_next_frame_and_stays_until_a_press(tmp_path):
+    for board in BOARDS:
+        for lang in LANGS:
+            # Anna banks a single 1 from 1,2,3,4,6,6: rolling five dice was
+            # worth far more. Ben is a computer.
+            sim, game = _scripted(tmp_path, board, lang,
+                                  [1, 2, 3, 4, 6, 6] + [2, 3, 4, 6, 6, 2] * 3,
+                                  seats=(("Anna", ""), ("Ben", "profi")))
+            press(sim, "A")  # the hand-over: roll
+            sim.run(600)
+            play = _play(sim)
+            press(sim, "A", "DOWN")  # the cursor starts on the 1: pick it, bank
+            assert game.seats[0].score == 100
+            cost = play.tips.cost[0]
+            assert cost > 200
+            note = _t(sim, "tip_cost" if sim.app.big else "tip_cost_small", cost)
+            assert _shown(sim, note), (board, lang)  # the frame right after the press
+            sim.run(400)  # the computer's turn begins; the note stays
+            assert _shown(sim, note)
+            press(sim, "B")  # any press (here: hurry the computer) ends it
+            sim.run(50)
+            assert not _shown(sim, note)
+            # Saved with the game: the cost survives a restart.
+            again = Sim(board, sim.data_dir, 5)
+            press(again, "A")
+            assert _play(again).tips.cost[0] == cost
+
+
+def test_a_farkle_shows_at_once_after_a_costly_roll(tmp_path):
+    for board in BOARDS:
+        for lang in LANGS:
+            # 1,1,5,2,3,6: Anna keeps all three and rolls three dice (the tip
+            # was one 1 and five dice): 2,3,4 farkles.
+            sim, game = _scripted(tmp_path, board, lang, [1, 1, 5, 2, 3, 6, 2, 3, 4])
+            press(sim, "A")
+            sim.run(600)
+            play = _play(sim)
+            press(sim, "UP", "B")
+            sim.run(500)  # the roll animation
+            assert game.phase == "farkle"
+            status = _t(sim, "farkle") + (" " + _t(sim, "lost", 250) if sim.app.big
+                                          else " -250")
+            assert _shown(sim, status), (board, lang)
+            assert play.tips.view.note  # the roll on cost something
+            if sim.app.big:  # the note on the line above it
+                assert _shown(sim, play.tips.view.note)
 
 
 def test_tips_switch_from_the_standings(tmp_path):
@@ -129,99 +227,129 @@ def test_tips_switch_from_the_standings(tmp_path):
     assert not _play(again).tips.on(0)
 
 
-def test_off_at_setup_means_no_tips(tmp_path):
-    sim = Sim("thumby", str(tmp_path), 4)
-    _start_with_tips(sim, on=False)
-    press(sim, "A")
-    play = _play(sim)
-    assert not play.tips.on(0)
-    assert play.tips._lines == [] and play.tips._key is None
-
-
-def _scripted(tmp_path, board, rules, faces, scores=(0, 0), flags=(True, False)):
-    sim = Sim(board, str(tmp_path / board), seed=1)
-    game = Game(rules, [("Anna", ""), ("Ben", "")], ScriptedDice(faces))
-    for i, score in enumerate(scores):
-        game.seats[i].score = score
-        game.seats[i].entered = score > 0
-    tips.start_game(sim.app.session, game, list(flags))
-    sim.app.session.save_game(game)
-    sim.app.home(Play(sim.app, game))
-    sim.run(200)
-    return sim, game
-
-
-def test_cost_line_and_the_end_summary(tmp_path):
+def test_off_means_no_tips_and_no_coach(tmp_path):
     for board in BOARDS:
-        rules = preset("zehntausend")  # a shipped plan: the full tips
-        # Anna rolls 1,2,3,4,6,6 and banks the single 1: rolling five dice
-        # was worth far more. Ben farkles, Anna opens the final round with
-        # 1,1,1,1,5, Ben farkles his last turn.
-        sim, game = _scripted(tmp_path, board, rules,
+        sim = Sim(board, str(tmp_path / board), 4)
+        _start_with_tips(sim, on=False)
+        play = _play(sim)
+        assert not play.tips.on(0)
+        presses = []
+        for _ in range(60):  # a few turns: the coach's view is never made
+            state = sim.state()
+            if state["screen"] != "play":
+                press(sim, "A")
+            elif state["engine"][1][state["current"]][1]:
+                sim.run(300)
+            else:
+                person_turn_step(sim, state, presses)
+        assert presses and play.tips.view is None
+
+
+def test_the_end_summary(tmp_path):
+    for board in BOARDS:
+        # Anna banks a single 1 (a cost), Ben farkles, Anna opens the final
+        # round with 1,1,1,1,5, Ben farkles his last turn.
+        sim, game = _scripted(tmp_path, board, "de",
                               [1, 2, 3, 4, 6, 6] + [2, 3, 4, 6, 6, 2] + [1, 1, 1, 1, 5, 2]
                               + [2, 3, 4, 6, 6, 2], scores=(9200, 100))
-        press(sim, "A")  # hand-over: roll
-        assert game.phase == "keep"
+        press(sim, "A")
         play = _play(sim)
-        press(sim, "A", "DOWN")  # the cursor starts on the 1: pick it, bank
-        assert game.seats[0].score == 9300
-        assert play.tips.note == sim.app.t("tip_cost") % play.tips.cost[0]
-        assert play.tips.cost[0] > 200
-        status = play.tips.status(sim.app, play, "")
-        assert status == play.tips.note
-        # Ben farkles; Anna wins with 1,1,1,1,5: the summary shows above the winner.
+        press(sim, "A", "DOWN")
+        cost = play.tips.cost[0]
         for _ in range(30):
             state = sim.state()
             if state["screen"] in ("message", "winner"):
                 break
-            if state["screen"] == "handover":
-                press(sim, "A")
-            elif state["phase"] == "farkle":
-                press(sim, "A")
-            elif state["phase"] == "keep":
+            if state["screen"] == "play" and state["phase"] == "keep":
                 press(sim, "UP", "DOWN")
             else:
                 press(sim, "A")
         state = sim.state()
         assert state["screen"] == "message", state
         assert state["title"] == sim.app.t("tip_total_title")
-        assert state["lines"] == [sim.app.t("tip_total") % ("Anna", play.tips.cost[0])]
+        assert state["lines"] == [sim.app.t("tip_total") % ("Anna", cost)]
         press(sim, "A")
         assert sim.state()["screen"] == "winner"
-        assert not sim.app.session.store.fs.exists(tips.FILE)
+        assert not sim.app.session.store.fs.exists(tips_store.FILE)
 
 
-def test_every_tip_line_fits_the_screen(tmp_path):
+def test_every_tip_fits_both_screens(tmp_path):
+    """The longest values of every tip text fit the line it is drawn on."""
     for board in BOARDS:
-        for lang in ("de", "en"):
-            sim, game = _scripted(tmp_path, board, preset("zehntausend"),
-                                  [1, 1, 5, 2, 3, 6, 2, 3, 4, 6, 6, 2])
+        sim = Sim(board, str(tmp_path / board), 1)
+        ui = sim.app.ui
+        for lang in LANGS:
             sim.app.lang = lang
-            press(sim, "A")
-            play = _play(sim)
-            ui = sim.app.ui
-            for keys in ((), ("A",), ("UP",)):
-                press(sim, *keys)
-                play.tips.status(sim.app, play, "")
-                for line in play.tips._lines + [play.tips._head]:
-                    assert ui.width(line) <= ui.w, (board, lang, line)
-            assert set(play.tips._marks) == {0, 1, 2}  # the 1s and the 5 score
-
-
-def test_strings_for_tips_exist_in_both_languages():
-    for key in ("tip_keep_bank", "tip_risk", "tip_guided_done", "tip_cost", "tips_for"):
-        assert key in texts_de.TEXTS and key in texts_en.TEXTS
+            t = sim.app.t
+            lines = [t("tip_take1") % 6, t("tip_take2") % (5, 5), t("tip_take3") % (5, 5, 5),
+                     t("tip_take4") % (5, 5, 5, 5), t("tip_take_all"),
+                     t("tip_take_marked") % 5, t("tip_then_bank"),
+                     t("tip_then_roll"), t("tip_then_win"), t("tip_bank"), t("tip_roll"),
+                     t("tip_wins"), t("tip_take_over"), t("tip_fresh"), t("tip_turn") % 999,
+                     t("tip_basic"), t("tip_cost_small") % 9999, t("tip_cost_chance") % 100,
+                     t("tip_cost_win_small") % 100, t("tip_cost_win_now")]
+            if sim.app.big:  # the reasons and the long notes show on 128x64 only
+                lines += [t("tip_hits") % (9, 10), t("tip_hits_one") % 10, t("tip_hits_sure"),
+                          t("tip_farkles") % (9, 10), t("tip_farkles_one") % 10,
+                          t("tip_farkles_rare"), t("tip_win_chance") % (9, 10),
+                          t("tip_win_sure"), t("tip_win_none"), t("tip_wins_now"),
+                          t("tip_no_plan"), t("tip_cost") % 9999, t("tip_cost_win") % 100]
+            for line in lines:
+                assert ui.width(line) <= ui.w, (board, lang, line)
 
 
 def test_basics_without_a_plan(tmp_path):
-    """Custom rules with no stored plan: marks, the risk and a note, no
-    solving on the spot."""
-    rules = preset("zehntausend").replace(target=3000)
-    sim, game = _scripted(tmp_path, "thumby", rules, [1, 1, 5, 2, 3, 6])
-    press(sim, "A", "UP")
-    play = _play(sim)
-    play.tips.status(sim.app, play, "")
-    assert play.tips._coach is None and play.players.plan is None
-    assert sim.app.t("tip_no_plan") in play.tips._lines
-    assert sim.app.t("tip_risk") % (3, 28) in play.tips._lines
-    assert set(play.tips._marks) == {0, 1, 2}
+    """Custom rules with no stored plan: arrows under every scoring die and
+    simple words, no solving on the spot."""
+    for board in BOARDS:
+        sim = Sim(board, str(tmp_path / board), seed=1)
+        rules = preset("zehntausend").replace(target=3000)
+        game = Game(rules, [("Anna", ""), ("Ben", "")], ScriptedDice([1, 1, 5, 2, 3, 6]))
+        tips_store.start_game(sim.app.session, game, [True, False])
+        sim.app.session.save_game(game)
+        sim.app.home(Play(sim.app, game))
+        sim.run(200)
+        press(sim, "A")
+        sim.run(600)
+        play = _play(sim)
+        assert play.players.plan is None and play.tips.view.coach() is None
+        assert _marked(sim, play) == [0, 1, 2]
+        assert _shown(sim, sim.app.t("tip_basic"))
+        if sim.app.big:
+            assert _shown(sim, sim.app.t("tip_no_plan"))
+
+
+def test_tips_at_a_turns_start(tmp_path):
+    """Alone at the table: what a turn brings; offered a takeover: take it
+    or start fresh."""
+    from engine import coach
+
+    for board in BOARDS:
+        for lang in LANGS:
+            sim = Sim(board, str(tmp_path / (board + lang)), seed=1)
+            sim.app.lang = lang
+            game = Game(preset("zehntausend"), [("Anna", "")], ScriptedDice([1, 1, 5, 2, 3, 6]))
+            tips_store.start_game(sim.app.session, game, [True])
+            sim.app.home(Play(sim.app, game))
+            sim.run(300)
+            assert game.phase == "start" and sim.state()["screen"] == "play"
+            advice = _play(sim).tips.view.advice
+            worth = coach.points(advice.roll)
+            assert 500 < worth < 700
+            assert _shown(sim, _t(sim, "tip_turn", worth)), (board, lang)
+            # Punktlandung: Ben may take over Anna's 1000 with two dice.
+            rules = preset("punktlandung")
+            game = Game(rules, [("Anna", ""), ("Ben", "")], ScriptedDice([1, 1, 1, 2, 3]))
+            game.seats[0].score, game.seats[1].score = 4000, 5200
+            game.seats[0].entered = game.seats[1].entered = True
+            game.apply(("roll",))
+            game.apply(("bank",))
+            tips_store.start_game(sim.app.session, game, [True, True])
+            sim.app.home(Play(sim.app, game))
+            sim.run(300)
+            press(sim, "A")  # Ben's hand-over
+            sim.run(300)
+            assert game.offer and game.phase == "start"
+            best = _play(sim).tips.view.advice.best
+            key = "tip_take_over" if best == TAKE else "tip_fresh"
+            assert _shown(sim, _t(sim, key)), (board, lang, best)
