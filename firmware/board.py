@@ -26,9 +26,11 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def _const(x):
         """Return `x` (CPython stand-in for micropython.const)."""
         return x
+
+    const = _const  # (assigned, not defined: the stub's signature stays the checked one)
 
 
 DEFAULT_BOARD = "pico_ssd1306_i2c"
@@ -44,7 +46,8 @@ def board_name():
     """The board module chosen at deploy time: `board_choice.BOARD`, else
     the first line of `board.txt`, else DEFAULT_BOARD."""
     try:
-        import board_choice
+        # An optional module on the board, never in the repository:
+        import board_choice  # pyright: ignore[reportMissingImports]
 
         return board_choice.BOARD
     except ImportError:
@@ -117,6 +120,8 @@ def make_display(board, machine):
     kind = display.SH1106 if board.DISPLAY == "sh1106" else display.SSD1306
     offset = getattr(board, "COLUMN_OFFSET", 2 if board.DISPLAY == "sh1106" else 0)
     oled = kind(link, board.WIDTH, board.HEIGHT, offset, getattr(board, "DISPLAY_INIT", ()))
-    oled.contrast_max = getattr(board, "CONTRAST_MAX", 255)
+    cmax = getattr(board, "CONTRAST_MAX", None)
+    if cmax is not None:  # (else the class's 255: no attribute of its own)
+        oled.contrast_max = cmax
     oled.contrast(CONTRAST)
     return oled

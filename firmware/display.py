@@ -38,9 +38,11 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def _const(x):
         """Return `x` (CPython stand-in for micropython.const)."""
         return x
+
+    const = _const  # (assigned, not defined: the stub's signature stays the checked one)
 
 
 try:
@@ -48,13 +50,16 @@ try:
 except ImportError:  # CPython
     from time import sleep as _sleep
 
-    def sleep_ms(ms):
+    def _sleep_ms(ms):
         """Sleep `ms` milliseconds (CPython stand-in for time.sleep_ms)."""
         _sleep(ms / 1000)
 
-    def sleep_us(us):
+    def _sleep_us(us):
         """Sleep `us` microseconds (CPython stand-in for time.sleep_us)."""
         _sleep(us / 1000000)
+
+    sleep_ms = _sleep_ms
+    sleep_us = _sleep_us
 
 
 _CONTRAST = const(0x81)
@@ -330,6 +335,8 @@ class SSD1306(framebuf.FrameBuffer):
             return
         raw = self._raw
         segs = self._segs
+        views = self._views
+        assert views is not None  # made in __init__ for a partial (I2C) bus
         bus = self.bus  # (a bound method kept in a local would be a new object)
         if self.whole_frames:  # most of the screen changed: one transfer beats many windows
             cost = 0
@@ -356,7 +363,7 @@ class SSD1306(framebuf.FrameBuffer):
             j = p * width + c0  # the byte before the window: 0x40 while it goes out
             kept = raw[j]
             raw[j] = 0x40
-            bus.send(self._views[p * self._per_page + _pair(q0, q1, segs)])
+            bus.send(views[p * self._per_page + _pair(q0, q1, segs)])
             raw[j] = kept
 
 

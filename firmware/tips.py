@@ -337,7 +337,9 @@ class Tips:
         t = app.t
         big = app.big
         view = self._view()
-        advice = self.coach().advise(view)
+        the_coach = self.coach()
+        assert the_coach is not None  # computed only when there is a coach (_stale)
+        advice = the_coach.advise(view)
         phase = game.phase
         guided = self.guided[game.current] < GUIDED if game.current < len(self.guided) else 0
         lines = []
@@ -348,12 +350,12 @@ class Tips:
                 for i in _positions(game.roll, dice):
                     if i not in marks:
                         marks.append(i)
-            digits = "".join([str(d) for d in advice.keep])
+            digits = "".join([str(d) for d in advice.keep or ()])
             key = "tip_keep_bank" if advice.then == BANK else "tip_keep_roll"
             head = t(key if big else key + "_small") % digits
             mine = coach_stand = None
             if chosen:
-                coach_stand = self.coach().stand(view, chosen)
+                coach_stand = the_coach.stand(view, chosen)
                 mine = coach_stand
             numbers = mine if mine is not None else advice
             label = t("tip_pick") if mine is not None else t("tip_best")
