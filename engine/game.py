@@ -344,6 +344,8 @@ class Game:
 
     def _roll(self):
         n = self.dice_left()
+        if self.dice is None:
+            raise ValueError("this game has no dice source to roll with")
         faces = self.dice(n)
         if len(faces) != n:
             raise ValueError("the dice source gave %d faces for %d dice" % (len(faces), n))
@@ -389,6 +391,7 @@ class Game:
 
     def _keep(self, keep):
         points, used = scoring.read_keep(keep, self.rules, self.open_singles)
+        assert points is not None  # the keep was checked as legal
         rest = list(self.roll)
         for d in keep:
             rest.remove(d)
@@ -428,7 +431,9 @@ class Game:
         self._advance()
 
     def _take(self):
-        points, aside = self.offer
+        offer = self.offer
+        assert offer is not None  # taking over is legal only with an offer
+        points, aside = offer
         self.offer = None
         self.turn_total = points
         self.aside = aside

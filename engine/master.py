@@ -118,7 +118,7 @@ class MasterTable:
         self.at_last = _u32(head, 32)
         self.at_reach = _u32(head, 36)
         self._key = None
-        self._cells = None
+        self._cells = ((), (), (), False)  # cells() at self._key (none yet)
         self._prow = [-1, None, -1, None]
 
     def cells(self, i, j):
@@ -328,6 +328,7 @@ class Master(Bot):
         working out its reach table on the spot). None: let the Expert."""
         need = (view.leader_score() - view.score()) // STEP + 1
         table = self.table
+        assert table is not None  # called only with a table
         if need <= 0 or need > table.N or view.rules.exact:
             return None
         t = view.turn_total // STEP
@@ -388,6 +389,7 @@ class Master(Bot):
 
     def _keep(self, view, i, j):
         table = self.table
+        assert table is not None  # called only with a table
         N = table.N
         D = view.rules.dice
         allin = table.cells(i, j)[3]
@@ -417,6 +419,7 @@ class Master(Bot):
         if self._wins(view, view.turn_total):
             return True
         table = self.table
+        assert table is not None  # called only with a table
         N = table.N
         lo, gap, past, _ = table.cells(i, j)
         t = view.turn_total // STEP
@@ -496,6 +499,7 @@ class Master(Bot):
         (steps): after one roll each stand is worth at least banking there
         (where allowed) and at least a farkle (more points never hurt)."""
         table = self.table
+        assert table is not None  # called only with a table
         plan = self.plan
         rules = view.rules
         D = rules.dice
@@ -532,7 +536,7 @@ class Master(Bot):
         return total / 6 ** n
 
 
-def open_table(rules, tables="tables"):
+def open_table(rules, tables: object = "tables"):
     """An open binary file of the Master table for `rules`, or None.
     `tables`: a folder path, or a reader with `open(name)` (firmware DirFS)."""
     name = table_name(rules)

@@ -122,6 +122,27 @@ class Rules:
     `zehntausend` preset. Raises ValueError naming the option for an unknown
     key, a bad value or an impossible combination."""
 
+    # The options (KEYS), set in __init__; declared for the type check
+    # (MicroPython ignores annotations).
+    dice: int
+    target: int
+    entry: int
+    n_of_kind: str
+    ones_triple: int
+    straight: int
+    small_straights: tuple
+    three_pairs: int
+    quad_pair: int
+    two_triplets: int
+    hot_dice: str
+    auto_keep: bool
+    triples_across: bool
+    penalty: int
+    takeover: bool
+    exact: bool
+    finish: str
+    tie: str
+
     def __init__(self, **options):
         for key in options:
             if key not in DEFAULTS:

@@ -111,7 +111,7 @@ class RollGrouping:
 
 def roll_tables(rules, progress=None):
     """Roll tables for 1..rules.dice dice (index 0 is None)."""
-    tables = [None]
+    tables: list = [None]
     for n in range(1, rules.dice + 1):
         tables.append(roll_table(n, rules))
         if progress:
@@ -160,8 +160,8 @@ class TurnPlan:
         self.tables = tables
         self.limits = limits
         self.values = values
-        self.entry_values = entry_values
-        self._reach = None  # reach rows (Chances) by distance to the need
+        self.entry_values: list = entry_values
+        self._reach = []  # reach rows (Chances) by distance to the need, once made
         self._reach_done = 1  # distances below this are worked out
         self._hot = None  # chance to survive a compulsory hot-dice roll
         self._capped = []  # stored capped values per cap (solve_capped), or none
@@ -183,7 +183,7 @@ class TurnPlan:
         rules = self.rules
         hurdle = rules.entry // 50
         dice = rules.dice
-        ev = [None] + [[0] * hurdle for _ in range(dice)]
+        ev: list = [None] + [[0] * hurdle for _ in range(dice)]
 
         def worth(m, ti):
             if ti < hurdle:
@@ -233,7 +233,7 @@ class TurnPlan:
         `solve_capped`), else worked out on the spot."""
         capi = cap // 50
         dice = self.rules.dice
-        w = [None] + [[0] * (capi + 1) for _ in range(dice)]
+        w: list = [None] + [[0] * (capi + 1) for _ in range(dice)]
         if self._capped and 1 <= capi <= CAPPED_HORIZON // 50:
             stored = self._capped[capi - 1]
             pos = 0
@@ -302,11 +302,11 @@ class TurnPlan:
         REACH_STEP is taken); the known distances are kept."""
         size = (size + REACH_STEP - 1) // REACH_STEP * REACH_STEP
         old = self._reach
-        if old is not None and len(old[1]) >= size:
+        if old and len(old[1]) >= size:
             return
-        rows = [None] + [Chances(size) for _ in range(self.rules.dice)]
+        rows: list = [None] + [Chances(size) for _ in range(self.rules.dice)]
         for n in range(1, self.rules.dice + 1):
-            if old is not None:
+            if old:
                 rows[n].data[:len(old[n].data)] = old[n].data
             rows[n][0] = 65535  # distance 0: already there
         self._reach = rows
@@ -381,7 +381,7 @@ class TurnPlan:
         try:
             dice = rules.dice
             limits = [0] + list(data[1])
-            values = [None] + [Ints(b) for b in data[2]]
+            values: list = [None] + [Ints(b) for b in data[2]]
             tables = [None] + data[3]
             for t in data[3]:
                 if not isinstance(t, bytes):
@@ -405,7 +405,7 @@ class TurnPlan:
                     raise ValueError("plan capped values are not whole")
         except (TypeError, ValueError, IndexError) as e:
             raise CodecError("the stored plan is damaged: %s" % e)
-        plan = cls(rules, tables, limits, values, None)
+        plan = cls(rules, tables, limits, values, [])  # entry values: worked out below
         plan.entry_values = plan._solve_entry()
         plan._capped = capped
         if reach and len(reach[0]) > 2:
@@ -425,11 +425,11 @@ class PlanSolver:
 
     def __init__(self, rules, tables=None):
         self.rules = rules
-        self.tables = tables if tables is not None else [None]
+        self.tables: list = tables if tables is not None else [None]
         self.plan = None
         self.made = None  # the plan before its reach rows
         self.top = 0
-        self.r = None
+        self.r: "list | None" = None  # the rows being worked out
         self.ti = -1
         self.grouping = None  # the roll table being built, a few rolls a step
         self.done = 0
@@ -487,6 +487,7 @@ class PlanSolver:
         rules = self.rules
         top = self.top
         r = self.r
+        assert r is not None  # the rows are made before they are finished
         limits = [0]
         for n in range(1, rules.dice + 1):
             limit = top + 1
@@ -504,7 +505,7 @@ class PlanSolver:
         for n in range(1, rules.dice + 1):
             del r[n][limits[n]:]  # in place: a copy would double the heap
         self.r = None
-        plan = TurnPlan(rules, self.tables, limits, r, None)
+        plan = TurnPlan(rules, self.tables, limits, r, [])  # entry values: worked out below
         plan.entry_values = plan._solve_entry()
         plan.reach_room(reach_size(rules))
         self.made = plan

@@ -67,7 +67,7 @@ class Screen:
 class App:
     """The handheld game; see the module docstring."""
 
-    def __init__(self, canvas, width, height, store, dice, tables=None, now_ms=0):
+    def __init__(self, canvas, width, height, store, dice, tables=None, now_ms=0, profile=None):
         self.canvas = canvas
         self.width = width
         self.height = height
@@ -83,7 +83,7 @@ class App:
         self.cue = None  # a sound this step asks for: "roll", "farkle" or "win"
         self.now = now_ms
         self.show_now = None  # the host's "send the canvas to the panel now" (see flush)
-        self.profile = None  # a microsecond clock: time each draw into draw_us (benchmarks)
+        self.profile = profile  # a microsecond clock: time each draw into draw_us (benchmarks)
         self.draw_us = 0
         self.stack = []
         self.moves = 0  # bumped by every change of the stack (screens cache by it)

@@ -1,30 +1,53 @@
 """The board the game runs on: which one, and its display.
 
 `board_name()` is the board chosen at deploy time, `load_board(name)` its
-module in boards/ (pins, bus, display: boards are data), and
-`make_display(board, machine)` the display driver on the board's bus,
-switched to normal contrast. Small on purpose: the boot imports it first
-(firmware.splash) to put the title on the panel before the rest loads.
+module in boards/ (pins, bus, display: boards are data; a key outside
+the board contract is refused), and `make_display(board, machine)` the
+display driver on the board's bus, switched to normal contrast. Small on
+purpose: the boot imports it first (firmware.splash) to put the title on
+the panel before the rest loads.
+
+The board contract (KEYS lists every key; tests/cpython/test_boards.py
+checks every board file against it, with types and pin ranges):
+
+- DISPLAY "ssd1306" or "sh1106"; WIDTH, HEIGHT in pixels; BUTTONS a dict
+  of the six keys UP DOWN LEFT RIGHT A B to GPIO numbers (to ground);
+  BUZZER a GPIO (PWM) or None; VSYS_ADC the GPIO that reads VSYS/3 or None.
+- BUS "i2c" (I2C_ID, SDA, SCL, ADDR), "spi" (SPI_ID, SCK, MOSI, CS, DC) or
+  "auto": both sets plus ID_PINS, the hardware-id pins (see `hardware_id`).
+- Optional: FREQ (I2C Hz), BAUDRATE (SPI Hz), RES (reset GPIO on SPI),
+  I2C_RES (reset GPIO on I2C), COLUMN_OFFSET (the panel's first RAM
+  column), DISPLAY_INIT (commands sent after the driver's init sequence),
+  CONTRAST_MAX (the panel's brightest contrast: brightness 0..255 is scaled
+  to 0..CONTRAST_MAX).
 """
 
 try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def _const(x):
         """Return `x` (CPython stand-in for micropython.const)."""
         return x
+
+    const = _const  # (assigned, not defined: the stub's signature stays the checked one)
 
 
 DEFAULT_BOARD = "pico_ssd1306_i2c"
 CONTRAST = const(0xCF)  # normal brightness
+
+# Every key a board module may define (the contract: see the module docstring).
+KEYS = ("DISPLAY", "BUS", "WIDTH", "HEIGHT", "BUTTONS", "BUZZER", "VSYS_ADC", "I2C_ID", "SDA",
+        "SCL", "ADDR", "SPI_ID", "SCK", "MOSI", "CS", "DC", "ID_PINS", "FREQ", "BAUDRATE", "RES",
+        "I2C_RES", "COLUMN_OFFSET", "DISPLAY_INIT", "CONTRAST_MAX")
 
 
 def board_name():
     """The board module chosen at deploy time: `board_choice.BOARD`, else
     the first line of `board.txt`, else DEFAULT_BOARD."""
     try:
-        import board_choice
+        # An optional module on the board, never in the repository:
+        import board_choice  # pyright: ignore[reportMissingImports]
 
         return board_choice.BOARD
     except ImportError:
@@ -40,25 +63,48 @@ def board_name():
 
 
 def load_board(name=None):
-    """The module `boards.<name>` (default: `board_name()`)."""
+    """The module `boards.<name>` (default: `board_name()`); ValueError
+    when it defines a key the board contract does not know."""
     name = name or board_name()
     __import__("boards." + name)
     import boards
 
-    return getattr(boards, name)
+    board = getattr(boards, name)
+    # A misspelt key would otherwise be ignored without a word. (The module's
+    # own dict, not dir(board): a list made at boot costs the game heap.)
+    for key in board.__dict__:
+        if key[0] != "_" and key not in KEYS:
+            raise ValueError("boards/%s.py: unknown key %s (see firmware/board.py)" % (name, key))
+    return board
+
+
+def hardware_id(board, machine):
+    """The hardware id on the board's ID_PINS, read the way TinyCircuits'
+    Thumby library reads it: each pin as an input with its pull-up, a pin
+    that reads low sets its bit (the first pin bit 0, the next bit 1, ...),
+    then the pin is left pulled down, so no current flows through the
+    pull-up into a pin that is tied low. A Thumby with id 0 has its display
+    on I2C, any other id on SPI."""
+    Pin = machine.Pin
+    hwid = 0
+    bit = 1
+    for pin in board.ID_PINS:
+        p = Pin(pin, Pin.IN, Pin.PULL_UP)
+        if not p.value():
+            hwid |= bit
+        p.init(Pin.IN, Pin.PULL_DOWN)
+        bit <<= 1
+    return hwid
 
 
 def make_display(board, machine):
     """The display driver of `board` on its bus (I2C or SPI; the Thumby's
-    `BUS = "auto"` asks its hardware-id pins: any pin low means SPI)."""
+    `BUS = "auto"` asks `hardware_id`: 0 means I2C, any other id SPI)."""
     from firmware import display
 
     bus = board.BUS
     if bus == "auto":
-        bus = "i2c"
-        for pin in board.ID_PINS:
-            if not machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP).value():
-                bus = "spi"
+        bus = "spi" if hardware_id(board, machine) else "i2c"
     if bus == "spi":
         Pin = machine.Pin
         spi = machine.SPI(board.SPI_ID, baudrate=getattr(board, "BAUDRATE", 10000000),
@@ -69,9 +115,13 @@ def make_display(board, machine):
     else:
         i2c = machine.I2C(board.I2C_ID, scl=machine.Pin(board.SCL), sda=machine.Pin(board.SDA),
                           freq=getattr(board, "FREQ", 400000))
-        link = display.I2CBus(i2c, board.ADDR)
+        res = getattr(board, "I2C_RES", None)
+        link = display.I2CBus(i2c, board.ADDR, machine.Pin(res) if res is not None else None)
     kind = display.SH1106 if board.DISPLAY == "sh1106" else display.SSD1306
     offset = getattr(board, "COLUMN_OFFSET", 2 if board.DISPLAY == "sh1106" else 0)
     oled = kind(link, board.WIDTH, board.HEIGHT, offset, getattr(board, "DISPLAY_INIT", ()))
+    cmax = getattr(board, "CONTRAST_MAX", None)
+    if cmax is not None:  # (else the class's 255: no attribute of its own)
+        oled.contrast_max = cmax
     oled.contrast(CONTRAST)
     return oled

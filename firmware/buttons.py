@@ -29,9 +29,11 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def _const(x):
         """Return `x` (CPython stand-in for micropython.const)."""
         return x
+
+    const = _const  # (assigned, not defined: the stub's signature stays the checked one)
 
 
 from firmware.clock import ticks_diff

@@ -12,13 +12,17 @@ try:  # MicroPython: wrap-around safe tick arithmetic
     from time import ticks_add, ticks_diff
 except ImportError:  # CPython: times are plain integers that never wrap
 
-    def ticks_diff(new, old):
+    def _ticks_diff(new, old):
         """Return `new - old` in ms (same argument order as time.ticks_diff)."""
         return new - old
 
-    def ticks_add(ticks, delta):
+    def _ticks_add(ticks, delta):
         """Return `ticks + delta` (CPython stand-in for time.ticks_add)."""
         return ticks + delta
+
+    # Assigned, not defined, so the stubs' signatures stay the checked ones.
+    ticks_diff = _ticks_diff
+    ticks_add = _ticks_add
 
 
 class Due:

@@ -41,9 +41,11 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def _const(x):
         """Return `x` (CPython stand-in for micropython.const)."""
         return x
+
+    const = _const  # (assigned, not defined: the stub's signature stays the checked one)
 
 
 POLL_MS = const(5)  # one loop pass (button read, app step) this often
@@ -164,10 +166,12 @@ class Device:
     `apply_settings` sets them, the contrast and the sound from the app's
     settings ("contrast", "sleep" in seconds with 0 for never, "sound"),
     at the start and whenever the app bumps `app.prefs` (the settings
-    screen does). Counters: `steps`, `shows`, `wakes`.
+    screen does). Counters: `steps`, `shows`, `wakes`. `make_app` makes a
+    fresh App for a restart after a failure; `buzzer` is the board's
+    firmware.sound.Buzzer or None.
     """
 
-    def __init__(self, app, display, keys, clock, machine):
+    def __init__(self, app, display, keys, clock, machine, make_app=None, buzzer=None):
         self.app = app
         self.display = display
         self.keys = keys
@@ -178,7 +182,7 @@ class Device:
         self.contrast = CONTRAST
         self.vsys_adc = None  # the board's battery ADC pin, if it has one
         self._battery = None
-        self.buzzer = None
+        self.buzzer = buzzer
         self.bits = 0  # the raw bits of the last read
         self.swallow = 0  # bits of the waking press, kept from the app until released
         self.active_at = clock.ticks_ms()
@@ -188,7 +192,7 @@ class Device:
         self.fault = None  # firmware.recovery: a failure message is on the screen
         self.fault_bits = 0  # buttons held when it appeared (a new press restarts)
         self.restarted_at = None  # ticks_ms of the last restart after a failure
-        self.make_app = None  # makes a fresh App for a restart (set by start)
+        self.make_app = make_app
         self.fault_lang = "de"  # the language and the store's files of the app that failed
         self.fault_fs = None
         self.splash = None  # the file keeping the first frame for the next boot
@@ -202,6 +206,8 @@ class Device:
     def apply_settings(self):
         """Contrast, sleep and dim times and sound from the app's settings."""
         app = self.app
+        if app is None:  # failed: firmware.recovery has the screen
+            return
         self.prefs = app.prefs
         settings = app.session.settings
         contrast = settings.get("contrast", CONTRAST)
@@ -219,7 +225,7 @@ class Device:
     def step(self):
         """One loop pass while awake, one light-sleep slice while asleep."""
         self.steps += 1
-        if self.fault is not None:
+        if self.fault is not None or self.app is None:
             self.wait_after_fault()
             return
         if self.profile or self.heap:
@@ -248,7 +254,8 @@ class Device:
 
                 remember(self.display, self.splash)
                 self.splash = None
-            self.app.warm_up()
+            if self.app is not None:
+                self.app.warm_up()
 
     @property
     def battery(self):
@@ -280,13 +287,16 @@ class Device:
     def settle(self, now):
         """After the app's step at `now`: sound, settings, dimming and sleep,
         then wait for the next poll."""
+        app = self.app
+        if app is None:  # failed: firmware.recovery has the screen
+            return
         buzzer = self.buzzer
         if buzzer is not None:
-            cue = self.app.cue
+            cue = app.cue
             if cue is not None:
                 self.play(cue, now)
             buzzer.tick(now)
-        if self.app.prefs != self.prefs:
+        if app.prefs != self.prefs:
             self.apply_settings()
         idle = ticks_diff(now, self.active_at)
         if idle >= self.sleep_after:
@@ -304,10 +314,12 @@ class Device:
         that even a MemoryError leaves room to load it."""
         app = self.app
         self.fault_lang = getattr(app, "lang", "de")
-        try:
-            self.fault_fs = app.session.store.fs
-        except Exception:  # the app failed while being made
-            self.fault_fs = None
+        self.fault_fs = None
+        if app is not None:  # (None: the app failed while being made)
+            try:
+                self.fault_fs = app.session.store.fs
+            except Exception:  # ... or was only half made
+                pass
         self.app = app = None
         gc.collect()
         from firmware.recovery import fail
@@ -343,12 +355,15 @@ class Device:
         on while the loop goes on (firmware.sound)."""
         from firmware.sound import FARKLE_NOTES, WIN_NOTES
 
+        buzzer = self.buzzer
+        if buzzer is None:
+            return
         if now is None:
             now = self.clock.ticks_ms()
         if cue == "roll":
-            self.buzzer.click(now)
+            buzzer.click(now)
         else:
-            self.buzzer.play(FARKLE_NOTES if cue == "farkle" else WIN_NOTES, now)
+            buzzer.play(FARKLE_NOTES if cue == "farkle" else WIN_NOTES, now)
 
     def brighten(self):
         """Back to full contrast."""
@@ -437,18 +452,21 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
     from firmware.app import App
 
     def make_app():
-        return App(display, board.WIDTH, board.HEIGHT, store, dice, tables, clock.ticks_ms())
+        # A tick is an int on MicroPython; the stubs' opaque _TicksMs is not:
+        now = clock.ticks_ms()
+        return App(display, board.WIDTH, board.HEIGHT, store, dice, tables,
+                   now)  # pyright: ignore[reportArgumentType]
 
     app = make_app()
-    dev = Device(app, display, keys, clock, machine)
-    dev.make_app = make_app
-    dev.splash = splash
-    dev.vsys_adc = getattr(board, "VSYS_ADC", None)
+    buzzer = None
     if getattr(board, "BUZZER", None) is not None:
         from firmware.sound import Buzzer
 
-        dev.buzzer = Buzzer(machine, board.BUZZER, app.session.settings.get("sound", True))
+        buzzer = Buzzer(machine, board.BUZZER, app.session.settings.get("sound", True))
         app.has_sound = True
+    dev = Device(app, display, keys, clock, machine, make_app, buzzer)
+    dev.splash = splash
+    dev.vsys_adc = getattr(board, "VSYS_ADC", None)
     dev.apply_settings()
     if bench:
         dev.profile = bool(bench.get("profile"))

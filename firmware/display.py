@@ -6,7 +6,8 @@ included), in the shape of micropython-lib's `ssd1306`: a driver *is* a
 commands go out through one preallocated buffer, and `show()` sends the
 frame without copying it.
 
-- `I2CBus(i2c, addr)` / `SPIBus(spi, dc, cs, res)`: the transports. An I2C
+- `I2CBus(i2c, addr, res)` / `SPIBus(spi, dc, cs, res)`: the transports
+  (`res`: the reset pin or None). An I2C
   transaction starts with a control byte (0x00: commands, 0x40: data);
   `writevto` would copy a two-part message into a new heap block on rp2,
   so the hot path sends buffers that carry their control byte in front
@@ -27,7 +28,8 @@ copy or an allocation. SPI (10 MHz: a whole frame in under 1 ms) always
 sends the whole frame. `refresh()` makes the next `show()` send everything
 (after waking, or when the panel's RAM is unknown).
 
-Both have `contrast(0..255)`, `poweroff()`, `poweron()` and `invert(flag)`.
+Both have `contrast(0..255)` (scaled to the board's CONTRAST_MAX),
+`poweroff()`, `poweron()` and `invert(flag)`.
 """
 
 import framebuf
@@ -36,19 +38,28 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def _const(x):
         """Return `x` (CPython stand-in for micropython.const)."""
         return x
 
+    const = _const  # (assigned, not defined: the stub's signature stays the checked one)
+
 
 try:
-    from time import sleep_ms
+    from time import sleep_ms, sleep_us
 except ImportError:  # CPython
     from time import sleep as _sleep
 
-    def sleep_ms(ms):
+    def _sleep_ms(ms):
         """Sleep `ms` milliseconds (CPython stand-in for time.sleep_ms)."""
         _sleep(ms / 1000)
+
+    def _sleep_us(us):
+        """Sleep `us` microseconds (CPython stand-in for time.sleep_us)."""
+        _sleep(us / 1000000)
+
+    sleep_ms = _sleep_ms
+    sleep_us = _sleep_us
 
 
 _CONTRAST = const(0x81)
@@ -101,15 +112,37 @@ except Exception:  # CPython, WebAssembly, or a .mpy of another architecture
         return mask
 
 
+def _pulse_reset(res):
+    """Pulse the reset pin `res` (None: no pin): high, low, high again, and
+    wait before the first command, as the Thumby's library does (the
+    controller's registers return to their defaults). The low phase is held
+    10 ms, not the 3 us the SSD1306 needs: some panel modules filter their
+    reset line with a capacitor."""
+    if res is not None:
+        res(1)
+        sleep_us(10)
+        res(0)
+        sleep_ms(10)
+        res(1)
+        sleep_us(20)
+
+
 class I2CBus:
     """Commands and data to an OLED on a `machine.I2C` at `addr`."""
 
     partial = True  # the frame goes out in windows (see the module docstring)
 
-    def __init__(self, i2c, addr=0x3C):
+    def __init__(self, i2c, addr=0x3C, res=None):
         self.i2c = i2c
         self.addr = addr
         self._cmd = [b"\x00", None]  # control byte 0x00: a stream of commands
+        self.res = res  # the reset pin (the Thumby's I2C units have one), or None
+        if res is not None:
+            res.init(res.OUT, value=1)
+
+    def reset(self):
+        """Pulse the reset line, if there is one (see `_pulse_reset`)."""
+        _pulse_reset(self.res)
 
     def cmd(self, buf):
         """Send the command bytes of `buf` in one transaction (rare commands:
@@ -139,14 +172,8 @@ class SPIBus:
             res.init(res.OUT, value=1)
 
     def reset(self):
-        """Pulse the reset line (the controller's registers return to defaults)."""
-        res = self.res
-        if res is not None:
-            res(1)
-            sleep_ms(1)
-            res(0)
-            sleep_ms(10)
-            res(1)
+        """Pulse the reset line, if there is one (see `_pulse_reset`)."""
+        _pulse_reset(self.res)
 
     def cmd(self, buf):
         """Send the command bytes of `buf` with DC low."""
@@ -178,6 +205,7 @@ class SSD1306(framebuf.FrameBuffer):
     `pages` its height in pages."""
 
     whole_frames = True  # horizontal addressing: the whole frame can go in one transfer
+    contrast_max = 255  # see contrast(); the board may set less
 
     def __init__(self, bus, width=128, height=64, col_offset=0, extra=()):
         self.bus = bus
@@ -265,10 +293,12 @@ class SSD1306(framebuf.FrameBuffer):
         self._cmd1(_DISP_ON)
 
     def contrast(self, value):
-        """Set the brightness, 0..255."""
+        """Set the brightness, 0..255, scaled to 0..`contrast_max` (the
+        brightest contrast the panel is driven at: 255 unless the board says
+        less, as the Thumby does)."""
         c = self._c2
         c[0] = _CONTRAST
-        c[1] = value & 0xFF
+        c[1] = (value & 0xFF) * self.contrast_max // 255
         self.bus.cmd(c)
 
     def invert(self, flag):
@@ -305,6 +335,8 @@ class SSD1306(framebuf.FrameBuffer):
             return
         raw = self._raw
         segs = self._segs
+        views = self._views
+        assert views is not None  # made in __init__ for a partial (I2C) bus
         bus = self.bus  # (a bound method kept in a local would be a new object)
         if self.whole_frames:  # most of the screen changed: one transfer beats many windows
             cost = 0
@@ -331,7 +363,7 @@ class SSD1306(framebuf.FrameBuffer):
             j = p * width + c0  # the byte before the window: 0x40 while it goes out
             kept = raw[j]
             raw[j] = 0x40
-            bus.send(self._views[p * self._per_page + _pair(q0, q1, segs)])
+            bus.send(views[p * self._per_page + _pair(q0, q1, segs)])
             raw[j] = kept
 
 

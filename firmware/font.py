@@ -65,7 +65,7 @@ class Font:
             cps[2 * i + 1] = ord(ch) & 0xFF
         self._cps = bytes(cps)
         self._native = _native if self._pages == 1 else None
-        self._scratch = None  # bytearray behind _sfb, made on the first blit
+        self._scratch = bytearray(0)  # the buffer behind _sfb, made on the first blit
         self._sfb = None
 
     def glyph(self, ch):
@@ -90,7 +90,8 @@ class Font:
         """Return the width in px of ``text``: glyphs plus 1 px between them."""
         if self._native is not None:  # drawn on a 0 px canvas: only the end x comes back
             return self._native.text(self._bits, 0, 0, text, 0, 0, 1, self._bits, self._index,
-                                     self._cps, len(self._extra), self._unknown)
+                                     self._cps,  # pyright: ignore[reportArgumentType]  (viper takes a buffer for a ptr8 argument)
+                                     len(self._extra), self._unknown)
         index = self._index
         total = 0
         for ch in text:
@@ -110,7 +111,8 @@ class Font:
             pages = getattr(canvas, "pages", 0)
             if pages:
                 return self._native.text(canvas, canvas.width, pages, text, x, y, color,
-                                         self._bits, self._index, self._cps,
+                                         self._bits, self._index,
+                                         self._cps,  # pyright: ignore[reportArgumentType]  (viper takes a buffer for a ptr8 argument)
                                          len(self._extra), self._unknown)
         if _fb is not None and (color == 0 or color == 1) and isinstance(canvas, _fb.FrameBuffer):
             return self._draw_blit(canvas, text, x, y, color)
@@ -121,8 +123,10 @@ class Font:
         sfb = self._sfb
         wide = self.max_width
         if sfb is None:
+            fb = _fb
+            assert fb is not None  # draw() blits only where framebuf exists
             self._scratch = bytearray(wide * self._pages)
-            sfb = self._sfb = _fb.FrameBuffer(self._scratch, wide, self.height, _fb.MONO_VLSB)
+            sfb = self._sfb = fb.FrameBuffer(self._scratch, wide, self.height, fb.MONO_VLSB)
         buf = self._scratch
         bits = self._bits
         index = self._index

@@ -66,8 +66,10 @@ def traceback_text(error):
 
         out = io.StringIO()
         print_exception(error, out)
-        return out.getvalue()
-    import traceback
+        # MicroPython's io.StringIO has getvalue(); the rp2 stubs lack it:
+        return out.getvalue()  # pyright: ignore[reportAttributeAccessIssue]
+    # CPython only (MicroPython has sys.print_exception, above; its stubs no traceback):
+    import traceback  # pyright: ignore[reportMissingImports]
 
     return "".join(traceback.format_exception(type(error), error, error.__traceback__))
 

@@ -21,7 +21,7 @@ except Exception:
 
 LANGS = ("de", "en")
 _MODULES = {"de": "firmware.texts_de", "en": "firmware.texts_en"}
-_held = [None, None]  # the language loaded, its packed module
+_held: list = [None, None]  # the language loaded, its packed module
 
 
 def _packed(lang):
@@ -53,8 +53,11 @@ def _native_ok():
     the check keeps the texts right wherever native code misbehaves.)"""
     h = key_hash("ok")
     table = bytes(((h >> 16) & 0xFF, (h >> 8) & 0xFF, h & 0xFF))
+    find = _find
+    if find is None:
+        return False
     try:
-        return _find("ok", table, 1) == 0
+        return find("ok", table, 1) == 0  # pyright: ignore[reportArgumentType]  (viper takes a buffer for a ptr8 argument)
     except Exception:
         return False
 

@@ -12,14 +12,15 @@ screenshot. Headless: `--headless` with `--keys`, `--screenshot` and
 import argparse
 import sys
 
-from simulator.host import BOARDS, Sim
+from firmware.board import DEFAULT_BOARD
+from simulator.host import Sim, board_names, unknown_board
 
 
 def parse(argv):
     """The command line."""
     p = argparse.ArgumentParser(prog="python -m simulator", description=__doc__.splitlines()[0])
-    p.add_argument("--board", default="pico_ssd1306_i2c", choices=BOARDS,
-                   help="board profile from boards/ (thumby is 72x40)")
+    p.add_argument("--board", default=DEFAULT_BOARD,
+                   help="board from boards/: %s (thumby is 72x40)" % ", ".join(board_names()))
     p.add_argument("--seed", type=int, default=None, help="seeded dice (default: OS randomness)")
     p.add_argument("--data", default=None, help="folder for saves (default: per-user folder)")
     p.add_argument("--headless", action="store_true", help="no window")
@@ -27,7 +28,11 @@ def parse(argv):
     p.add_argument("--screenshot", default=None, help="write a PNG of the screen at the end")
     p.add_argument("--state", default=None, help="write the screen and engine state as JSON")
     p.add_argument("--scale", type=int, default=4, help="screenshot pixels per OLED pixel")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    problem = unknown_board(args.board)
+    if problem:
+        p.error(problem)
+    return args
 
 
 def main(argv=None):

@@ -7,7 +7,6 @@ time pass (computer turns, animations); `png(path)` writes a screenshot and
 `state()` returns the current screen's name and the engine state.
 """
 
-import importlib
 import json
 import os
 import struct
@@ -31,19 +30,31 @@ import framebuf  # noqa: E402
 from engine.dice import ByteDice, SeededDice  # noqa: E402
 from firmware import buttons  # noqa: E402
 from firmware.app import App  # noqa: E402
+from firmware.board import DEFAULT_BOARD, load_board  # noqa: E402
 from firmware.store import DirFS, Store  # noqa: E402
+from tools.deploy import board_names  # noqa: E402  (boards/*.py, as deploy finds them)
 
-BOARDS = ("pico_ssd1306_i2c", "pico_sh1106_i2c", "pico_ssd1306_spi", "thumby")
 HOLD_MS = 60
 GAP_MS = 60
 FRAME_MS = 20
 
 
+def unknown_board(name):
+    """The message for a board name with no boards/NAME.py, or None when it has one."""
+    names = board_names()
+    if name in names:
+        return None
+    return "unknown board %r; the boards (boards/*.py) are: %s" % (name, ", ".join(names))
+
+
 def board_profile(name):
-    """The board module `boards/NAME.py` (its WIDTH and HEIGHT matter here)."""
-    if name not in BOARDS:
-        raise SystemExit("unknown board %r; boards are %s" % (name, ", ".join(BOARDS)))
-    return importlib.import_module("boards." + name)
+    """The board module `boards/NAME.py`, loaded and checked as the device
+    does (its WIDTH and HEIGHT matter here); SystemExit naming the boards
+    when there is no such file."""
+    problem = unknown_board(name)
+    if problem:
+        raise SystemExit(problem)
+    return load_board(name)
 
 
 def default_data_dir():
@@ -56,7 +67,7 @@ def default_data_dir():
 class Sim:
     """One simulated handheld (see the module docstring)."""
 
-    def __init__(self, board="pico_ssd1306_i2c", data_dir=None, seed=None):
+    def __init__(self, board=DEFAULT_BOARD, data_dir=None, seed=None):
         profile = board_profile(board)
         self.board = board
         self.width = profile.WIDTH

@@ -145,7 +145,7 @@ def root_main_text():
     at import (a call under `if __name__ == "__main__":` does not run when
     imported), the root main.py calls it; otherwise importing it is enough.
     """
-    head = "# Zehntausend: the program is firmware/ (.mpy); this file only starts it.\n"
+    head = "# Zehntausend: the program is in firmware/; this file only starts it.\n"
     src = ROOT / "firmware" / "main.py"
     if src.exists():
         try:

@@ -323,7 +323,7 @@ class Play(Screen):
         action = self.players.bot(game.seat().kind).decide(View(game))
         if action[0] == "keep":
             self.bot_keep = action  # show the choice first, apply it next step
-            self.sel = _mark(game.roll, action[1])
+            self.sel = _mark(game.roll, action[-1])  # the dice of ("keep", dice)
             app.redraw()
             return
         self._apply(app, [action])

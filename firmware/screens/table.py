@@ -103,8 +103,9 @@ class Standings(Menu):
         """The standings, then 'back', tips, help and 'to the main menu'."""
         out = standing_lines(app, self.game)
         for key in self._entries(app):
-            if key == "tips":
-                on = _play(app).tips.on()
+            if key == "tips":  # offered only under a play screen
+                play = _play(app)
+                on = play is not None and play.tips.on()
                 out.append(app.t("tips") + ": " + app.t("tips_on" if on else "tips_off"))
             else:
                 out.append(app.t(key))
@@ -119,7 +120,9 @@ class Standings(Menu):
         if key == "to_title":
             app.home()
         elif key == "tips":
-            _play(app).tips.toggle(app)
+            screen = _play(app)
+            if screen is not None:
+                screen.tips.toggle(app)
         elif key == "help":
             from firmware.screens.help import HelpMenu
 
@@ -130,8 +133,9 @@ class Standings(Menu):
             from firmware.screens.menu import SeatPick
 
             play = _play(app)
-            app.push(SeatPick(self.game, "menu_leave",
-                              lambda app, i: play.table_action(app, ("leave", i))))
+            if play is not None:
+                app.push(SeatPick(self.game, "menu_leave",
+                                  lambda app, i: play.table_action(app, ("leave", i))))
         else:
             app.pop()
 

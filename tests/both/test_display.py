@@ -154,42 +154,6 @@ def _check_board(board_name, spi=True):
     return run
 
 
-def test_ssd1306_i2c_shows_every_app_frame_and_sends_only_changed_windows():
-    run = _check_board("pico_ssd1306_i2c")
-    assert run.partial > 0
-    assert run.data < run.shows * 1024 // 2
-
-
-def test_ssd1306_spi_shows_every_app_frame_exactly():
-    run = _check_board("pico_ssd1306_spi")
-    assert run.data == run.shows * 1024
-
-
-def test_sh1106_i2c_shows_every_app_frame_and_sends_only_changed_windows():
-    run = _check_board("pico_sh1106_i2c")
-    assert run.partial > 0
-    assert run.data < run.shows * 1024 // 2
-
-
-def test_thumby_72x40_spi_and_i2c_units():
-    run = None
-    for spi in (True, False):
-        run = None  # one app on the capped heap at a time
-        run = _check_board("thumby", spi)
-        assert run.model.col_offset == 28
-        if spi:
-            assert run.data == run.shows * 360
-        else:
-            assert run.partial > 0 and run.data < run.shows * 360
-        assert len(run.disp.buffer) == 360
-    # Column 28 of the RAM is the panel's left edge: nothing outside the
-    # 72-column window was written.
-    model = run.model
-    for page in range(5):
-        row = model.ram[page * 128:(page + 1) * 128]
-        assert row[:28] == bytearray(28) and row[100:] == bytearray(28)
-
-
 def test_contrast_power_and_invert_decode():
     for name in ("pico_ssd1306_i2c", "pico_sh1106_i2c", "pico_ssd1306_spi"):
         board, model, disp = _rig(name)
@@ -322,3 +286,42 @@ class _Null:
 
     def write(self, buf):
         pass
+
+
+# The app-running tests come last: they leave the capped MicroPython heap
+# fragmented, and the tests above each need a new 1 KB frame buffer.
+
+def test_ssd1306_i2c_shows_every_app_frame_and_sends_only_changed_windows():
+    run = _check_board("pico_ssd1306_i2c")
+    assert run.partial > 0
+    assert run.data < run.shows * 1024 // 2
+
+
+def test_ssd1306_spi_shows_every_app_frame_exactly():
+    run = _check_board("pico_ssd1306_spi")
+    assert run.data == run.shows * 1024
+
+
+def test_sh1106_i2c_shows_every_app_frame_and_sends_only_changed_windows():
+    run = _check_board("pico_sh1106_i2c")
+    assert run.partial > 0
+    assert run.data < run.shows * 1024 // 2
+
+
+def test_thumby_72x40_spi_and_i2c_units():
+    run = None
+    for spi in (True, False):
+        run = None  # one app on the capped heap at a time
+        run = _check_board("thumby", spi)
+        assert run.model.col_offset == 28
+        if spi:
+            assert run.data == run.shows * 360
+        else:
+            assert run.partial > 0 and run.data < run.shows * 360
+        assert len(run.disp.buffer) == 360
+    # Column 28 of the RAM is the panel's left edge: nothing outside the
+    # 72-column window was written.
+    model = run.model
+    for page in range(5):
+        row = model.ram[page * 128:(page + 1) * 128]
+        assert row[:28] == bytearray(28) and row[100:] == bytearray(28)

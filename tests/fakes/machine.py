@@ -20,6 +20,9 @@ the pin), `I2C` (`writeto`, `writevto`, `scan`), `SPI` (`write`), `ADC`
 - `Clock`: a virtual clock with `ticks_ms`, `ticks_diff`, `sleep_ms`; after
   `use_clock(clock)`, `lightsleep(ms)` advances it too.
 - `PWM` objects log their calls in `pwm_log` as (pin, method, value).
+- After `log_pins(True)`, `pin_log` lists (pin, level) for every level the
+  firmware drives on a pin, in order (off by default: logging allocates);
+  `pin_pull(pin)` is the pull a pin was last given.
 - `reset_fakes()` forgets every pin, device, ADC value, log and the clock.
 
 Counters: `lightsleeps` (list of the ms asked for), `resets`.
@@ -27,11 +30,14 @@ Counters: `lightsleeps` (list of the ms asked for), `resets`.
 
 _levels = {}  # pin id -> level driven by a test (inputs) or the firmware (outputs)
 _modes = {}  # pin id -> mode
+_pulls = {}  # pin id -> pull (PULL_UP, PULL_DOWN)
 _irqs = {}  # pin id -> (handler, trigger, pin object)
 _i2c = {}  # (bus, addr) -> device
 _spi = {}  # bus -> device
 _adc = {}  # pin id -> raw 16-bit reading
 pwm_log = []
+pin_log = []
+_log_pins = [False]
 lightsleeps = []
 resets = []
 _clock = [None]
@@ -43,10 +49,13 @@ def reset_fakes():
     _levels.clear()
     _irqs.clear()
     _modes.clear()
+    _pulls.clear()
     _i2c.clear()
     _spi.clear()
     _adc.clear()
     del pwm_log[:]
+    del pin_log[:]
+    _log_pins[0] = False
     del lightsleeps[:]
     del resets[:]
     _clock[0] = None
@@ -81,6 +90,22 @@ def release(pin):
 def pin_level(pin):
     """The level pin `pin` has now (outputs: what the firmware drove)."""
     return _levels.get(_pin_id(pin), 1)
+
+
+def log_pins(on):
+    """Start (True) or stop (False) logging driven pin levels in `pin_log`."""
+    _log_pins[0] = on
+
+
+def _drive(pid, value):
+    _levels[pid] = 1 if value else 0
+    if _log_pins[0]:
+        pin_log.append((pid, _levels[pid]))
+
+
+def pin_pull(pin):
+    """The pull pin `pin` was last set to (Pin.PULL_UP, Pin.PULL_DOWN), or None."""
+    return _pulls.get(_pin_id(pin))
 
 
 def attach_i2c(device, bus=0, addr=0x3C):
@@ -148,14 +173,16 @@ class Pin:
         """Set the mode (and an output's level)."""
         if mode != -1:
             _modes[self.id] = mode
+        if pull != -1:
+            _pulls[self.id] = pull
         if value is not None:
-            _levels[self.id] = 1 if value else 0
+            _drive(self.id, value)
 
     def value(self, v=None):
         """Read the level, or drive it (outputs)."""
         if v is None:
             return _levels.get(self.id, 1)
-        _levels[self.id] = 1 if v else 0
+        _drive(self.id, v)
         return None
 
     def __call__(self, v=None):
