@@ -136,7 +136,10 @@ class CoachView:
             return False
         self._stale = False
         game = self.game
-        self.advice = advice = self.coach().advise(self._view())
+        coach = self.coach()
+        if coach is None:  # _stale is set only with a coach; kept for the type check
+            return False
+        self.advice = advice = coach.advise(self._view())
         if game.phase == "keep" and advice.keep:
             self.marks = _positions(game.roll, advice.keep)
         return True
@@ -200,7 +203,7 @@ class CoachView:
         from engine.coach import WIN
 
         a = self.advice
-        return a.bank is not None and a.bank >= WIN
+        return a is not None and a.bank is not None and a.bank >= WIN
 
     def move(self, app, play):
         """The move in words ('' before the coach has answered)."""
@@ -234,7 +237,8 @@ class CoachView:
 
         if a.scale == coach.CHANCE:
             worth = a.bank if a.then == BANK and a.bank is not None else a.roll
-            chance = worth / 65536
+            if worth is not None:
+                chance = worth / 65536
         return self._said(app, tip_words.reason(a.then, a.farkle, self._wins(), chance))
 
     # ------------------------------------------------------------ screen

@@ -30,7 +30,7 @@ def fraction(chance):
         return 0, 1
     rare = chance if chance < 0.5 else 1 - chance
     close = 0.15 * rare + 0.005
-    best = None
+    best = (2.0, 1, 2)  # worse than any real error (at most 1)
     for den in range(2, MAX_DEN + 1):
         num = int(chance * den + 0.5)
         if num < 1:
@@ -40,7 +40,7 @@ def fraction(chance):
         err = abs(num / den - chance)
         if err <= close:
             return num, den
-        if best is None or err < best[0]:
+        if err < best[0]:
             best = (err, num, den)
     return best[1], best[2]
 

@@ -61,10 +61,12 @@ class Solving(Screen):
             if self.retries >= RETRIES:
                 raise
             self.retries += 1
-            tables = solver.finished_tables()
-            self.solver = solver = None  # its rows go before the new ones come
+            # A new solver on the finished tables; the old one's rows are
+            # garbage before the collection (a new solver allocates its rows
+            # only in its steps).
+            self.solver = PlanSolver(self.players.rules, solver.finished_tables())
+            del solver
             self._free(app)
-            self.solver = PlanSolver(self.players.rules, tables)
             return False
         percent = 100 * solver.done // max(1, solver.total)
         if percent != self.shown:
