@@ -103,8 +103,26 @@ _PRESET_CHANGES = {
 ENCODING_VERSION = "R1"
 
 
-def _fail(key, why, value):
-    raise ValueError("rule option '%s': %s (got %r)" % (key, why, value))
+# Every reason key a RulesError can carry (the texts hold "rule_why_" +
+# key in each language; tests/cpython/test_reason_texts.py checks them).
+REASONS = ("unknown", "bool", "pair", "choice", "target", "points", "six_dice",
+           "five_flat", "entry", "exact", "encoding", "preset")
+
+
+class RulesError(ValueError):
+    """Rules refused: `key` (one of REASONS) says why, `option` names the
+    rule option at fault ("" when none does) and `values` holds the numbers
+    a text needs. A screen shows the text "rule_why_" + key."""
+
+    def __init__(self, key, option="", values=()):
+        super().__init__(key, option, values)  # no ValueError.__init__ on MicroPython
+        self.key = key
+        self.option = option
+        self.values = values
+
+
+def _fail(option, why, values=()):
+    raise RulesError(why, option, values)
 
 
 MAX_POINTS = 100000  # far above any table's values; keeps scores in 16 bits
@@ -113,19 +131,19 @@ MAX_POINTS = 100000  # far above any table's values; keeps scores in 16 bits
 def _points(key, value):
     """Check a points value: an int multiple of 50 from 0 to MAX_POINTS."""
     if type(value) is not int or value < 0 or value % 50 or value > MAX_POINTS:
-        _fail(key, "must be a multiple of 50 from 0 to %d" % MAX_POINTS, value)
+        _fail(key, "points", (MAX_POINTS,))
     return value
 
 
 class Rules:
     """One complete rule set; construct with keyword options, defaults as the
-    `zehntausend` preset. Raises ValueError naming the option for an unknown
-    key, a bad value or an impossible combination."""
+    `zehntausend` preset. Raises RulesError (a ValueError) naming the option
+    for an unknown key, a bad value or an impossible combination."""
 
     def __init__(self, **options):
         for key in options:
             if key not in DEFAULTS:
-                raise ValueError("unknown rule option '%s'" % key)
+                _fail(key, "unknown")
         for key in KEYS:
             value = options[key] if key in options else DEFAULTS[key]
             setattr(self, key, self._normalise(key, value))
@@ -136,19 +154,19 @@ class Rules:
     def _normalise(key, value):
         if key in BOOLS:
             if value not in (True, False):  # 0 and 1 compare equal and pass
-                _fail(key, "must be True or False", value)
+                _fail(key, "bool")
             return bool(value)
         if key == "small_straights":
             if not isinstance(value, (tuple, list)) or len(value) != 2:
-                _fail(key, "must be a pair (points for 1-5, points for 2-6)", value)
+                _fail(key, "pair")
             return (_points(key, value[0]), _points(key, value[1]))
         if key in CHOICES:
             if type(value) is not type(CHOICES[key][0]) or value not in CHOICES[key]:
-                _fail(key, "must be one of %s" % (CHOICES[key],), value)
+                _fail(key, "choice")
             return value
         if key == "target":
             if type(value) is not int or value <= 0 or value % 50 or value > MAX_POINTS:
-                _fail(key, "must be a positive multiple of 50 up to %d" % MAX_POINTS, value)
+                _fail(key, "target", (MAX_POINTS,))
             return value
         return _points(key, value)
 
@@ -156,15 +174,15 @@ class Rules:
         if self.dice == 5:
             for key in SIX_DICE_ONLY:
                 if getattr(self, key):
-                    _fail(key, "needs 6 dice; set it to 0 for a 5-dice game", getattr(self, key))
+                    _fail(key, "six_dice")
         if self.n_of_kind == "five_flat" and self.dice != 5:
-            _fail("n_of_kind", "five_flat is a 5-dice mode", self.n_of_kind)
+            _fail("n_of_kind", "five_flat")
         if self.entry > self.target:
-            _fail("entry", "may not be above the target %d" % self.target, self.entry)
+            _fail("entry", "entry", (self.target,))
         if self.exact and self.finish != "exact":
-            _fail("exact", "exact=True needs finish='exact'", self.exact)
+            _fail("exact", "exact")
         if self.finish == "exact" and not self.exact:
-            _fail("finish", "finish='exact' needs exact=True", self.finish)
+            _fail("finish", "exact")
 
     def to_dict(self):
         """All options as a plain dict (a fresh copy)."""
@@ -178,7 +196,7 @@ class Rules:
         d = self.to_dict()
         for key in changes:
             if key not in DEFAULTS:
-                raise ValueError("unknown rule option '%s'" % key)
+                _fail(key, "unknown")
             d[key] = changes[key]
         return _intern(Rules(**d))
 
@@ -200,23 +218,23 @@ class Rules:
 
     @staticmethod
     def decode(text):
-        """Rebuild Rules from `encode()` output; ValueError when malformed."""
+        """Rebuild Rules from `encode()` output; RulesError when malformed."""
         if not isinstance(text, str):
-            raise ValueError("rules encoding must be text")
+            _fail("", "encoding")
         parts = text.split(",")
         if parts[0] != ENCODING_VERSION or len(parts) != len(KEYS) + 1:
-            raise ValueError("unknown rules encoding %r" % text[:40])
+            _fail("", "encoding")
         opts = {}
         for i, key in enumerate(KEYS):
             raw = parts[i + 1]
             if key == "small_straights":
                 pair = raw.split("/")
                 if len(pair) != 2:
-                    raise ValueError("bad small_straights %r" % raw)
+                    _fail(key, "encoding")
                 opts[key] = (_int(pair[0]), _int(pair[1]))
             elif key in BOOLS:
                 if raw not in ("0", "1"):
-                    raise ValueError("bad %s %r" % (key, raw))
+                    _fail(key, "encoding")
                 opts[key] = raw == "1"
             elif key in ("n_of_kind", "finish", "tie", "hot_dice"):
                 opts[key] = raw
@@ -250,14 +268,14 @@ class Rules:
 
 def _int(text):
     if not text or not (text.isdigit() or (text[0] == "-" and text[1:].isdigit())):
-        raise ValueError("bad number %r in rules encoding" % text)
+        _fail("", "encoding")
     return int(text)
 
 
 def preset(key):
-    """The Rules of one preset key (see PRESETS); ValueError for others."""
+    """The Rules of one preset key (see PRESETS); RulesError for others."""
     if key not in _PRESET_CHANGES:
-        raise ValueError("unknown preset '%s'; presets are %s" % (key, ", ".join(PRESETS)))
+        _fail("", "preset")
     return _intern(Rules(**_PRESET_CHANGES[key]))
 
 

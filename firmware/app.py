@@ -101,6 +101,15 @@ class App:
         """The text of `key` in the app's language."""
         return strings.text(self.lang, key)
 
+    def tf(self, key, values=()):
+        """The text of `key` filled with as many of `values` as it has
+        placeholders: an engine refusal (a reason key and its values,
+        e.g. "why_" + IllegalAction.key) in the player's language. A
+        language may leave out trailing values it does not say."""
+        text = strings.text(self.lang, key)
+        n = text.count("%")
+        return text % tuple(values[:n]) if n else text
+
     # ------------------------------------------------------------ screens
 
     def top(self):

@@ -56,9 +56,10 @@ import time
 from engine import bots as levels
 from engine.dice import SeededDice
 from engine.game import MAX_SEATS, Game, IllegalAction
-from engine.rules import DEFAULTS, PRESETS, Rules, preset
+from engine.rules import DEFAULTS, PRESETS, Rules, RulesError, preset
 from engine.turnplan import TurnPlan
 from engine.view import View
+from tools.texts.explain import english, rules_problem
 
 MAX_ACTIONS = 20000  # a game longer than this means a bot never finishes
 SEED_FACTOR = 1000003
@@ -133,8 +134,8 @@ def parse_rules(spec):
         changes[opt] = parse_value(opt, value)
     try:
         return preset(key).replace(**changes) if changes else preset(key)
-    except ValueError as e:
-        raise UsageError(str(e))
+    except RulesError as e:
+        raise UsageError(rules_problem(e))
 
 
 # ---------------------------------------------------------------- bots
@@ -251,7 +252,7 @@ def play_game(rules, bots, names, seed, g):
             game.apply(action)
         except IllegalAction as e:
             raise BotFailure("bot %s made an illegal action %r in %s: %s"
-                             % (names[b], action, where, e.reason))
+                             % (names[b], action, where, english("why_" + e.key, e.values)))
     else:
         raise BotFailure("%s aborted after %d actions (a bot never ends its turns?)"
                          % (where, MAX_ACTIONS))
