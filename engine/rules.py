@@ -100,7 +100,15 @@ _PRESET_CHANGES = {
     },
 }
 
-ENCODING_VERSION = "R1"
+# The rules encodings, oldest first: a version tag and how many of KEYS
+# (from the front) its text holds. A new option is appended to KEYS and
+# gets a new version here; a text of an older version decodes with the
+# DEFAULTS of the options it lacks, and rules whose newer options are all
+# at their defaults still encode in the oldest version that holds them, so
+# an old rule set keeps its text and its fingerprint (the Master's and the
+# Expert's tables are keyed by it). See "A rule option" in
+# docs/architecture.md.
+VERSIONS = (("R1", 18),)
 
 
 # Every reason key a RulesError can carry (the texts hold "rule_why_" +
@@ -201,8 +209,13 @@ class Rules:
         return _intern(Rules(**d))
 
     def _encode(self):
-        parts = [ENCODING_VERSION]
-        for key in KEYS:
+        tag, count = VERSIONS[-1]
+        for version in VERSIONS:  # the oldest version that holds every option set
+            if all(getattr(self, k) == DEFAULTS[k] for k in KEYS[version[1]:]):
+                tag, count = version
+                break
+        parts = [tag]
+        for key in KEYS[:count]:
             v = getattr(self, key)
             if key == "small_straights":
                 parts.append("%d/%d" % v)
@@ -213,19 +226,27 @@ class Rules:
         return ",".join(parts)
 
     def encode(self):
-        """The stable compact text form used in saves, e.g. 'R1,6,10000,...'."""
+        """The stable compact text form used in saves, e.g. 'R1,6,10000,...'
+        (the oldest version of VERSIONS that holds every option set)."""
         return self._encoded
 
     @staticmethod
     def decode(text):
-        """Rebuild Rules from `encode()` output; RulesError when malformed."""
+        """Rebuild Rules from `encode()` output of this or an older version
+        (the options it lacks take their DEFAULTS); RulesError when malformed
+        or of a newer version."""
         if not isinstance(text, str):
             _fail("", "encoding")
         parts = text.split(",")
-        if parts[0] != ENCODING_VERSION or len(parts) != len(KEYS) + 1:
+        count = -1
+        for tag, n in VERSIONS:
+            if parts[0] == tag:
+                count = n
+        if len(parts) != count + 1:
             _fail("", "encoding")
         opts = {}
-        for i, key in enumerate(KEYS):
+        for i in range(count):
+            key = KEYS[i]
             raw = parts[i + 1]
             if key == "small_straights":
                 pair = raw.split("/")
@@ -236,7 +257,7 @@ class Rules:
                 if raw not in ("0", "1"):
                     _fail(key, "encoding")
                 opts[key] = raw == "1"
-            elif key in ("n_of_kind", "finish", "tie", "hot_dice"):
+            elif key in CHOICES and isinstance(CHOICES[key][0], str):
                 opts[key] = raw
             else:
                 opts[key] = _int(raw)
