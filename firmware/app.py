@@ -29,8 +29,9 @@ from firmware.session import Session
 # forgets the screen modules (and the score pad's engine) that no screen
 # on the stack needs; they load again when next used. CPython keeps them.
 RELEASE = sys.implementation.name == "micropython"
+# The Screen and Menu bases live in firmware.screen, outside this prefix:
+# every screen needs them, so they stay loaded and never load again.
 RELEASED = ("firmware.screens.", "engine.scorepad")
-KEPT = ("firmware.screens.menu",)  # the base of most screens: small, always in use
 # Loaded once at boot and let go (App.warm_up): their names then sit in
 # MicroPython's qstr table. That table grows by doubling, and the step past
 # 1270 names needs one block of about 9 KB: asked for late in a session, in
@@ -41,27 +42,6 @@ KEPT = ("firmware.screens.menu",)  # the base of most screens: small, always in 
 WARM = ("engine.game", "firmware.screens.setup", "firmware.screens.play",
         "firmware.screens.table", "firmware.stats", "firmware.screens.help",
         "engine.master", "engine.coach", "firmware.screens.rules_edit")
-
-
-class Screen:
-    """Base class of the screens on the app's stack."""
-
-    name = "screen"
-
-    def on_key(self, app, key, kind):
-        """Handle one button event: `key` a button bit, `kind` one of
-        "press", "repeat" or "long"."""
-
-    def tick(self, app, now_ms):
-        """Called every step; return True when the screen needs a redraw."""
-        return False
-
-    def draw(self, app, canvas):
-        """Draw the whole screen on `canvas`."""
-
-    def state(self):
-        """Extra facts for the simulator's state file (a dict)."""
-        return {}
 
 
 class App:
@@ -173,7 +153,7 @@ class App:
         from, so their code leaves the heap (see RELEASE)."""
         keep = [type(s).__module__ for s in self.stack]
         for name in [k for k in sys.modules]:
-            if name in keep or name in KEPT:
+            if name in keep:
                 continue
             for prefix in RELEASED:
                 if name.startswith(prefix):

@@ -36,7 +36,7 @@ line. A message of the play screen always wins over a tip.
 
 from engine.game import BANK, PASS, ROLL, TAKE
 from firmware.clock import Due
-from firmware.screens.menu import Menu
+from firmware.screen import Menu
 from firmware.store import NoSave, SaveDamaged, SaveFailed
 
 FILE = "tips"

@@ -26,8 +26,8 @@ Screens:
 
 from engine.scorepad import BASE_TABLE, KIND_PAD, STEP, PadError, ScorePad
 from firmware import buttons
-from firmware.app import Screen
-from firmware.screens.menu import Menu, SeatPick
+from firmware.screen import Menu, Screen
+from firmware.screens.menu import SeatPick
 from firmware.store import NoSave, SaveDamaged, SaveFailed
 
 PAD = "pad"

@@ -13,9 +13,9 @@ drawn; the short roll animation is decoration only.
 from engine import scoring
 from engine.game import BANK, PASS, ROLL, TAKE, IllegalAction
 from firmware import buttons
-from firmware.app import Screen
 from firmware.clock import Due
 from firmware.players import Players
+from firmware.screen import Screen
 from firmware.tips import Tips
 
 ROLL_ANIM_MS = (600, 360, 150)  # per speed setting: slow, normal, fast

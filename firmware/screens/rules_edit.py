@@ -10,7 +10,7 @@ message when the set is used or saved. Saved sets (firmware.session, file
 """
 
 from engine.rules import FINISH, HOT_DICE, KEYS, MAX_POINTS, N_OF_KIND, TIE, Rules, RulesError
-from firmware.screens.menu import Menu
+from firmware.screen import Menu
 
 # The values LEFT/RIGHT step through (the target steps by TARGET_STEP).
 VALUES = {
