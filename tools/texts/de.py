@@ -126,7 +126,7 @@ TEXTS = {
     "pad_err_number": "Nur ganze Punkte",
     "pad_err_zero": "Erst Wert wählen",
     "pad_err_negative": "Nicht unter 0",
-    "pad_err_step": "%d? %d/%d",
+    "pad_err_step": "%d? %d oder %d",
     "pad_err_too_many": "Höchstens %d",
     "pad_nothing": "Nichts",
     "pad_leave": "geht",

@@ -126,7 +126,7 @@ TEXTS = {
     "pad_err_number": "Whole points only",
     "pad_err_zero": "Pick a value first",
     "pad_err_negative": "Not below 0",
-    "pad_err_step": "%d? %d/%d",
+    "pad_err_step": "%d? %d or %d",
     "pad_err_too_many": "At most %d",
     "pad_nothing": "Farkle",
     "pad_leave": "leaves",
