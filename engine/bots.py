@@ -11,7 +11,8 @@ The answer must be in `view.legal` (for a keep: one of `view.keeps`). A
 user's own bot is any class with this `decide` method; the tournament tool
 loads one as `path/file.py:ClassName`.
 
-Levels (keys used in commands and saves; names on the device):
+Levels (keys used in commands and saves; names on the device; the list
+and what each needs is engine/levels.py):
 
     vorsichtig  Cautious  banks early, keeps every scoring die
     mutig       Bold      rolls more, keeps few dice to roll many
@@ -27,9 +28,9 @@ unless banking wins by landing exactly on the target.
 
 from engine import odds
 from engine.game import BANK, PASS, ROLL, TAKE
+from engine.levels import factory
 from engine.turnplan import CAPPED_HORIZON, UNIT, TurnPlan, expected
 
-LEVELS = ("vorsichtig", "mutig", "profi", "meister")
 EXACT_HORIZON = CAPPED_HORIZON  # an exact target further away plays like an open one
 
 
@@ -252,21 +253,31 @@ def bold():
     return Simple("mutig", 0.6, 70)
 
 
-def make_bot(key, rules, plan=None, tables: object = "tables"):
-    """The bot of level `key` for `rules`; `plan` (a TurnPlan) saves the
-    Expert from solving it (about 0.3 s on a PC, half a minute on the
-    device for six dice). `tables` (the Master only): the folder of the
-    table files, or a reader with `open(name)`; without a table for the
-    rules the Master plays its approximation (engine.master)."""
-    if key in ("vorsichtig", "mutig"):
-        bot = cautious() if key == "vorsichtig" else bold()
-        bot.prepare(rules)
-        return bot
-    if key == "profi":
-        return Expert(plan if plan is not None else TurnPlan.solve(rules))
-    if key == "meister":
-        from engine.master import Master, open_table
+def make_cautious(rules, plan=None, tables=None):
+    """The Cautious level's factory (engine.levels)."""
+    bot = cautious()
+    bot.prepare(rules)
+    return bot
 
-        plan = plan if plan is not None else TurnPlan.solve(rules)
-        return Master(plan, open_table(rules, tables) if tables is not None else None)
-    raise ValueError("unknown computer level %r; levels are %s" % (key, ", ".join(LEVELS)))
+
+def make_bold(rules, plan=None, tables=None):
+    """The Bold level's factory (engine.levels)."""
+    bot = bold()
+    bot.prepare(rules)
+    return bot
+
+
+def make_expert(rules, plan=None, tables=None):
+    """The Expert level's factory (engine.levels): solves the plan when
+    none is given."""
+    return Expert(plan if plan is not None else TurnPlan.solve(rules))
+
+
+def make_bot(key, rules, plan=None, tables: object = "tables"):
+    """The bot of level `key` (engine.levels.LEVELS) for `rules`; `plan` (a
+    TurnPlan) saves a level that needs one from solving it (about 0.3 s on
+    a PC, half a minute on the device for six dice). `tables` (levels that
+    read tables): the folder of the table files, or a reader with
+    `open(name)`; without a table for the rules the Master plays its
+    approximation (engine.master). ValueError for an unknown key."""
+    return factory(key)(rules, plan, tables)

@@ -12,8 +12,12 @@ A `Game` is driven by actions, plain tuples:
 
 `legal_actions()` lists the turn actions of the current state (join and
 leave are table actions, allowed whenever `why_not` says so). `why_not(a)`
-gives the reason an action is refused, or None; `apply(a)` raises
-`IllegalAction` with that reason and leaves the state exactly as it was.
+gives the reason an action is refused as a `(key, values)` pair, or None;
+`apply(a)` raises `IllegalAction` with that key and those values and
+leaves the state exactly as it was. The keys (`REASONS`) are words, not
+prose: a screen shows the text "why_" + key of the player's language,
+formatted with the values. `bank_refusal(keep)` answers "may I bank after
+this keep?" before the keep is made.
 
 Phases (`game.phase`):
     "start"   a turn begins: roll (or take over, when `offer` is set);
@@ -67,12 +71,24 @@ TAKE = ("take",)
 PASS = ("pass",)
 
 
-class IllegalAction(ValueError):
-    """An action the current state does not allow; `reason` says why."""
+# Every reason key `why_not` can give (the texts hold "why_" + key in each
+# language; tests/cpython/test_reason_texts.py checks both tables).
+REASONS = (
+    "action", "over", "no_dice", "roll_first", "keep_first", "decide_first",
+    "farkle_first", "nothing_to_bank", "no_offer", "no_farkle", "empty_keep",
+    "not_on_table", "not_scoring", "past_target", "hot_must", "entry",
+    "final", "full", "name", "no_seat", "last_seat",
+)
 
-    def __init__(self, reason):
-        super().__init__(reason)  # ValueError.__init__ does not exist on MicroPython
-        self.reason = reason
+
+class IllegalAction(ValueError):
+    """An action the current state does not allow: `key` (one of REASONS)
+    and `values` (the numbers or names a text needs) say why."""
+
+    def __init__(self, key, values=()):
+        super().__init__(key, values)  # ValueError.__init__ does not exist on MicroPython
+        self.key = key
+        self.values = values
 
 
 class Seat:
@@ -212,120 +228,135 @@ class Game:
         if phase == "keep":
             return [("keep", k[0]) for k in self.valid_keeps()]
         if phase == "decide":
-            return [ROLL, BANK] if self._bank_refusal() is None else [ROLL]
+            refused = self._bank_refusal(self.turn_total, len(self.aside))
+            return [ROLL] if refused else [ROLL, BANK]
         if phase == "farkle":
             return [PASS]
         return []
 
     def why_not(self, action):
-        """The reason `action` is refused now, or None when it is legal."""
+        """Why `action` is refused now, as a `(key, values)` pair (key one of
+        REASONS), or None when it is legal."""
         if not isinstance(action, tuple) or not action:
-            return "an action is a tuple such as ('roll',)"
+            return _ACTION
         kind = action[0]
         if kind == "join":
             return self._join_refusal(action)
         if kind == "leave":
             return self._leave_refusal(action)
-        if self.phase == "over":
-            return "the game is over"
+        phase = self.phase
+        if phase == "over":
+            return _OVER
         if kind in ("roll", "bank", "take", "pass") and len(action) != 1:
-            return "%s takes no arguments" % kind
+            return _ACTION
         if kind == "roll":
-            if self.phase not in ("start", "decide"):
-                return _PHASE_HINT[self.phase]
+            if phase not in ("start", "decide"):
+                return _PHASE_HINT[phase]
             if self.dice is None:
-                return "no dice source"
+                return ("no_dice", ())
             return None
         if kind == "keep":
-            if self.phase != "keep":
-                return _PHASE_HINT[self.phase] if self.phase != "start" else "roll first"
+            if phase != "keep":
+                return _PHASE_HINT[phase] if phase != "start" else ("roll_first", ())
             return self._keep_refusal(action)
         if kind == "bank":
-            if self.phase != "decide":
-                return "nothing to bank yet" if self.phase in ("start", "keep") else _PHASE_HINT[
-                    self.phase]
-            return self._bank_refusal()
+            if phase != "decide":
+                return ("nothing_to_bank", ()) if phase in ("start", "keep") else _PHASE_HINT[
+                    phase]
+            return self._bank_refusal(self.turn_total, len(self.aside))
         if kind == "take":
-            if self.phase != "start" or not self.offer:
-                return "there is no turn to take over"
+            if phase != "start" or not self.offer:
+                return ("no_offer", ())
             return None
         if kind == "pass":
-            if self.phase != "farkle":
-                return "only a farkle or bust is passed on"
+            if phase != "farkle":
+                return ("no_farkle", ())
             return None
-        return "unknown action %r" % (kind,)
+        return _ACTION
+
+    def bank_refusal(self, keep=()):
+        """Why banking is refused now, or after first setting aside `keep`
+        (a valid keep of the roll on the table): a `(key, values)` pair like
+        `why_not`, or None when the points may be banked. Screens ask this
+        before offering a keep-and-bank in one press."""
+        if not keep:
+            return self.why_not(BANK)
+        points = scoring.read_keep(keep, self.rules, self.open_singles)[0] or 0
+        return self._bank_refusal(self.turn_total + points, len(self.aside) + len(keep))
 
     def _keep_refusal(self, action):
         if len(action) != 2 or not isinstance(action[1], (tuple, list)):
-            return "keep needs the dice to set aside"
+            return _ACTION
         keep = action[1]
         for d in keep:
             if type(d) is not int or not 1 <= d <= 6:
-                return "a die shows 1 to 6"
+                return _ACTION
         if not keep:
-            return "set aside at least one scoring die"
+            return ("empty_keep", ())
         rest = list(self.roll)
         for d in keep:
             if d not in rest:
-                return "a %d is not on the table" % d
+                return ("not_on_table", (d,))
             rest.remove(d)
         points = scoring.read_keep(keep, self.rules, self.open_singles)[0]
         if points is None:
-            return "every die set aside must score"
+            return ("not_scoring", ())
         if self.rules.exact:
             total = self.seat().score + self.turn_total + points
             if total > self.rules.target:
-                return "%d would pass the target %d" % (total, self.rules.target)
+                return ("past_target", (self.rules.target,))
         return None
 
-    def _bank_refusal(self):
+    def _bank_refusal(self, total, aside):
+        """Why a turn total `total` with `aside` dice set aside may not be banked."""
+        rules = self.rules
         seat = self.seat()
-        if self.hot() and self.rules.hot_dice == "must" and not self._lands_exactly():
-            return "hot dice must be rolled again"
-        if not seat.entered and self.turn_total < self.rules.entry:
-            return "the entry hurdle is %d; this turn has %d" % (self.rules.entry,
-                                                                  self.turn_total)
+        hot = aside == rules.dice
+        lands = rules.exact and seat.score + total == rules.target  # an exact hit always wins
+        if hot and rules.hot_dice == "must" and not lands:
+            return ("hot_must", ())
+        if not seat.entered and total < rules.entry:
+            return ("entry", (rules.entry,))
         return None
-
-    def _lands_exactly(self):
-        """True when banking now hits an exact target (that always wins)."""
-        return self.rules.exact and self.seat().score + self.turn_total == self.rules.target
 
     def _join_refusal(self, action):
         if len(action) != 3:
-            return "join needs a name and a kind"
+            return _ACTION
         if self.phase == "over":
-            return "the game is over"
+            return _OVER
         if self.final >= 0 or self.playoff is not None:
-            return "nobody joins once the final round has begun"
+            return ("final", ())
         if len(self.active_seats()) >= MAX_SEATS:
-            return "the table is full (%d seats)" % MAX_SEATS
+            return ("full", (MAX_SEATS,))
+        try:
+            _check_kind(action[2])
+        except ValueError:
+            return _ACTION
         try:
             check_name(action[1])
-            _check_kind(action[2])
-        except ValueError as e:
-            return str(e)
+        except ValueError:
+            return ("name", (MAX_NAME,))
         return None
 
     def _leave_refusal(self, action):
         if len(action) != 2 or type(action[1]) is not int:
-            return "leave needs a seat number"
+            return _ACTION
         i = action[1]
         if self.phase == "over":
-            return "the game is over"
+            return _OVER
         if not 0 <= i < len(self.seats) or not self.seats[i].active:
-            return "seat %r is not at the table" % (i,)
+            return ("no_seat", ())
         if len(self.active_seats()) == 1:
-            return "the last seat cannot leave"
+            return ("last_seat", ())
         return None
 
     # ----------------------------------------------------------- actions
 
     def apply(self, action):
         """Carry out `action`; IllegalAction (state unchanged) when refused."""
-        reason = self.why_not(action)
-        if reason is not None:
-            raise IllegalAction(reason)
+        refusal = self.why_not(action)
+        if refusal is not None:
+            raise IllegalAction(refusal[0], refusal[1])
         kind = action[0]
         if kind == "roll":
             self._roll()
@@ -623,11 +654,13 @@ class Game:
         return not self.__eq__(other)
 
 
+_ACTION = ("action", ())  # a malformed action: no player can send one
+_OVER = ("over", ())
 _PHASE_HINT = {
-    "keep": "set aside scoring dice first",
-    "decide": "roll on or bank",
-    "farkle": "the turn is lost: pass it on",
-    "over": "the game is over",
+    "keep": ("keep_first", ()),
+    "decide": ("decide_first", ()),
+    "farkle": ("farkle_first", ()),
+    "over": _OVER,
 }
 
 

@@ -100,11 +100,37 @@ _PRESET_CHANGES = {
     },
 }
 
-ENCODING_VERSION = "R1"
+# The rules encodings, oldest first: a version tag and how many of KEYS
+# (from the front) its text holds. A new option is appended to KEYS and
+# gets a new version here; a text of an older version decodes with the
+# DEFAULTS of the options it lacks, and rules whose newer options are all
+# at their defaults still encode in the oldest version that holds them, so
+# an old rule set keeps its text and its fingerprint (the Master's and the
+# Expert's tables are keyed by it). See "A rule option" in
+# docs/architecture.md.
+VERSIONS = (("R1", 18),)
 
 
-def _fail(key, why, value):
-    raise ValueError("rule option '%s': %s (got %r)" % (key, why, value))
+# Every reason key a RulesError can carry (the texts hold "rule_why_" +
+# key in each language; tests/cpython/test_reason_texts.py checks them).
+REASONS = ("unknown", "bool", "pair", "choice", "target", "points", "six_dice",
+           "five_flat", "entry", "exact", "encoding", "preset")
+
+
+class RulesError(ValueError):
+    """Rules refused: `key` (one of REASONS) says why, `option` names the
+    rule option at fault ("" when none does) and `values` holds the numbers
+    a text needs. A screen shows the text "rule_why_" + key."""
+
+    def __init__(self, key, option="", values=()):
+        super().__init__(key, option, values)  # no ValueError.__init__ on MicroPython
+        self.key = key
+        self.option = option
+        self.values = values
+
+
+def _fail(option, why, values=()):
+    raise RulesError(why, option, values)
 
 
 MAX_POINTS = 100000  # far above any table's values; keeps scores in 16 bits
@@ -113,14 +139,14 @@ MAX_POINTS = 100000  # far above any table's values; keeps scores in 16 bits
 def _points(key, value):
     """Check a points value: an int multiple of 50 from 0 to MAX_POINTS."""
     if type(value) is not int or value < 0 or value % 50 or value > MAX_POINTS:
-        _fail(key, "must be a multiple of 50 from 0 to %d" % MAX_POINTS, value)
+        _fail(key, "points", (MAX_POINTS,))
     return value
 
 
 class Rules:
     """One complete rule set; construct with keyword options, defaults as the
-    `zehntausend` preset. Raises ValueError naming the option for an unknown
-    key, a bad value or an impossible combination."""
+    `zehntausend` preset. Raises RulesError (a ValueError) naming the option
+    for an unknown key, a bad value or an impossible combination."""
 
     # The options (KEYS), set in __init__; declared for the type check
     # (MicroPython ignores annotations).
@@ -146,7 +172,7 @@ class Rules:
     def __init__(self, **options):
         for key in options:
             if key not in DEFAULTS:
-                raise ValueError("unknown rule option '%s'" % key)
+                _fail(key, "unknown")
         for key in KEYS:
             value = options[key] if key in options else DEFAULTS[key]
             setattr(self, key, self._normalise(key, value))
@@ -157,19 +183,19 @@ class Rules:
     def _normalise(key, value):
         if key in BOOLS:
             if value not in (True, False):  # 0 and 1 compare equal and pass
-                _fail(key, "must be True or False", value)
+                _fail(key, "bool")
             return bool(value)
         if key == "small_straights":
             if not isinstance(value, (tuple, list)) or len(value) != 2:
-                _fail(key, "must be a pair (points for 1-5, points for 2-6)", value)
+                _fail(key, "pair")
             return (_points(key, value[0]), _points(key, value[1]))
         if key in CHOICES:
             if type(value) is not type(CHOICES[key][0]) or value not in CHOICES[key]:
-                _fail(key, "must be one of %s" % (CHOICES[key],), value)
+                _fail(key, "choice")
             return value
         if key == "target":
             if type(value) is not int or value <= 0 or value % 50 or value > MAX_POINTS:
-                _fail(key, "must be a positive multiple of 50 up to %d" % MAX_POINTS, value)
+                _fail(key, "target", (MAX_POINTS,))
             return value
         return _points(key, value)
 
@@ -177,15 +203,15 @@ class Rules:
         if self.dice == 5:
             for key in SIX_DICE_ONLY:
                 if getattr(self, key):
-                    _fail(key, "needs 6 dice; set it to 0 for a 5-dice game", getattr(self, key))
+                    _fail(key, "six_dice")
         if self.n_of_kind == "five_flat" and self.dice != 5:
-            _fail("n_of_kind", "five_flat is a 5-dice mode", self.n_of_kind)
+            _fail("n_of_kind", "five_flat")
         if self.entry > self.target:
-            _fail("entry", "may not be above the target %d" % self.target, self.entry)
+            _fail("entry", "entry", (self.target,))
         if self.exact and self.finish != "exact":
-            _fail("exact", "exact=True needs finish='exact'", self.exact)
+            _fail("exact", "exact")
         if self.finish == "exact" and not self.exact:
-            _fail("finish", "finish='exact' needs exact=True", self.finish)
+            _fail("finish", "exact")
 
     def to_dict(self):
         """All options as a plain dict (a fresh copy)."""
@@ -199,13 +225,18 @@ class Rules:
         d = self.to_dict()
         for key in changes:
             if key not in DEFAULTS:
-                raise ValueError("unknown rule option '%s'" % key)
+                _fail(key, "unknown")
             d[key] = changes[key]
         return _intern(Rules(**d))
 
     def _encode(self):
-        parts = [ENCODING_VERSION]
-        for key in KEYS:
+        tag, count = VERSIONS[-1]
+        for version in VERSIONS:  # the oldest version that holds every option set
+            if all(getattr(self, k) == DEFAULTS[k] for k in KEYS[version[1]:]):
+                tag, count = version
+                break
+        parts = [tag]
+        for key in KEYS[:count]:
             v = getattr(self, key)
             if key == "small_straights":
                 parts.append("%d/%d" % v)
@@ -216,30 +247,38 @@ class Rules:
         return ",".join(parts)
 
     def encode(self):
-        """The stable compact text form used in saves, e.g. 'R1,6,10000,...'."""
+        """The stable compact text form used in saves, e.g. 'R1,6,10000,...'
+        (the oldest version of VERSIONS that holds every option set)."""
         return self._encoded
 
     @staticmethod
     def decode(text):
-        """Rebuild Rules from `encode()` output; ValueError when malformed."""
+        """Rebuild Rules from `encode()` output of this or an older version
+        (the options it lacks take their DEFAULTS); RulesError when malformed
+        or of a newer version."""
         if not isinstance(text, str):
-            raise ValueError("rules encoding must be text")
+            _fail("", "encoding")
         parts = text.split(",")
-        if parts[0] != ENCODING_VERSION or len(parts) != len(KEYS) + 1:
-            raise ValueError("unknown rules encoding %r" % text[:40])
+        count = -1
+        for tag, n in VERSIONS:
+            if parts[0] == tag:
+                count = n
+        if len(parts) != count + 1:
+            _fail("", "encoding")
         opts = {}
-        for i, key in enumerate(KEYS):
+        for i in range(count):
+            key = KEYS[i]
             raw = parts[i + 1]
             if key == "small_straights":
                 pair = raw.split("/")
                 if len(pair) != 2:
-                    raise ValueError("bad small_straights %r" % raw)
+                    _fail(key, "encoding")
                 opts[key] = (_int(pair[0]), _int(pair[1]))
             elif key in BOOLS:
                 if raw not in ("0", "1"):
-                    raise ValueError("bad %s %r" % (key, raw))
+                    _fail(key, "encoding")
                 opts[key] = raw == "1"
-            elif key in ("n_of_kind", "finish", "tie", "hot_dice"):
+            elif key in CHOICES and isinstance(CHOICES[key][0], str):
                 opts[key] = raw
             else:
                 opts[key] = _int(raw)
@@ -271,14 +310,14 @@ class Rules:
 
 def _int(text):
     if not text or not (text.isdigit() or (text[0] == "-" and text[1:].isdigit())):
-        raise ValueError("bad number %r in rules encoding" % text)
+        _fail("", "encoding")
     return int(text)
 
 
 def preset(key):
-    """The Rules of one preset key (see PRESETS); ValueError for others."""
+    """The Rules of one preset key (see PRESETS); RulesError for others."""
     if key not in _PRESET_CHANGES:
-        raise ValueError("unknown preset '%s'; presets are %s" % (key, ", ".join(PRESETS)))
+        _fail("", "preset")
     return _intern(Rules(**_PRESET_CHANGES[key]))
 
 

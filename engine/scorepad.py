@@ -76,7 +76,7 @@ not match it. `encode_pad`/`decode_pad` wrap it in a codec blob of kind 'P'.
 """
 
 from engine.codec import CodecError, pack, unpack
-from engine.game import MAX_SEATS, active_indices, check_name, ranking
+from engine.game import MAX_NAME, MAX_SEATS, active_indices, check_name, ranking
 from engine.rules import MAX_POINTS
 
 VERSION = "P1"
@@ -102,6 +102,13 @@ BASE_TABLE = (
 _ENTER, _NOTHING, _ADJUST, _LEAVE = 0, 1, 2, 3
 _OPS = ("enter", "nothing", "adjust", "leave")
 _ARITY = {"enter": 2, "nothing": 1, "adjust": 3, "join": 2, "leave": 2, "undo": 1}
+
+
+# Every key a PadError can carry (the texts hold "pad_err_" + key in each
+# language; tests/cpython/test_reason_texts.py checks both tables).
+REASONS = ("config", "seats", "name", "name_taken", "action", "no_undo", "over",
+           "pad_full", "last_seat", "no_seat", "final", "full", "rows", "number",
+           "zero", "negative", "step", "too_many")
 
 
 class PadError(ValueError):
@@ -170,7 +177,7 @@ class ScorePad:
             try:
                 check_name(name)
             except ValueError as e:
-                raise PadError(str(e), "name", (name,))
+                raise PadError(str(e), "name", (MAX_NAME,))
             if _key(name) in seen:
                 raise PadError("the name %s is taken" % name, "name_taken", (name,))
             seen.append(_key(name))
@@ -311,7 +318,7 @@ class ScorePad:
         try:
             check_name(name)
         except ValueError as e:
-            return PadError(str(e), "name", (name,))
+            return PadError(str(e), "name", (MAX_NAME,))
         if self.playoff is not None or self.final_round:
             return PadError("nobody joins once the final round has begun", "final")
         active = self.active_seats()

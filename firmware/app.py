@@ -29,8 +29,9 @@ from firmware.session import Session
 # forgets the screen modules (and the score pad's engine) that no screen
 # on the stack needs; they load again when next used. CPython keeps them.
 RELEASE = sys.implementation.name == "micropython"
+# The Screen and Menu bases live in firmware.screen, outside this prefix:
+# every screen needs them, so they stay loaded and never load again.
 RELEASED = ("firmware.screens.", "engine.scorepad")
-KEPT = ("firmware.screens.menu",)  # the base of most screens: small, always in use
 # Loaded once at boot and let go (App.warm_up): their names then sit in
 # MicroPython's qstr table. That table grows by doubling, and the step past
 # 1270 names needs one block of about 9 KB: asked for late in a session, in
@@ -41,27 +42,6 @@ KEPT = ("firmware.screens.menu",)  # the base of most screens: small, always in 
 WARM = ("engine.game", "firmware.screens.setup", "firmware.screens.play",
         "firmware.screens.table", "firmware.stats", "firmware.screens.help",
         "engine.master", "engine.coach", "firmware.coach_view", "firmware.screens.rules_edit")
-
-
-class Screen:
-    """Base class of the screens on the app's stack."""
-
-    name = "screen"
-
-    def on_key(self, app, key, kind):
-        """Handle one button event: `key` a button bit, `kind` one of
-        "press", "repeat" or "long"."""
-
-    def tick(self, app, now_ms):
-        """Called every step; return True when the screen needs a redraw."""
-        return False
-
-    def draw(self, app, canvas):
-        """Draw the whole screen on `canvas`."""
-
-    def state(self):
-        """Extra facts for the simulator's state file (a dict)."""
-        return {}
 
 
 class App:
@@ -100,6 +80,15 @@ class App:
     def t(self, key):
         """The text of `key` in the app's language."""
         return strings.text(self.lang, key)
+
+    def tf(self, key, values=()):
+        """The text of `key` filled with as many of `values` as it has
+        placeholders: an engine refusal (a reason key and its values,
+        e.g. "why_" + IllegalAction.key) in the player's language. A
+        language may leave out trailing values it does not say."""
+        text = strings.text(self.lang, key)
+        n = text.count("%")
+        return text % tuple(values[:n]) if n else text
 
     # ------------------------------------------------------------ screens
 
@@ -164,7 +153,7 @@ class App:
         from, so their code leaves the heap (see RELEASE)."""
         keep = [type(s).__module__ for s in self.stack]
         for name in [k for k in sys.modules]:
-            if name in keep or name in KEPT:
+            if name in keep:
                 continue
             for prefix in RELEASED:
                 if name.startswith(prefix):

@@ -35,7 +35,7 @@ import os
 
 from firmware.board import CONTRAST
 from firmware.buttons import NAMES
-from firmware.clock import ticks_diff
+from firmware.clock import Due, ticks_diff
 
 try:
     from micropython import const
@@ -51,7 +51,6 @@ except ImportError:  # CPython
 POLL_MS = const(5)  # one loop pass (button read, app step) this often
 DIM_MS = const(30000)  # idle this long: contrast down
 SLEEP_MS = const(120000)  # idle this long: display off, light sleep
-NEVER = const(0x1FFFFFFF)  # "never sleep": the longest idle time ticks_diff tells
 SLICE_MS = const(50)  # one light sleep between two button reads
 DIM_CONTRAST = const(0x08)  # dimmed brightness
 ENTROPY_SAMPLE = const(64)  # bytes read by the start-up self-test
@@ -162,7 +161,8 @@ def make_store(root=DATA_DIR):
 class Device:
     """The running handheld: steps the app, pushes frames, dims and sleeps.
 
-    `dim_after` and `sleep_after` (ms) start as DIM_MS and SLEEP_MS;
+    `dim_after` and `sleep_after` (ms, sleep None for never) start as
+    DIM_MS and SLEEP_MS;
     `apply_settings` sets them, the contrast and the sound from the app's
     settings ("contrast", "sleep" in seconds with 0 for never, "sound"),
     at the start and whenever the app bumps `app.prefs` (the settings
@@ -191,8 +191,8 @@ class Device:
         self.steps = self.shows = self.wakes = 0
         self.fault = None  # firmware.recovery: a failure message is on the screen
         self.fault_bits = 0  # buttons held when it appeared (a new press restarts)
-        self.restarted_at = None  # ticks_ms of the last restart after a failure
-        self.make_app = make_app
+        self.recrash = Due()  # firmware.recovery: a new failure now stops the device
+        self.make_app = make_app  # makes a fresh App for a restart
         self.fault_lang = "de"  # the language and the store's files of the app that failed
         self.fault_fs = None
         self.splash = None  # the file keeping the first frame for the next boot
@@ -217,8 +217,8 @@ class Device:
                 self.display.contrast(contrast)
         sleep = settings.get("sleep", SLEEP_MS // 1000)
         if type(sleep) is int and sleep >= 0:
-            self.sleep_after = sleep * 1000 if sleep else NEVER
-            self.dim_after = min(DIM_MS, self.sleep_after // 2)
+            self.sleep_after = sleep * 1000 if sleep else None  # None: never
+            self.dim_after = min(DIM_MS, sleep * 500) if sleep else DIM_MS
         if self.buzzer is not None:
             self.buzzer.on = bool(settings.get("sound", True))
 
@@ -299,7 +299,9 @@ class Device:
         if app.prefs != self.prefs:
             self.apply_settings()
         idle = ticks_diff(now, self.active_at)
-        if idle >= self.sleep_after:
+        if self.recrash.reached(now):  # cleared once passed (see firmware.clock.Due)
+            self.recrash.clear()
+        if self.sleep_after is not None and idle >= self.sleep_after:
             self.sleep()
         elif idle >= self.dim_after and not self.dimmed:
             self.dimmed = True
@@ -371,9 +373,12 @@ class Device:
         self.display.contrast(self.contrast)
 
     def sleep(self):
-        """Display off; the next steps are light-sleep slices."""
+        """Display off; the next steps are light-sleep slices. A failure
+        after a sleep is no crash loop: the re-crash time ends here, as
+        no pass clears it while asleep (firmware.clock.Due)."""
         self.display.poweroff()
         self.asleep = True
+        self.recrash.clear()
 
     def wake(self, bits):
         """Display on at full contrast, the frame sent again; the held

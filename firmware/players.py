@@ -8,6 +8,7 @@ without it the Master plays its documented approximation."""
 
 from engine.bots import make_bot
 from engine.codec import CodecError
+from engine.levels import PLAN, TABLES, needs
 from engine.turnplan import TurnPlan
 
 
@@ -36,11 +37,9 @@ class Players:
         """The bot of level `kind` (made once)."""
         found = self.bots.get(kind)
         if found is None:
-            plan = self._plan() if kind in ("profi", "meister") else None
-            if kind == "meister":
-                found = make_bot(kind, self.rules, plan, self._opener())
-            else:
-                found = make_bot(kind, self.rules, plan)
+            plan = self._plan() if needs(kind, PLAN) else None
+            found = make_bot(kind, self.rules, plan,
+                             self._opener() if needs(kind, TABLES) else None)
             self.bots[kind] = found
         return found
 
@@ -55,7 +54,7 @@ class Players:
         """True when the bot of `kind` needs a plan that is neither loaded,
         shipped nor cached: the app then solves it in steps with a progress
         bar (firmware.screens.solving) before the bot's first move."""
-        return kind in ("profi", "meister") and kind not in self.bots and self.stored_plan() is None
+        return needs(kind, PLAN) and kind not in self.bots and self.stored_plan() is None
 
     def adopt(self, plan):
         """Take a freshly solved plan and cache it on flash under the rules'

@@ -22,8 +22,6 @@ would otherwise loop.
 import gc
 import sys
 
-from firmware.clock import ticks_diff
-
 LOG = "error.log"
 LOG_LIMIT = 2048  # bytes of error.log before it moves to error.log.1
 RECRASH_MS = 10000  # a failure this soon after a restart stops the device
@@ -37,7 +35,7 @@ def fail(dev, error):
     lang = dev.fault_lang
     fs = dev.fault_fs
     now = dev.clock.ticks_ms()
-    again = dev.restarted_at is not None and ticks_diff(now, dev.restarted_at) < RECRASH_MS
+    again = dev.recrash.waiting(now)
     if fs is not None:
         try:
             log(fs, error, now)
@@ -116,5 +114,5 @@ def restart(dev):
 
         resume(app)
     dev.fault = None
-    dev.restarted_at = dev.clock.ticks_ms()
+    dev.recrash.set(dev.clock.ticks_ms(), RECRASH_MS)
     dev.display.refresh()

@@ -53,12 +53,13 @@ import os
 import sys
 import time
 
-from engine import bots as levels
+from engine import bots, levels
 from engine.dice import SeededDice
 from engine.game import MAX_SEATS, Game, IllegalAction
-from engine.rules import DEFAULTS, PRESETS, Rules, preset
+from engine.rules import DEFAULTS, PRESETS, Rules, RulesError, preset
 from engine.turnplan import TurnPlan
 from engine.view import View
+from tools.texts.explain import english, rules_problem
 
 MAX_ACTIONS = 20000  # a game longer than this means a bot never finishes
 SEED_FACTOR = 1000003
@@ -133,8 +134,8 @@ def parse_rules(spec):
         changes[opt] = parse_value(opt, value)
     try:
         return preset(key).replace(**changes) if changes else preset(key)
-    except ValueError as e:
-        raise UsageError(str(e))
+    except RulesError as e:
+        raise UsageError(rules_problem(e))
 
 
 # ---------------------------------------------------------------- bots
@@ -204,6 +205,12 @@ def user_bot(spec, rules):
     return bot
 
 
+def _needs_plan(spec):
+    """True for a computer level that plays from the Expert's plan (one
+    plan, solved once, serves them all)."""
+    return spec in levels.LEVELS and levels.needs(spec, levels.PLAN)
+
+
 def make_bots(specs, rules, plan):
     """One bot instance per entry of `specs` (UsageError when one is bad)."""
     out = []
@@ -214,10 +221,7 @@ def make_bots(specs, rules, plan):
             out.append(user_bot(spec, rules))
             continue
         try:
-            if spec == "profi":
-                out.append(levels.make_bot(spec, rules, plan))
-            else:
-                out.append(levels.make_bot(spec, rules))
+            out.append(bots.make_bot(spec, rules, plan if _needs_plan(spec) else None))
         except ValueError as e:
             raise UsageError("bot '%s': %s (or give path/file.py:ClassName)" % (spec, e))
     return out
@@ -251,7 +255,7 @@ def play_game(rules, bots, names, seed, g):
             game.apply(action)
         except IllegalAction as e:
             raise BotFailure("bot %s made an illegal action %r in %s: %s"
-                             % (names[b], action, where, e.reason))
+                             % (names[b], action, where, english("why_" + e.key, e.values)))
     else:
         raise BotFailure("%s aborted after %d actions (a bot never ends its turns?)"
                          % (where, MAX_ACTIONS))
@@ -478,8 +482,9 @@ def run(argv=None):
         rules = parse_rules(args.rules)
         specs = split_bots(args.bots)
         # Cheap checks first: the plan takes a moment to solve.
-        make_bots([s for s in specs if s != "profi"], rules, None)
-        plan_blob = TurnPlan.solve(rules).to_bytes() if "profi" in specs else None
+        make_bots([s for s in specs if not _needs_plan(s)], rules, None)
+        needed = any(_needs_plan(s) for s in specs)
+        plan_blob = TurnPlan.solve(rules).to_bytes() if needed else None
         # Build every bot once here: bad entries fail before any worker starts.
         init_worker(rules.encode(), specs, plan_blob)
         games = check_counts(args, len(specs))

@@ -11,7 +11,7 @@ as it is (the numbers come from engine.scoring and engine.odds).
 """
 
 from engine.rules import PRESETS, Rules, preset
-from firmware.screens.menu import Menu
+from firmware.screen import Menu
 from firmware.screens.pager import Pager
 
 PAGES = ("help_scoring", "help_play", "help_options", "help_odds", "help_thumb", "help_tactics",

@@ -1,7 +1,7 @@
 """A message box: a few lines and 'A ok'; A or B closes it."""
 
 from firmware import buttons
-from firmware.app import Screen
+from firmware.screen import Screen
 
 
 class Message(Screen):

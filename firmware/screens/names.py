@@ -2,8 +2,7 @@
 
 from engine.game import MAX_NAME
 from firmware import buttons
-from firmware.app import Screen
-from firmware.screens.menu import Menu
+from firmware.screen import Menu, Screen
 
 ALPHABET = ("ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ"
             "abcdefghijklmnopqrstuvwxyzäöüß"

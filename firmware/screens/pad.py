@@ -26,8 +26,8 @@ Screens:
 
 from engine.scorepad import BASE_TABLE, KIND_PAD, STEP, PadError, ScorePad
 from firmware import buttons
-from firmware.app import Screen
-from firmware.screens.menu import Menu, SeatPick
+from firmware.screen import Menu, Screen
+from firmware.screens.menu import SeatPick
 from firmware.store import NoSave, SaveDamaged, SaveFailed
 
 PAD = "pad"
@@ -105,15 +105,8 @@ def start_new(app):
 
 
 def refusal_text(app, err):
-    """The screen text of a PadError."""
-    key = err.key
-    if key == "step":
-        return app.t("pad_step") % err.values
-    if key in ("final", "full", "last_seat", "name_taken", "zero", "pad_full"):
-        text = app.t("pad_err_" + key)
-        n = text.count("%")
-        return text % tuple(err.values[:n]) if n else text
-    return err.reason  # the rest cannot come from these screens (English, from the engine)
+    """The screen text of a PadError (every key has a text in each language)."""
+    return app.tf("pad_err_" + err.key, err.values)
 
 
 def signed(points):
@@ -258,7 +251,7 @@ class PadScreen(Screen):
         if self.msg:
             return self.msg
         if self.value and pad.hurdle_note(self.value):
-            return app.t("entry_needed") % pad.entry
+            return app.tf("why_entry", (pad.entry,))
         if pad.playoff is not None:
             return app.t("playoff")
         if pad.final_round:

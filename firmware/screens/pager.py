@@ -2,7 +2,7 @@
 page, A or B close it. Statistics sheets and help pages use it."""
 
 from firmware import buttons
-from firmware.app import Screen
+from firmware.screen import Screen
 
 
 class Pager(Screen):

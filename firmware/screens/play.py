@@ -13,9 +13,9 @@ drawn; the short roll animation is decoration only.
 from engine import scoring
 from engine.game import BANK, PASS, ROLL, TAKE, IllegalAction
 from firmware import buttons
-from firmware.app import Screen
 from firmware.clock import Due
 from firmware.players import Players
+from firmware.screen import Screen
 from firmware.tips import Tips
 
 ROLL_ANIM_MS = (600, 360, 150)  # per speed setting: slow, normal, fast
@@ -108,7 +108,7 @@ class Play(Screen):
             for action in actions:
                 game.apply(action)
         except IllegalAction as e:
-            self.msg = e.reason
+            self.msg = app.tf("why_" + e.key, e.values)
             app.redraw()
             return False
         new = game.events_total - before
@@ -158,37 +158,22 @@ class Play(Screen):
             self._apply(app, [then])
             return
         chosen = self.selected()
-        if not chosen:
-            self.msg = app.t("nothing_selected")
-            return
         bad, reason = self._bad_dice()
         if reason:
             self.msg = self._reason_text(app, bad, reason)
             return
-        points = scoring.score_keep(chosen, game.rules, game.open_singles)
-        if then == BANK:
-            refusal = self._bank_refusal(app, chosen, points)
-            if refusal:
-                self.msg = refusal
-                return
-        self._apply(app, [("keep", chosen), then])
-
-    def _bank_refusal(self, app, chosen, points):
-        game = self.game
-        rules = game.rules
-        total = game.turn_total + points
-        seat = game.seat()
-        hot = len(game.aside) + len(chosen) == rules.dice
-        exact_win = rules.exact and seat.score + total == rules.target
-        if hot and rules.hot_dice == "must" and not exact_win:
-            return app.t("hot_must")
-        if not seat.entered and total < rules.entry:
-            return app.t("entry_needed") % rules.entry
-        return ""
+        # The engine says why the keep (nothing chosen), or banking after
+        # it, is refused: asked before anything is applied.
+        keep = ("keep", chosen)
+        refusal = game.why_not(keep) or (game.bank_refusal(chosen) if then == BANK else None)
+        if refusal:
+            self.msg = app.tf("why_" + refusal[0], refusal[1])
+            return
+        self._apply(app, [keep, then])
 
     def _reason_text(self, app, bad, reason):
         if reason == "past_target":
-            return app.t("past_target") % self.game.rules.target
+            return app.tf("why_past_target", (self.game.rules.target,))
         face = self.game.roll[bad[0]] if bad else 0
         return app.t("not_scoring" if app.big else "not_scoring_small") % face
 

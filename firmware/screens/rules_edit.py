@@ -3,14 +3,14 @@
 Rows: one per option key (engine.rules.KEYS; LEFT/RIGHT or A cycle its
 value), then "Use these", "Save as…" and, for a saved set, "Delete".
 Values may be combined freely while editing; a combination the engine
-refuses (Rules raises ValueError naming the option) marks that option's
+refuses (Rules raises RulesError naming the option) marks that option's
 row with "!", names the problem on the hint line and explains it in a
 message when the set is used or saved. Saved sets (firmware.session, file
 "rulesets") appear in the new-game form's rules row after the presets.
 """
 
-from engine.rules import FINISH, HOT_DICE, KEYS, MAX_POINTS, N_OF_KIND, SIX_DICE_ONLY, TIE, Rules
-from firmware.screens.menu import Menu
+from engine.rules import FINISH, HOT_DICE, KEYS, MAX_POINTS, N_OF_KIND, TIE, Rules, RulesError
+from firmware.screen import Menu
 
 # The values LEFT/RIGHT step through (the target steps by TARGET_STEP).
 VALUES = {
@@ -53,33 +53,27 @@ def value_text(app, key, value):
     return "%d" % value
 
 
+# The refusals the editor's values can run into (the combination checks):
+# these have a short text for the hint line as well.
+SHORT = ("six_dice", "five_flat", "entry", "exact")
+
+
 def problem(opts):
-    """(key, message) for options the engine refuses, or None."""
+    """(option key, RulesError) for options the engine refuses, or None."""
     try:
         Rules(**opts)
-    except ValueError as e:
-        text = str(e)
-        key = ""
-        if text.startswith("rule option '"):
-            key = text[13:text.find("'", 13)]
-        return key, text
+    except RulesError as e:
+        return e.option, e
     return None
 
 
 def problem_text(app, found, short=False):
     """The localised explanation of `problem()`'s answer (`short`: the
-    form shown under the list)."""
-    key, text = found
-    end = "_short" if short else ""
-    if key in SIX_DICE_ONLY:
-        return app.t("bad_six_dice" + end) % app.t("opt_" + key)
-    if key == "n_of_kind":
-        return app.t("bad_five_flat" + end)
-    if key == "entry":
-        return app.t("bad_entry" + end)
-    if key in ("exact", "finish"):
-        return app.t("bad_exact" + end)
-    return app.t("bad_other") % text
+    form shown under the list). A rules text names the option first."""
+    key, err = found
+    end = "_short" if short and err.key in SHORT else ""
+    label = app.t("opt_" + key) if key else ""
+    return app.tf("rule_why_" + err.key + end, (label,) + err.values)
 
 
 class RulesEditor(Menu):

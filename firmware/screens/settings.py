@@ -10,7 +10,7 @@ has a buzzer (`app.has_sound`). "tips": whether people start a new game
 with tips on (the new-game form reads it; off by default).
 """
 
-from firmware.screens.menu import Menu
+from firmware.screen import Menu
 
 CONTRASTS = (0x10, 0x40, 0x80, 0xCF, 0xFF)
 SLEEPS = (30, 60, 120, 300, 600, 0)  # seconds; 0 never

@@ -1,9 +1,9 @@
 """New game: rules preset, target, seats (people and computers), order."""
 
-from engine.bots import LEVELS
+from engine.levels import LEVELS
 from engine.rules import PRESETS, preset
 from firmware.players import computer_name
-from firmware.screens.menu import Menu
+from firmware.screen import Menu
 
 TARGETS = (1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 15000, 20000)
 KINDS = ("",) + LEVELS

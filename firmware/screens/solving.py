@@ -17,7 +17,8 @@ import gc
 
 from engine.turnplan import PlanSolver
 from firmware import buttons
-from firmware.app import RELEASE, Screen
+from firmware.app import RELEASE
+from firmware.screen import Screen
 
 ROWS_PER_STEP = 1  # solver steps per loop pass: each is 60-70 ms on the chip (a few up to 0.5 s)
 RETRIES = 3  # MemoryErrors survived before the error goes to the recovery screen

@@ -6,8 +6,7 @@ other screens use too).
 """
 
 from firmware import buttons
-from firmware.app import Screen
-from firmware.screens.menu import Menu
+from firmware.screen import Menu, Screen
 from firmware.screens.pager import Pager
 from firmware.stats import BOT, Stats, percent
 

@@ -1,9 +1,8 @@
 """Around the turns: the hand-over, the standings and the winner."""
 
-from engine.bots import LEVELS
+from engine.levels import LEVELS
 from firmware import buttons
-from firmware.app import Screen
-from firmware.screens.menu import Menu
+from firmware.screen import Menu, Screen
 
 
 def standing_lines(app, game):

@@ -1,6 +1,6 @@
 """The new-game form's list of the people with tips (firmware/tips.py)."""
 
-from firmware.screens.menu import Menu
+from firmware.screen import Menu
 
 
 class TipsPick(Menu):

@@ -2,7 +2,7 @@
 pad (and "Tafel weiter" while one is saved), statistics, settings (the
 language is there)."""
 
-from firmware.screens.menu import Menu
+from firmware.screen import Menu
 from firmware.session import GAME
 from firmware.store import NoSave, SaveDamaged
 

@@ -1,8 +1,10 @@
 """Computer players: legal moves in whole games, and the decisions that matter."""
 
-from engine.bots import LEVELS, Expert, bold, cautious, make_bot
+from engine import levels
+from engine.bots import Expert, bold, cautious, make_bot
 from engine.dice import ScriptedDice, SeededDice
 from engine.game import BANK, PASS, ROLL, TAKE, Game
+from engine.levels import LEVELS
 from engine.rules import PRESETS, Rules, preset
 from engine.view import View
 from tests.both.helpers import raises, shipped_plan
@@ -177,3 +179,25 @@ def test_levels_and_unknown_keys():
     assert make_bot("profi", rules, _plan(rules)).key == "profi"
     assert make_bot("meister", rules, _plan(rules)).key == "meister"  # engine.master
     assert "levels" in str(raises(ValueError, make_bot, "genie", rules))
+
+
+def test_the_level_registry_is_read_by_make_bot():
+    """engine.levels is the one list: make_bot builds every level in it
+    through its factory, and what a level needs is asked there."""
+    rules = preset("fuenf")
+    plan = _plan(rules)
+    for key in LEVELS:
+        bot = make_bot(key, rules, plan if levels.needs(key, levels.PLAN) else None, None)
+        assert bot.key == key and hasattr(bot, "decide")
+    assert [k for k in LEVELS if levels.needs(k, levels.PLAN)] == ["profi", "meister"]
+    assert [k for k in LEVELS if levels.needs(k, levels.TABLES)] == ["meister"]
+    raises(ValueError, levels.needs, "genie", levels.PLAN)
+    saved = levels._LEVELS
+    try:  # a level added in one place: make_bot and the list know it
+        levels._LEVELS = saved + (("zweiter", "bots", "make_bold", 0),)
+        levels.LEVELS = tuple([entry[0] for entry in levels._LEVELS])
+        assert make_bot("zweiter", rules).key == "mutig"
+        assert not levels.needs("zweiter", levels.PLAN)
+    finally:
+        levels._LEVELS = saved
+        levels.LEVELS = tuple([entry[0] for entry in saved])

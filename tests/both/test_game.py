@@ -4,7 +4,7 @@ Run under CPython (pytest) and MicroPython (tests/mprun.py).
 """
 
 from engine.dice import ScriptedDice
-from engine.game import BANK, PASS, ROLL, TAKE, Game, IllegalAction
+from engine.game import BANK, PASS, REASONS, ROLL, TAKE, Game, IllegalAction
 from engine.rules import Rules, preset
 from tests.both.helpers import raises
 
@@ -27,15 +27,16 @@ def play(game, *actions):
 
 
 def refused(game, action):
-    """Apply `action`, expect IllegalAction with the why_not reason and no change."""
+    """Apply `action`, expect IllegalAction with the why_not reason (a key of
+    REASONS and its values) and no change; returns the reason."""
     before = game.to_data()
     legal = game.legal_actions()
     reason = game.why_not(action)
     assert reason is not None, action
-    assert isinstance(reason, str) and reason
+    key, values = reason
+    assert key in REASONS and isinstance(values, tuple), reason
     err = raises(IllegalAction, game.apply, action)
-    assert err.reason == reason
-    assert str(err) == reason
+    assert (err.key, err.values) == reason
     assert game.to_data() == before
     assert game.legal_actions() == legal
     assert repr(action) not in [repr(a) for a in legal]
@@ -155,13 +156,30 @@ def test_entry_hurdle_refuses_300():
     play(g, ROLL, keep(3, 3, 3))
     assert g.turn_total == 300
     reason = refused(g, BANK)
-    assert "350" in reason
+    assert reason == ("entry", (350,))
     assert g.legal_actions() == [ROLL]
     play(g, ROLL, keep(5))
     assert g.turn_total == 350
     assert BANK in g.legal_actions() and g.why_not(BANK) is None
     g.apply(BANK)
     assert g.seats[0].score == 350 and g.seats[0].entered
+
+
+def test_bank_refusal_answers_before_the_keep():
+    """bank_refusal(keep) says, before the keep, what why_not(BANK) says after it."""
+    g = new_game(preset("kneipe"), 2, [3, 3, 3, 5, 4, 6])
+    g.apply(ROLL)
+    assert g.bank_refusal() == ("nothing_to_bank", ())  # the roll is not kept yet
+    assert g.bank_refusal((3, 3, 3)) == ("entry", (350,))
+    assert g.bank_refusal((3, 3, 3, 5)) is None
+    play(g, keep(3, 3, 3, 5))
+    assert g.bank_refusal() is None and g.why_not(BANK) is None
+    g2 = new_game(preset("kneipe"), 2, [1, 1, 1, 5, 5, 5])
+    g2.apply(ROLL)
+    assert g2.bank_refusal((1, 1, 1, 5, 5)) is None
+    assert g2.bank_refusal((1, 1, 1, 5, 5, 5)) == ("hot_must", ())
+    play(g2, keep(1, 1, 1, 5, 5, 5))
+    assert g2.why_not(BANK) == ("hot_must", ())
 
 
 def test_entry_farkle_scores_zero_then_small_bank_counts():
@@ -176,7 +194,7 @@ def test_entry_farkle_scores_zero_then_small_bank_counts():
     g.apply(BANK)
     assert g.seats[0].score == 450
     play(g, ROLL, keep(5))
-    assert "350" in refused(g, BANK)  # seat 1 is still below the hurdle
+    assert refused(g, BANK) == ("entry", (350,))  # seat 1 is still below the hurdle
 
 
 # ---------------------------------------------------------------- hot dice option
@@ -187,7 +205,7 @@ def test_hot_dice_must_refuses_bank():
     play(g, ROLL, keep(1, 1, 1, 5, 5, 5))
     assert g.hot()
     reason = refused(g, BANK)
-    assert "hot" in reason
+    assert reason == ("hot_must", ())
     assert g.legal_actions() == [ROLL]
 
 
@@ -497,7 +515,7 @@ def test_exact_keep_past_target_refused_when_smaller_fits():
     assert g.phase == "keep"
     assert sorted(g.legal_actions()) == sorted([keep(1), keep(5)])
     reason = refused(g, keep(1, 1, 5))
-    assert "10000" in reason
+    assert reason == ("past_target", (10000,))
     refused(g, keep(1, 5))
     g.apply(keep(1))
     assert g.turn_total == 100 and g.phase == "decide"
@@ -721,7 +739,7 @@ def test_last_seat_cannot_leave():
     g = new_game(Rules(), 2, [])
     g.apply(("leave", 1))
     reason = refused(g, ("leave", 0))
-    assert "last" in reason
+    assert reason == ("last_seat", ())
 
 
 def test_leave_during_final_round_decides():
@@ -738,12 +756,12 @@ def test_no_join_after_final_round_began():
     g = new_game(Rules(target=1000), 2, T1000)
     play(g, ROLL, keep(1, 1, 1), BANK)
     reason = refused(g, ("join", "Late", ""))
-    assert "final" in reason
+    assert reason == ("final", ())
 
 
 def test_at_most_eight_active_seats():
     g = new_game(Rules(), 8, [])
-    assert "full" in refused(g, ("join", "Ida", ""))
+    assert refused(g, ("join", "Ida", "")) == ("full", (8,))
     g.apply(("leave", 3))
     g.apply(("join", "Ida", ""))
     assert len(g.seats) == 9 and len(g.active_seats()) == 8
@@ -752,12 +770,10 @@ def test_at_most_eight_active_seats():
 
 def test_join_refuses_bad_names():
     g = new_game(Rules(), 2, [])
-    refused(g, ("join", "", ""))
-    refused(g, ("join", "   ", ""))
-    refused(g, ("join", "x" * 13, ""))
-    refused(g, ("join", 5, ""))
-    refused(g, ("join", "Ok", 3))
-    refused(g, ("join", "Ok"))
+    for name in ("", "   ", "x" * 13, 5):
+        assert refused(g, ("join", name, "")) == ("name", (12,))
+    assert refused(g, ("join", "Ok", 3)) == ("action", ())
+    assert refused(g, ("join", "Ok")) == ("action", ())
     g.apply(("join", "x" * 12, ""))
 
 
@@ -815,7 +831,7 @@ def test_illegal_in_keep():
     refused(g, TAKE)
     refused(g, PASS)
     refused(g, ("keep", ()))
-    assert "not on the table" in refused(g, keep(4))  # not on the table
+    assert refused(g, keep(4)) == ("not_on_table", (4,))  # not on the table
     refused(g, keep(1, 1, 1))  # only two 1s on the table
     refused(g, keep(2))  # does not score
     refused(g, keep(1, 2))  # a non-scoring die with a scoring one
@@ -864,7 +880,7 @@ def test_no_dice_source_refuses_roll():
     g = Game(Rules(), ["A"])
     before = g.to_data()
     err = raises(IllegalAction, g.apply, ROLL)
-    assert "dice" in err.reason
+    assert err.key == "no_dice"
     assert g.to_data() == before
 
 

@@ -13,7 +13,7 @@ from engine.dice import SeededDice  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.rules import preset  # noqa: E402
 from firmware import device, recovery  # noqa: E402
-from firmware.app import Screen  # noqa: E402
+from firmware.screen import Screen  # noqa: E402
 from firmware.screens.play import Play  # noqa: E402
 from firmware.store import MemFS, Store  # noqa: E402
 

@@ -6,6 +6,8 @@ computer's paced steps, tip notes and button timers all cross it. Before
 the timers went through firmware.clock, a due time computed as `now + ms`
 lay past the wrap and every `now - due` comparison stalled the screen.
 Under CPython the times never wrap and the same game must play the same.
+The device's own timers: tests/both/test_ticks_wrap_device.py (a module
+of its own: both rigs do not fit the capped MicroPython heap together).
 """
 
 import framebuf  # (CPython: the simulator's stand-in, installed by tests/conftest.py)
@@ -103,3 +105,4 @@ def test_a_game_plays_on_across_the_wrap():
     assert turns >= 4  # several turns, the first ones across the wrap
     assert run.elapsed > 200
     assert sum(s.score for s in game.seats) > 0
+

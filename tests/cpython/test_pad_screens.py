@@ -198,7 +198,7 @@ def test_entry_hurdle_and_the_base_table(tmp_path):
     sim = Sim(BOARD, str(tmp_path), 1)
     start_pad(sim, 10000)
     press(sim, "UP", "UP", "UP")
-    assert sim.app.top().status(sim.app) == de("entry_needed") % 350  # said before A
+    assert sim.app.top().status(sim.app) == de("why_entry") % 350  # said before A
     press(sim, "A")
     st = sim.state()
     assert st["scores"] == [0, 0] and st["message"] == de("pad_hurdle") % 350

@@ -5,6 +5,7 @@ shown in the help."""
 
 from engine.rules import KEYS, PRESETS, Rules, preset
 from firmware import strings
+from firmware.app import App as FullApp
 from firmware.screens.rules_edit import RulesEditor, problem, problem_text
 from firmware.screens.table import Standings
 from simulator.host import Sim
@@ -86,9 +87,9 @@ def test_refused_combinations_are_explained(tmp_path):
         assert state["problem"] == "straight"
         label = sim.app.top().labels(sim.app)[KEYS.index("straight")]
         assert label.startswith("!")
-        hint = strings.text(lang, "bad_six_dice") % strings.text(lang, "opt_straight")
+        hint = strings.text(lang, "rule_why_six_dice") % strings.text(lang, "opt_straight")
         assert sim.app.top().problem_line(sim.app) == strings.text(
-            lang, "bad_six_dice_short") % strings.text(lang, "opt_straight")
+            lang, "rule_why_six_dice_short") % strings.text(lang, "opt_straight")
         _to_index(sim, len(KEYS))  # "Use these"
         press(sim, "A")
         state = sim.state()
@@ -102,7 +103,7 @@ def test_refused_combinations_are_explained(tmp_path):
         assert sim.state()["problem"] == ""
         _set(sim, "exact", True)
         assert sim.state()["problem"] == "exact"
-        assert sim.app.top().problem_line(sim.app) == strings.text(lang, "bad_exact_short")
+        assert sim.app.top().problem_line(sim.app) == strings.text(lang, "rule_why_exact_short")
         _set(sim, "finish", "exact")
         assert sim.state()["problem"] == ""
         _set(sim, "entry", 1000)
@@ -110,7 +111,7 @@ def test_refused_combinations_are_explained(tmp_path):
         press(sim, *["LEFT"] * 19)  # 10000 -> 500
         assert sim.state()["opts"]["target"] == 500
         assert sim.state()["problem"] == "entry"
-        assert sim.app.top().problem_line(sim.app) == strings.text(lang, "bad_entry_short")
+        assert sim.app.top().problem_line(sim.app) == strings.text(lang, "rule_why_entry_short")
 
 
 def test_problem_texts():
@@ -120,11 +121,13 @@ def test_problem_texts():
         def t(self, key):
             return strings.text(self.lang, key)
 
+        tf = FullApp.tf  # the real filling of a reason text
+
     opts = preset("zehntausend").to_dict()
     opts["n_of_kind"] = "five_flat"
     found = problem(opts)
     assert found[0] == "n_of_kind"
-    assert problem_text(App(), found) == texts_de.TEXTS["bad_five_flat"]
+    assert problem_text(App(), found) == texts_de.TEXTS["rule_why_five_flat"]
     assert problem(preset("fuenf").to_dict()) is None
 
 

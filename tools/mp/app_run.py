@@ -118,7 +118,7 @@ class Policy:
         elif name == "standings" and self.join:
             k = self._pick(top, top.labels(app).index(app.t("menu_join")))
         elif name == "join":
-            from engine.bots import LEVELS
+            from engine.levels import LEVELS
 
             k = self._pick(top, 1 + LEVELS.index(self.join))
             if k == buttons.A:
