@@ -129,7 +129,13 @@ def tips_rules_help_scenes():
         sim.keys("A,DOWN")
 
     def rules_edit(sim):
-        sim.keys("A,A,RIGHT")  # New game, the rules row: 5 dice refuses the straight
+        sim.keys("A,A,RIGHT,A")  # New game, the rules row: 5 dice, the straight went off
+
+    def rules_linked(sim):
+        sim.keys("A,A,RIGHT")
+
+    def rules_unsaved(sim):
+        sim.keys("A,A,RIGHT,A,B")
 
     def help_scoring(sim):
         _title_to(sim, "help")
@@ -147,7 +153,9 @@ def tips_rules_help_scenes():
         ("tips_pick", "Tips: the best move and its numbers", tips_pick),
         ("tips_select", "Tips: the value of a selection", tips_select),
         ("tips_cost", "Tips: what a decision cost", tips_cost),
-        ("rules_edit", "Rules editor: a refused combination", rules_edit),
+        ("rules_edit", "Rules editor", rules_edit),
+        ("rules_linked", "Rules editor: linked options changed along", rules_linked),
+        ("rules_unsaved", "Rules editor: B with unsaved changes", rules_unsaved),
         ("help_scoring", "Help: scoring", help_scoring),
         ("help_rules", "Help: the rules and decisions", help_rules),
         ("help_odds", "Help: odds", help_odds),

@@ -203,7 +203,11 @@ TEXTS = {
     # rules editor (firmware/screens/rules_edit.py)
     "rules_edit": "Regeln ändern",
     "rules_custom": "Eigene",
-    "rules_use": "Übernehmen",
+    "rules_use": "Verwenden",
+    "rules_unsaved": "Regeln geändert",
+    "rules_keep": "Weiter ändern",
+    "rules_discard": "Verwerfen",
+    "rules_linked": "Auch geändert",
     "rules_save": "Speichern unter…",
     "rules_delete": "Löschen",
     "rules_saved": "Gespeichert",
