@@ -43,7 +43,7 @@ def _game(rules, names, faces, scores=None):
     return game
 
 
-_PAD = "DOWN,A,RIGHT,DOWN,DOWN,DOWN,DOWN,A"  # title -> Tafel, target 5000, start
+_PAD = "DOWN,A,RIGHT,UP,A"  # title -> Tafel, target 5000, (UP: the last row) start
 
 
 def _title_to(sim, key):
@@ -65,6 +65,9 @@ def _with_stats(sim):
 
 def pad_stats_settings_scenes():
     """The score pad, the statistics and the settings."""
+
+    def pad_setup(sim):
+        sim.keys("DOWN,A,RIGHT,DOWN,RIGHT,RIGHT,DOWN,LEFT")  # target 5000, hurdle 1000, 500
 
     def pad(sim):
         sim.keys(_PAD + ",UP,UP,UP,UP,UP,UP,UP,UP,A,A,RIGHT,UP,UP")
@@ -95,6 +98,7 @@ def pad_stats_settings_scenes():
         sim.keys("DOWN,DOWN,DOWN")
 
     return (
+        ("pad_setup", "Score pad: target, entry hurdle and penalty", pad_setup),
         ("pad", "Score pad", pad),
         ("pad_table", "Score pad: standings and scoring", pad_table),
         ("pad_menu", "Score pad menu", pad_menu),

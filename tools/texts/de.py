@@ -106,6 +106,7 @@ TEXTS = {
     "seat_left": "%s geht",
     "pad_undone": "Zurück: %s",
     "pad_nothing_n": "%s: %d× Nichts",
+    "pad_penalty": "3× Nichts: %s",
     "pad_round": "R%d",
     "pad_total": "Stand %d",
     "pad_hint": "↑↓ Punkte A ok B Tafel",

@@ -106,6 +106,7 @@ TEXTS = {
     "seat_left": "%s leaves",
     "pad_undone": "Undone: %s",
     "pad_nothing_n": "%s: %d× farkle",
+    "pad_penalty": "3 farkles: %s",
     "pad_round": "R%d",
     "pad_total": "Total %d",
     "pad_hint": "↑↓ points A ok B pad",
