@@ -287,6 +287,7 @@ def test_custom_set_saved_reused_and_shown_in_help(tmp_path):
         assert state["screen"] == "message" and state["lines"] == ["Haus"]
         press(sim, "A")
         assert sim.state()["name"] == "Haus"
+        assert not sim.state()["changed"]  # saved: B would not ask
         assert sim.app.session.rulesets() == [["Haus", expect.encode()]]
         _to_index(sim, len(KEYS))  # "Use these"
         press(sim, "A")
