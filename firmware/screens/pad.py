@@ -368,12 +368,19 @@ class PadOverview(Screen):
             return
         app.redraw()
 
+    def heading(self, app):
+        """The title: the target and the entry hurdle, if there is one."""
+        pad = self.screen.pad
+        if pad.entry:
+            return app.t("pad_overview") % (pad.target, pad.entry)
+        return "%s %d" % (app.t("pad_title"), pad.target)  # "from 0" would only puzzle
+
     def draw(self, app, canvas):
         """Standings (left) and table (right, 128x64) or below (72x40)."""
         ui = app.ui
         canvas.fill(0)
         pad = self.screen.pad
-        ui.title(canvas, app.t("pad_overview") % (pad.target, pad.entry))
+        ui.title(canvas, self.heading(app))
         f, step, rows, n = self._rows(app)
         width = ui.w // 2 - 2 if app.big else ui.w - 4
         cells = table_cells()

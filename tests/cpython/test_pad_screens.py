@@ -434,7 +434,8 @@ def test_hurdle_and_penalty_chosen_when_the_evening_starts(tmp_path):
             title_to(again, "pad_continue")
             assert (pad_of(again).entry, pad_of(again).penalty) == (1000, 0)
             press(again, "B")
-            assert again.app.top().name == "pad_table"
+            assert again.app.top().heading(again.app) == strings.text(lang, "pad_overview") % (
+                10000, 1000)
 
 
 def test_no_hurdle_and_a_penalty_of_500(tmp_path):
@@ -446,6 +447,10 @@ def test_no_hurdle_and_a_penalty_of_500(tmp_path):
     press(sim, "UP", "UP", "UP", "A")
     enter(sim, 50)  # counts at once
     assert sim.state()["scores"] == [50, 0]
+    press(sim, "B")  # the overview names no hurdle
+    assert sim.state()["screen"] == "pad_table"
+    assert sim.app.top().heading(sim.app) == "Tafel 10000"
+    press(sim, "B")
     enter(sim, 1000)
     for _ in range(6):
         press(sim, "A")
