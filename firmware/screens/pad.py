@@ -8,7 +8,9 @@ title offers "Tafel weiter" while one is saved.
 Screens:
 - `PadSetup`: target (10000 or 5000), the entry hurdle (0, 300, 350, 500,
   1000), the penalty for three Nichts in a row (off, 500, 1000), seats and
-  names, start. The pad saves its hurdle and penalty with the entries.
+  names, start. The pad saves its hurdle and penalty with the entries; the
+  next new pad starts from them (setting "pad"), as tables keep their
+  habits from one evening to the next.
 - `PadScreen`: the current seat's turn. UP/DOWN change the points by 50
   (held: auto-repeat, the steps grow to 100 and then 500 the longer it is
   held), LEFT/RIGHT by 500 (x10). A enters them; A at 0 enters "Nichts".
@@ -35,7 +37,8 @@ from firmware.store import NoSave, SaveDamaged, SaveFailed
 PAD = "pad"
 TARGETS = (10000, 5000)
 # The entry hurdles and the penalties for three Nichts in a row a new pad
-# offers (0: none); a new pad starts at ENTRY and PENALTY.
+# offers (0: none); the first pad starts at ENTRY and PENALTY, later ones
+# at the last pad's choice.
 ENTRIES = (0, 300, 350, 500, 1000)
 PENALTIES = (0, 500, 1000)
 ENTRY = 350
@@ -657,8 +660,12 @@ class PadSetup(Menu):
     def __init__(self, app):
         Menu.__init__(self)
         self.target = TARGETS[0]
-        self.entry = ENTRY
-        self.penalty = PENALTY
+        last = app.session.settings.get("pad")
+        if isinstance(last, list) and len(last) == 2 and last[0] in ENTRIES and (
+                last[1] in PENALTIES):
+            self.entry, self.penalty = last
+        else:
+            self.entry, self.penalty = ENTRY, PENALTY
         self.names = []
         for _ in range(2):
             self.names.append(self._free(app))
@@ -741,6 +748,10 @@ class PadSetup(Menu):
             return
         for name in self.names:
             app.session.remember_name(name)
+        settings = app.session.settings
+        if settings.get("pad") != [self.entry, self.penalty]:
+            settings["pad"] = [self.entry, self.penalty]
+            app.session.save_settings()
         screen = PadScreen(pad)
         if save_pad(app, pad):
             screen.msg = app.t("save_failed")

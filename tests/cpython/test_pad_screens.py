@@ -390,7 +390,8 @@ def test_refusals_stay_on_their_screen(tmp_path):
 
 def test_hurdle_and_penalty_chosen_when_the_evening_starts(tmp_path):
     """The form offers the hurdle (0, 300, 350, 500, 1000) and the penalty
-    for three Nichts (off, 500, 1000); the pad plays and saves them."""
+    for three Nichts (off, 500, 1000); the pad plays and saves them, and
+    the next new pad starts from them."""
     for board in ("pico_ssd1306_i2c", "thumby"):
         for lang in ("de", "en"):
             data = str(tmp_path / board / lang)
@@ -436,6 +437,13 @@ def test_hurdle_and_penalty_chosen_when_the_evening_starts(tmp_path):
             press(again, "B")
             assert again.app.top().heading(again.app) == strings.text(lang, "pad_overview") % (
                 10000, 1000)
+            # the next evening's form starts from this table's choice
+            press(again, "A")
+            menu_to(again, again.app.t("to_title"))
+            title_to(again, "pad_title")
+            press(again, "A")  # replace the saved pad
+            assert again.state()["screen"] == "pad_setup"
+            assert (again.state()["entry"], again.state()["penalty"]) == (1000, 0)
 
 
 def test_no_hurdle_and_a_penalty_of_500(tmp_path):
