@@ -27,7 +27,9 @@ the device:
 
 Decisions where docs/rules.md leaves room: `five_flat` is a 5-dice mode; the
 entry hurdle may be any multiple of 50 up to the target; `exact` and
-`finish="exact"` always go together.
+`finish="exact"` always go together. `settle(opts, key)` changes the
+options linked to `key` so that a dict of options becomes a valid set
+(the rules editor uses it after every change).
 """
 
 from engine.crc import crc32
@@ -306,6 +308,50 @@ class Rules:
 
     def __repr__(self):
         return "Rules(%s)" % self._encoded
+
+
+def settle(opts, key):
+    """Make the option dict `opts` a valid combination after option `key`
+    was set, by changing the options that depend on it (never `key`).
+
+    Returns (options, changes): a new dict, and the options it changed as
+    (key, new value) pairs in the order they were made ([] when `opts`
+    was fine). The dependencies (docs/rules.md, "Option dependencies"):
+    5 dice turn the six-dice combinations off, and turning one of those
+    on means 6 dice; five_flat and 6 dice exclude each other (the one
+    not set gives way: 5 dice, or n_of_kind back to its default); `exact`
+    and finish "exact" follow each other; an entry above the target
+    lowers the entry to the target, or raises the target when the entry
+    was set. Values that are wrong on their own are left for `Rules` to
+    refuse."""
+    d = dict(opts)
+    changes = []
+
+    def put(k, v):
+        if d[k] != v:
+            d[k] = v
+            changes.append((k, v))
+
+    if key in SIX_DICE_ONLY and d[key] and d["dice"] == 5:
+        put("dice", 6)
+    if key == "n_of_kind" and d[key] == "five_flat":
+        put("dice", 5)
+    if d["dice"] == 5:
+        for k in SIX_DICE_ONLY:
+            put(k, 0)
+    elif d["n_of_kind"] == "five_flat":
+        put("n_of_kind", DEFAULTS["n_of_kind"])
+    if key == "finish":
+        put("exact", d[key] == "exact")
+    elif d["exact"] != (d["finish"] == "exact"):
+        put("finish", "exact" if d["exact"] else DEFAULTS["finish"])
+    entry, target = d["entry"], d["target"]
+    if type(entry) is int and type(target) is int and entry > target:
+        if key == "entry":
+            put("target", entry)
+        else:
+            put("entry", target)
+    return d, changes
 
 
 def _int(text):

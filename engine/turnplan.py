@@ -217,10 +217,21 @@ class TurnPlan:
         if not entered and ti < len(self.entry_values[m]):
             return self.entry_values[m][ti]
         if self.rules.hot_dice == "must" and m == self.rules.dice and ti:
-            return self.roll_value(m, ti * 50)
+            if ti < self.limits[m]:
+                return self.values[m][ti]
+            # Past the stored rows the roll is still forced. Its own hot
+            # dice count as banked, as past the solver's top: asking this
+            # method again would recurse without end.
+            return expected(self.tables[m], m, m, ti, self._hot_banked)
         if ti < self.limits[m]:
             return self.values[m][ti]
         return ti * 50 * UNIT
+
+    def _hot_banked(self, m, ti):
+        """`worth`, but hot dice (m = all dice) banked."""
+        if m == self.rules.dice:
+            return ti * 50 * UNIT
+        return self.worth(m, ti)
 
     def fresh_turn(self, entered=True):
         """Expected score of a whole fresh turn (1/64 points)."""

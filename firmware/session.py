@@ -27,6 +27,7 @@ DEFAULT_SETTINGS = {
     "dice": 0,  # dice style: 0 pips, 1 rounded, 2 digits (firmware.ui)
     "sound": True,  # the buzzer, where the board has one (firmware.device)
     "tips": False,  # new people start with tips on (the new-game form reads it)
+    "pad": None,  # the last score pad's [entry hurdle, penalty] (firmware.screens.pad)
 }
 
 

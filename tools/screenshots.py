@@ -43,7 +43,7 @@ def _game(rules, names, faces, scores=None):
     return game
 
 
-_PAD = "DOWN,A,RIGHT,DOWN,DOWN,DOWN,DOWN,A"  # title -> Tafel, target 5000, start
+_PAD = "DOWN,A,RIGHT,UP,A"  # title -> Tafel, target 5000, (UP: the last row) start
 
 
 def _title_to(sim, key):
@@ -65,6 +65,9 @@ def _with_stats(sim):
 
 def pad_stats_settings_scenes():
     """The score pad, the statistics and the settings."""
+
+    def pad_setup(sim):
+        sim.keys("DOWN,A,RIGHT,DOWN,RIGHT,RIGHT,DOWN,LEFT")  # target 5000, hurdle 1000, 500
 
     def pad(sim):
         sim.keys(_PAD + ",UP,UP,UP,UP,UP,UP,UP,UP,A,A,RIGHT,UP,UP")
@@ -95,6 +98,7 @@ def pad_stats_settings_scenes():
         sim.keys("DOWN,DOWN,DOWN")
 
     return (
+        ("pad_setup", "Score pad: target, entry hurdle and penalty", pad_setup),
         ("pad", "Score pad", pad),
         ("pad_table", "Score pad: standings and scoring", pad_table),
         ("pad_menu", "Score pad menu", pad_menu),
@@ -132,7 +136,13 @@ def tips_rules_help_scenes():
         sim.keys("A,DOWN")
 
     def rules_edit(sim):
-        sim.keys("A,A,RIGHT")  # New game, the rules row: 5 dice refuses the straight
+        sim.keys("A,A,RIGHT,A")  # New game, the rules row: 5 dice, the straight went off
+
+    def rules_linked(sim):
+        sim.keys("A,A,RIGHT")
+
+    def rules_unsaved(sim):
+        sim.keys("A,A,RIGHT,A,B")
 
     def help_scoring(sim):
         _title_to(sim, "help")
@@ -159,7 +169,9 @@ def tips_rules_help_scenes():
         ("tips_select", "Tips: picked, then what to do", tips_select),
         ("tips_bank", "Tips: bank, and why", tips_bank),
         ("tips_cost", "Tips: what a decision cost", tips_cost),
-        ("rules_edit", "Rules editor: a refused combination", rules_edit),
+        ("rules_edit", "Rules editor", rules_edit),
+        ("rules_linked", "Rules editor: linked options changed along", rules_linked),
+        ("rules_unsaved", "Rules editor: B with unsaved changes", rules_unsaved),
         ("help_scoring", "Help: scoring", help_scoring),
         ("help_rules", "Help: the rules and decisions", help_rules),
         ("help_odds", "Help: odds", help_odds),

@@ -6,7 +6,11 @@ codec kind 'P' through firmware.store), so it resumes like a game: the
 title offers "Tafel weiter" while one is saved.
 
 Screens:
-- `PadSetup`: target (10000 or 5000), seats and names, start.
+- `PadSetup`: target (10000 or 5000), the entry hurdle (0, 300, 350, 500,
+  1000), the penalty for three Nichts in a row (off, 500, 1000), seats and
+  names, start. The pad saves its hurdle and penalty with the entries; the
+  next new pad starts from them (setting "pad"), as tables keep their
+  habits from one evening to the next.
 - `PadScreen`: the current seat's turn. UP/DOWN change the points by 50
   (held: auto-repeat, the steps grow to 100 and then 500 the longer it is
   held), LEFT/RIGHT by 500 (x10). A enters them; A at 0 enters "Nichts".
@@ -32,7 +36,12 @@ from firmware.store import NoSave, SaveDamaged, SaveFailed
 
 PAD = "pad"
 TARGETS = (10000, 5000)
-ENTRY = 350  # the entry hurdle and the penalty for three Nichts in a row
+# The entry hurdles and the penalties for three Nichts in a row a new pad
+# offers (0: none); the first pad starts at ENTRY and PENALTY, later ones
+# at the last pad's choice.
+ENTRIES = (0, 300, 350, 500, 1000)
+PENALTIES = (0, 500, 1000)
+ENTRY = 350
 PENALTY = 1000
 MAX_VALUE = 99950
 BIG_STEP = 500  # LEFT/RIGHT, and UP/DOWN after a while held
@@ -355,12 +364,19 @@ class PadOverview(Screen):
             return
         app.redraw()
 
+    def heading(self, app):
+        """The title: the target and the entry hurdle, if there is one."""
+        pad = self.screen.pad
+        if pad.entry:
+            return app.t("pad_overview") % (pad.target, pad.entry)
+        return "%s %d" % (app.t("pad_title"), pad.target)  # "from 0" would only puzzle
+
     def draw(self, app, canvas):
         """Standings (left) and table (right, 128x64) or below (72x40)."""
         ui = app.ui
         canvas.fill(0)
         pad = self.screen.pad
-        ui.title(canvas, app.t("pad_overview") % (pad.target, pad.entry))
+        ui.title(canvas, self.heading(app))
         f, step, rows, n = self._rows(app)
         width = ui.w // 2 - 2 if app.big else ui.w - 4
         cells = table_cells()
@@ -628,13 +644,21 @@ class PadAdjust(Screen):
 
 
 class PadSetup(Menu):
-    """A new pad: target, seat count, one row per name, start."""
+    """A new pad: target, entry hurdle, penalty, seat count, one row per
+    name, start."""
 
     name = "pad_setup"
+    SEAT_ROW = 4  # the first name's row
 
     def __init__(self, app):
         Menu.__init__(self)
         self.target = TARGETS[0]
+        last = app.session.settings.get("pad")
+        if isinstance(last, list) and len(last) == 2 and last[0] in ENTRIES and (
+                last[1] in PENALTIES):
+            self.entry, self.penalty = last
+        else:
+            self.entry, self.penalty = ENTRY, PENALTY
         self.names = []
         for _ in range(2):
             self.names.append(self._free(app))
@@ -651,7 +675,7 @@ class PadSetup(Menu):
             n += 1
 
     def _rows(self):
-        return ["target", "count"] + ["seat"] * len(self.names) + ["start"]
+        return ["target", "entry", "penalty", "count"] + ["seat"] * len(self.names) + ["start"]
 
     def title(self, app):
         """The screen title."""
@@ -659,17 +683,25 @@ class PadSetup(Menu):
 
     def labels(self, app):
         """One text per row."""
-        out = [app.t("target") + ": %d" % self.target, app.t("seats") + ": %d" % len(self.names)]
+        off = app.t("val_off")
+        out = [app.t("target") + ": %d" % self.target,
+               app.t("opt_entry") + ": " + ("%d" % self.entry if self.entry else off),
+               app.t("pad_penalty") % ("-%d" % self.penalty if self.penalty else off),
+               app.t("seats") + ": %d" % len(self.names)]
         for i, name in enumerate(self.names):
             out.append("%d %s" % (i + 1, name))
         out.append(app.t("start_game"))
         return out
 
     def change(self, app, index, step):
-        """LEFT/RIGHT: the target or the seat count."""
+        """LEFT/RIGHT: the target, the entry hurdle, the penalty or the seat count."""
         row = self._rows()[index]
         if row == "target":
-            self.target = TARGETS[(TARGETS.index(self.target) + step) % len(TARGETS)]
+            self.target = _step(TARGETS, self.target, step)
+        elif row == "entry":
+            self.entry = _step(ENTRIES, self.entry, step)
+        elif row == "penalty":
+            self.penalty = _step(PENALTIES, self.penalty, step)
         elif row == "count":
             n = len(self.names) + step
             if n < 1 or n > 8:
@@ -686,7 +718,7 @@ class PadSetup(Menu):
         """A: a name, start, or the next value."""
         row = self._rows()[index]
         if row == "seat":
-            i = index - 2
+            i = index - self.SEAT_ROW
             from firmware.screens.names import NamePicker
 
             taken = [n for j, n in enumerate(self.names) if j != i]
@@ -701,7 +733,7 @@ class PadSetup(Menu):
 
     def _start(self, app):
         try:
-            pad = ScorePad(self.target, ENTRY, PENALTY, list(self.names))
+            pad = ScorePad(self.target, self.entry, self.penalty, list(self.names))
         except PadError as e:
             from firmware.screens.message import Message
 
@@ -709,6 +741,10 @@ class PadSetup(Menu):
             return
         for name in self.names:
             app.session.remember_name(name)
+        settings = app.session.settings
+        if settings.get("pad") != [self.entry, self.penalty]:
+            settings["pad"] = [self.entry, self.penalty]
+            app.session.save_settings()
         screen = PadScreen(pad)
         if save_pad(app, pad):
             screen.msg = app.t("save_failed")
@@ -716,7 +752,13 @@ class PadSetup(Menu):
 
     def state(self):
         """The form's values."""
-        return {"index": self.index, "target": self.target, "names": list(self.names)}
+        return {"index": self.index, "target": self.target, "entry": self.entry,
+                "penalty": self.penalty, "names": list(self.names)}
+
+
+def _step(values, value, step):
+    """The value `step` places from `value` in `values`, round the end."""
+    return values[(values.index(value) + step) % len(values)]
 
 
 class PadWinner(Screen):

@@ -2,14 +2,30 @@
 
 Rows: one per option key (engine.rules.KEYS; LEFT/RIGHT or A cycle its
 value), then "Use these", "Save as…" and, for a saved set, "Delete".
-Values may be combined freely while editing; a combination the engine
-refuses (Rules raises RulesError naming the option) marks that option's
-row with "!", names the problem on the hint line and explains it in a
-message when the set is used or saved. Saved sets (firmware.session, file
-"rulesets") appear in the new-game form's rules row after the presets.
+A change that clashes with linked options changes those too
+(engine.rules.settle: 5 dice turn the straight and three pairs off, an
+exact target sets the finish "exact", ...) and a page names what else
+changed; stepping the same option straight back brings the linked values
+back as they were. So the set being edited is always one the engine
+accepts. Should the engine still refuse it (Rules raises RulesError
+naming the option), that option's row is marked "!", the problem is
+named under the list and explained when the set is used or saved.
+B with unsaved changes asks: keep editing, discard or use them. Saved
+sets (firmware.session, file "rulesets") appear in the new-game form's
+rules row after the presets.
 """
 
-from engine.rules import FINISH, HOT_DICE, KEYS, MAX_POINTS, N_OF_KIND, TIE, Rules, RulesError
+from engine.rules import (
+    FINISH,
+    HOT_DICE,
+    KEYS,
+    MAX_POINTS,
+    N_OF_KIND,
+    TIE,
+    Rules,
+    RulesError,
+    settle,
+)
 from firmware.screen import Menu
 
 # The values LEFT/RIGHT step through (the target steps by TARGET_STEP).
@@ -86,9 +102,11 @@ class RulesEditor(Menu):
     def __init__(self, start, done, name=None):
         Menu.__init__(self)
         self.opts = start.to_dict()
+        self.base = dict(self.opts)  # as started or last saved: B asks only after changes
         self.done = done
         self.set_name = name
         self.found = None
+        self.back_to = None  # (key, value before, options before) of a change that moved others
 
     def _rows(self):
         rows = list(KEYS) + ["use", "save"]
@@ -167,20 +185,60 @@ class RulesEditor(Menu):
                 value = values[(values.index(value) + step) % len(values)]
             else:
                 value = values[0]
-        self.opts[key] = value
+        before = self.opts
+        back = self.back_to
+        self.back_to = None
+        if back and back[0] == key and back[1] == value:
+            # stepped straight back: the linked options return as they were
+            self.opts = back[2]
+            changes = [(k, back[2][k]) for k in KEYS if k != key and back[2][k] != before[k]]
+        else:
+            opts = dict(before)
+            opts[key] = value
+            self.opts, changes = settle(opts, key)
+            if changes:
+                self.back_to = (key, before[key], before)
         self.found = problem(self.opts)
+        if changes:
+            self._tell(app, changes)
         return True
+
+    def _tell(self, app, changes):
+        """A page naming the linked options that changed with the last one."""
+        from firmware.screens.help import wrap
+        from firmware.screens.pager import Pager
+
+        lines = []
+        for key, value in changes:
+            lines += wrap(app, "%s: %s" % (app.t("opt_" + key), value_text(app, key, value)),
+                          app.ui.w - app.ui.width("↓") - 2)
+        app.push(Pager(app.t("rules_linked"), lines, "rules_linked"))
+
+    def changed(self):
+        """True when the options differ from the start or the last save."""
+        return self.opts != self.base
+
+    def back(self, app):
+        """B: close; with unsaved changes ask first."""
+        if self.changed():
+            app.push(Unsaved(self))
+        else:
+            app.pop()
+
+    def use(self, app):
+        """Hand the set to `done` and close (explain it instead if refused)."""
+        if self._refused(app):
+            return
+        app.busy()  # the new-game form reads the saved sets from the flash
+        rules = Rules(**self.opts)
+        app.pop()
+        self.done(app, rules, self.set_name if self._unchanged(app, rules) else None)
 
     def choose(self, app, index):
         """A: step an option, or use / save / delete the set."""
         row = self._rows()[index]
         if row == "use":
-            if self._refused(app):
-                return
-            app.busy()  # the new-game form reads the saved sets from the flash
-            rules = Rules(**self.opts)
-            app.pop()
-            self.done(app, rules, self.set_name if self._unchanged(app, rules) else None)
+            self.use(app)
         elif row == "save":
             if self._refused(app):
                 return
@@ -217,6 +275,7 @@ class RulesEditor(Menu):
             app.push(Message(app.t("save_failed"), [failed]))
             return
         self.set_name = name
+        self.base = dict(self.opts)
         app.push(Message(app.t("rules_saved"), [name]))
 
     def state(self):
@@ -226,4 +285,33 @@ class RulesEditor(Menu):
             v = self.opts[key]
             opts[key] = list(v) if isinstance(v, tuple) else v
         return {"index": self.index, "opts": opts, "name": self.set_name,
-                "problem": self.found[0] if self.found else ""}
+                "problem": self.found[0] if self.found else "", "changed": self.changed()}
+
+
+class Unsaved(Menu):
+    """B in the editor with unsaved changes: keep editing (also B), discard
+    them, or use them; keep editing is highlighted, so a second stray press
+    loses nothing."""
+
+    name = "rules_unsaved"
+    CHOICES = ("rules_keep", "rules_discard", "rules_use")
+
+    def __init__(self, editor):
+        Menu.__init__(self)
+        self.editor = editor
+
+    def title(self, app):
+        """The question."""
+        return app.t("rules_unsaved")
+
+    def labels(self, app):
+        """The three answers."""
+        return [app.t(key) for key in self.CHOICES]
+
+    def choose(self, app, index):
+        """Carry out the answer."""
+        app.pop()
+        if index == 1:
+            app.pop()  # the editor: the form keeps the rules it had
+        elif index == 2:
+            self.editor.use(app)

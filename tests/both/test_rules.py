@@ -6,8 +6,10 @@ from engine.rules import (
     KEYS,
     PRESETS,
     REASONS,
+    SIX_DICE_ONLY,
     Rules,
     preset,
+    settle,
 )
 from tests.both.helpers import raises
 
@@ -273,6 +275,103 @@ def test_exact_and_finish_go_together():
     for finish in ("last_turn", "round", "immediate"):
         assert Rules(finish=finish).finish == finish
     _bad("finish", finish="sudden")
+
+
+def _settled(start, key, value):
+    """`settle` after setting `key` of the Rules `start` to `value`: the
+    options are valid again, `key` kept its value, and the changes list
+    exactly the options that differ."""
+    opts = start.to_dict()
+    opts[key] = value
+    before = dict(opts)
+    d, changes = settle(opts, key)
+    assert opts == before  # the input is left alone
+    assert d[key] == value
+    Rules(**d)  # valid
+    differ = [k for k in KEYS if d[k] != opts[k]]
+    assert sorted(differ) == sorted(k for k, _v in changes)
+    for k, v in changes:
+        assert d[k] == v
+    return d, changes
+
+
+def test_settle_five_dice_turns_the_six_dice_combinations_off():
+    d, changes = _settled(preset("international"), "dice", 5)
+    assert changes == [("straight", 0), ("three_pairs", 0), ("quad_pair", 0),
+                       ("two_triplets", 0)]
+    for k in SIX_DICE_ONLY:
+        assert d[k] == 0
+    d, changes = _settled(preset("zehntausend"), "dice", 5)
+    assert changes == [("straight", 0), ("three_pairs", 0)]
+
+
+def test_settle_a_six_dice_combination_means_six_dice():
+    d, changes = _settled(preset("fuenf"), "straight", 1500)
+    assert changes == [("dice", 6)]
+    five_flat = Rules(dice=5, straight=0, three_pairs=0, n_of_kind="five_flat")
+    d, changes = _settled(five_flat, "three_pairs", 500)
+    assert changes == [("dice", 6), ("n_of_kind", "double")]
+
+
+def test_settle_five_flat_and_six_dice_exclude_each_other():
+    d, changes = _settled(preset("zehntausend"), "n_of_kind", "five_flat")
+    assert changes == [("dice", 5), ("straight", 0), ("three_pairs", 0)]
+    five_flat = Rules(dice=5, straight=0, three_pairs=0, n_of_kind="five_flat")
+    d, changes = _settled(five_flat, "dice", 6)
+    assert changes == [("n_of_kind", "double")]
+    assert d["straight"] == 0  # nothing is turned on that was off
+
+
+def test_settle_exact_and_finish_follow_each_other():
+    zt = preset("zehntausend")
+    assert _settled(zt, "exact", True)[1] == [("finish", "exact")]
+    assert _settled(zt, "finish", "exact")[1] == [("exact", True)]
+    pl = preset("punktlandung")
+    assert _settled(pl, "exact", False)[1] == [("finish", "last_turn")]
+    assert _settled(pl, "finish", "round")[1] == [("exact", False)]
+    assert _settled(pl, "finish", "immediate")[1] == [("exact", False)]
+
+
+def test_settle_entry_and_target():
+    kn = preset("kneipe")  # entry 350
+    assert _settled(kn, "target", 300)[1] == [("entry", 300)]
+    assert _settled(kn.replace(target=500), "entry", 1000)[1] == [("target", 1000)]
+    assert _settled(kn, "target", 350)[1] == []
+
+
+def test_settle_changes_nothing_that_is_fine():
+    for key in PRESETS:
+        r = preset(key)
+        for k in KEYS:
+            d, changes = settle(r.to_dict(), k)
+            assert changes == [] and Rules(**d) == r
+    d, changes = _settled(preset("zehntausend"), "penalty", 500)
+    assert changes == []
+
+
+def test_settle_leaves_bad_values_to_rules():
+    opts = preset("zehntausend").to_dict()
+    opts["entry"] = "350"
+    d, changes = settle(opts, "entry")
+    assert changes == [] and d["entry"] == "350"
+    assert raises(ValueError, lambda: Rules(**d))
+
+
+def test_settle_every_single_change_gives_valid_rules():
+    values = {
+        "dice": (6, 5), "target": (300, 500, 10000), "entry": (0, 350, 1000),
+        "n_of_kind": ("double", "triple_only", "add", "fixed", "five_flat"),
+        "ones_triple": (1000, 300), "straight": (0, 1500), "small_straights": ((0, 0), (500, 750)),
+        "three_pairs": (0, 750), "quad_pair": (0, 1500), "two_triplets": (0, 2500),
+        "hot_dice": ("may", "must"), "auto_keep": (False, True),
+        "triples_across": (False, True), "penalty": (0, 500), "takeover": (False, True),
+        "exact": (False, True), "finish": ("last_turn", "round", "exact", "immediate"),
+        "tie": ("trigger", "playoff"),
+    }
+    for name in PRESETS:
+        for k in KEYS:
+            for v in values[k]:
+                _settled(preset(name), k, v)
 
 
 def test_entry_from_zero_to_target():

@@ -480,3 +480,43 @@ def test_saves_are_checked():
     blob[8] ^= 1
     raises(CodecError, decode_pad, bytes(blob))
     raises(CodecError, decode_pad, pack(data, 0x47))
+
+
+def test_the_hurdle_and_penalty_chosen_for_the_evening():
+    """Every hurdle and penalty the pad screen offers: a turn below the
+    hurdle counts 0, one at it counts; three Nichts in a row cost the
+    penalty (nothing with 0); both survive the save."""
+    for entry in (0, 300, 350, 500, 1000):
+        for penalty in (0, 500, 1000):
+            pad = ScorePad(10000, entry, penalty, ["Anna", "Ben"])
+            assert pad.entry == entry and pad.penalty == penalty
+            if entry:
+                assert pad.hurdle_note(entry - 50)
+                assert kinds(pad.enter(entry - 50)) == ["hurdle"]  # Anna: below
+            else:
+                assert pad.hurdle_note(50) is None
+                play(pad, 50)  # Anna: with no hurdle every turn counts
+            play(pad, entry + 1000)  # Ben is in
+            play(pad, None, None, None, None, None)  # Anna, Ben, Anna, Ben, Anna
+            events = play(pad, None)  # Ben's third Nichts in a row
+            ben = entry + 1000
+            if penalty:
+                assert ("penalty", 1, penalty, ben - penalty) in events
+                assert pad.seats[1].score == ben - penalty
+            else:
+                assert "penalty" not in kinds(events) and pad.seats[1].score == ben
+            back = roundtrip(pad)
+            assert back.entry == entry and back.penalty == penalty
+            assert scores(back) == scores(pad)
+
+
+def test_a_save_from_before_the_options_loads_as_before():
+    """A pad saved before the hurdle and penalty could be chosen held the
+    fixed 350 and 1000 already: it loads and plays on with them."""
+    data = ['P1', 10000, 350, 1000, ['Anna', 'Ben'], [768, 1028, 1, 5, 1, 5, 1280, 5],
+            [['Anna', 500, True, True, 4, 2, 500, 0, 0], ['Ben', 0, True, True, 4, 3, 400, 1, 0]],
+            0, 5, None, -1]
+    pad = decode_pad(pack(data, KIND_PAD))
+    assert pad.entry == 350 and pad.penalty == 1000 and scores(pad) == [500, 0]
+    assert pad.seats[1].penalties == 1  # Ben's 400 went for three Nichts
+    assert ScorePad(names=["Anna"]).entry == 350 and ScorePad(names=["Anna"]).penalty == 1000

@@ -221,3 +221,18 @@ def test_progress_is_reported():
     rules = FIVE_SIMPLE
     TurnPlan.solve(rules, roll_tables(rules), lambda done, total: seen.append((done, total)))
     assert seen and seen[-1][0] <= seen[-1][1]
+
+
+def test_hot_dice_that_must_roll_past_the_stored_rows():
+    """Five dice, hot dice must roll: a forced roll above the stored rows
+    is valued (it once recursed without end, on the first plan solved for
+    such custom rules)."""
+    rules = Rules(dice=5, straight=0, three_pairs=0, hot_dice="must", entry=350)
+    plan = TurnPlan.solve(rules)
+    high = plan.limits[5] + 40
+    forced = plan.worth(5, high)
+    bank = high * 50 * UNIT
+    assert forced < bank  # the forced roll may farkle
+    assert forced > bank * 3 // 4  # but five dice mostly score
+    assert bank * 3 // 4 < plan.roll_value(5, high * 50) <= forced
+    assert 0 < plan.fresh_turn(False) < plan.fresh_turn()

@@ -43,12 +43,13 @@ def menu_to(sim, prefix):
 
 
 def start_pad(sim, target=5000, names=2):
-    """Title -> Tafel -> the form (target, seat count) -> start."""
+    """Title -> Tafel -> the form (target, seat count; the hurdle 350 and
+    the penalty 1000 as they come) -> start."""
     title_to(sim, "pad_title")
     assert sim.state()["screen"] == "pad_setup"
     if target != 10000:
         press(sim, "RIGHT")
-    press(sim, "DOWN")
+    press(sim, "DOWN", "DOWN", "DOWN")  # past the hurdle and the penalty to the seat count
     press(sim, *["RIGHT" if names > 2 else "LEFT"] * abs(names - 2))
     press(sim, *["DOWN"] * (names + 1))
     press(sim, "A")
@@ -385,3 +386,81 @@ def test_refusals_stay_on_their_screen(tmp_path):
     press(sim, "A")
     assert Stats.load(sim.app.session.store)[0].person("Spieler 1")["solo"] == [
         ("tafel:10000", 1)]
+
+
+def test_hurdle_and_penalty_chosen_when_the_evening_starts(tmp_path):
+    """The form offers the hurdle (0, 300, 350, 500, 1000) and the penalty
+    for three Nichts (off, 500, 1000); the pad plays and saves them, and
+    the next new pad starts from them."""
+    for board in ("pico_ssd1306_i2c", "thumby"):
+        for lang in ("de", "en"):
+            data = str(tmp_path / board / lang)
+            sim = Sim(board, data, 1)
+            sim.app.lang = lang
+            t = sim.app.t
+            title_to(sim, "pad_title")
+            form = sim.app.top()
+            labels = form.labels(sim.app)
+            assert labels[1] == t("opt_entry") + ": 350"  # as before the options
+            assert labels[2] == t("pad_penalty") % "-1000"
+            press(sim, "DOWN")
+            seen = []
+            for _ in range(5):
+                seen.append(sim.state()["entry"])
+                press(sim, "RIGHT")
+            assert sorted(seen) == [0, 300, 350, 500, 1000]
+            press(sim, "LEFT", "LEFT")  # 350 -> 300 -> 0
+            assert sim.state()["entry"] == 0
+            assert form.labels(sim.app)[1] == t("opt_entry") + ": " + t("val_off")
+            press(sim, "RIGHT", "RIGHT", "RIGHT", "RIGHT")  # 0 -> 1000
+            assert sim.state()["entry"] == 1000
+            press(sim, "DOWN", "RIGHT")  # penalty 1000 -> off
+            assert sim.state()["penalty"] == 0
+            assert form.labels(sim.app)[2] == t("pad_penalty") % t("val_off")
+            for label in form.labels(sim.app):
+                assert sim.app.ui.width(label) <= sim.app.ui.w - 4, label
+            press(sim, "UP", "UP", "UP", "A")  # the start row
+            assert sim.state()["screen"] == "pad"
+            pad = pad_of(sim)
+            assert (pad.entry, pad.penalty) == (1000, 0)
+            enter(sim, 950)  # below the hurdle: 0, said first
+            assert sim.state()["message"] == strings.text(lang, "pad_hurdle") % 1000
+            enter(sim, 1000)  # Ben is in
+            for _ in range(6):
+                press(sim, "A")  # Nichts for both, three times
+            assert sim.state()["scores"] == [0, 1000]  # no penalty
+            # the choices stay with the saved pad
+            again = Sim(board, data, 2)
+            again.app.lang = lang
+            title_to(again, "pad_continue")
+            assert (pad_of(again).entry, pad_of(again).penalty) == (1000, 0)
+            press(again, "B")
+            assert again.app.top().heading(again.app) == strings.text(lang, "pad_overview") % (
+                10000, 1000)
+            # the next evening's form starts from this table's choice
+            press(again, "A")
+            menu_to(again, again.app.t("to_title"))
+            title_to(again, "pad_title")
+            press(again, "A")  # replace the saved pad
+            assert again.state()["screen"] == "pad_setup"
+            assert (again.state()["entry"], again.state()["penalty"]) == (1000, 0)
+
+
+def test_no_hurdle_and_a_penalty_of_500(tmp_path):
+    sim = Sim(BOARD, str(tmp_path), 1)
+    title_to(sim, "pad_title")
+    press(sim, "DOWN", "LEFT", "LEFT")  # hurdle 350 -> 300 -> none
+    press(sim, "DOWN", "LEFT")  # penalty 1000 -> 500
+    assert (sim.state()["entry"], sim.state()["penalty"]) == (0, 500)
+    press(sim, "UP", "UP", "UP", "A")
+    enter(sim, 50)  # counts at once
+    assert sim.state()["scores"] == [50, 0]
+    press(sim, "B")  # the overview names no hurdle
+    assert sim.state()["screen"] == "pad_table"
+    assert sim.app.top().heading(sim.app) == "Tafel 10000"
+    press(sim, "B")
+    enter(sim, 1000)
+    for _ in range(6):
+        press(sim, "A")
+    assert sim.state()["scores"] == [0, 500]
+    assert sim.state()["message"] == de("penalty") % (pad_of(sim).seats[1].name, 500)

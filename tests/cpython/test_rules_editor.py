@@ -1,7 +1,7 @@
 """The rules editor through the headless simulator, by key presses: every
-option reachable and changeable, refused combinations explained, a custom
-set saved under a name, reused for a new game after a power cycle, and
-shown in the help."""
+option reachable and changeable, linked options changed along and named,
+B asking only about unsaved changes, a custom set saved under a name,
+reused for a new game after a power cycle, and shown in the help."""
 
 from engine.rules import KEYS, PRESETS, Rules, preset
 from firmware import strings
@@ -52,14 +52,42 @@ def _type(sim, word):
 
 
 def _set(sim, key, value):
-    """Move to option `key` and press RIGHT until it has `value`."""
+    """Move to option `key` and press RIGHT until it has `value`; a page
+    naming linked changes is closed with A. Returns the lines of the last
+    such page ([] when nothing else changed on the last step)."""
     _to_index(sim, KEYS.index(key))
+    told = []
     for _ in range(200):
         v = sim.state()["opts"][key]
         if v == (list(value) if isinstance(value, tuple) else value):
-            return
-        press(sim, "RIGHT")
+            return told
+        told = _step(sim, "RIGHT")
     raise AssertionError("could not set %s to %r" % (key, value))
+
+
+def _step(sim, key):
+    """Press `key` in the editor; close the page of linked changes if one
+    opens and return its lines joined by spaces (a line wraps on the
+    Thumby), or [] when none opened."""
+    press(sim, key)
+    state = sim.state()
+    if state["screen"] != "rules_linked":
+        assert state["screen"] == "rules_edit"
+        return []
+    assert state["title"] == sim.app.t("rules_linked")
+    for line in state["lines"]:
+        assert sim.app.ui.width(line) <= sim.app.ui.w, line
+    press(sim, "A")
+    assert sim.state()["screen"] == "rules_edit"
+    return " ".join(state["lines"])
+
+
+def _valid(sim):
+    """The options being edited, checked by the engine."""
+    opts = dict(sim.state()["opts"])
+    opts["small_straights"] = tuple(opts["small_straights"])
+    assert sim.state()["problem"] == ""
+    return Rules(**opts)
 
 
 def test_every_option_can_be_changed(tmp_path):
@@ -68,50 +96,164 @@ def test_every_option_can_be_changed(tmp_path):
     start = dict(sim.state()["opts"])
     for i, key in enumerate(KEYS):
         _to_index(sim, i)
-        press(sim, "RIGHT")
+        _step(sim, "RIGHT")
         changed = sim.state()["opts"][key]
         assert changed != start[key], key
-        press(sim, "LEFT")
-        assert sim.state()["opts"][key] == start[key], key
-    press(sim, "B")
+        _valid(sim)
+        _step(sim, "LEFT")
+        assert sim.state()["opts"] == start, key  # linked options came back too
+    assert not sim.state()["changed"]
+    press(sim, "B")  # nothing changed: no question
     assert sim.state()["screen"] == "setup"
 
 
-def test_refused_combinations_are_explained(tmp_path):
+def _told(lang, *changes):
+    """What the page of linked changes says for these (key, value) pairs."""
+    class App:
+        def t(self, k):
+            return strings.text(lang, k)
+
+    from firmware.screens.rules_edit import value_text
+
+    return " ".join("%s: %s" % (strings.text(lang, "opt_" + key), value_text(App(), key, value))
+                    for key, value in changes)
+
+
+def test_linked_options_change_along_and_are_named(tmp_path):
+    for board in BOARDS:
+        for lang in ("de", "en"):
+            sim = Sim(board, str(tmp_path / board / lang), 1)
+            sim.app.lang = lang
+            _open_editor(sim, PRESETS.index("international"))
+            # 5 dice: every six-dice combination goes off, named one per line
+            told = _set(sim, "dice", 5)
+            assert told == _told(lang, *[(k, 0) for k in
+                                         ("straight", "three_pairs", "quad_pair", "two_triplets")])
+            assert _valid(sim) == preset("international").replace(
+                dice=5, straight=0, three_pairs=0, quad_pair=0, two_triplets=0)
+            # straight back to 6 dice: they come back as they were
+            assert _step(sim, "LEFT") == _told(lang, ("straight", 1500), ("three_pairs", 1500),
+                                               ("quad_pair", 1500), ("two_triplets", 2500))
+            assert _valid(sim) == preset("international")
+            # five=5000 needs 5 dice; a straight needs 6 and takes five=5000 back
+            assert _set(sim, "n_of_kind", "five_flat").startswith(_told(lang, ("dice", 5)))
+            _valid(sim)
+            assert _set(sim, "straight", 500) == _told(lang, ("dice", 6),
+                                                       ("n_of_kind", "double"))
+            _valid(sim)
+            # exact target and finish "exact" follow each other
+            assert _set(sim, "exact", True) == _told(lang, ("finish", "exact"))
+            assert _set(sim, "finish", "immediate") == _told(lang, ("exact", False))
+            _valid(sim)
+            # an entry above the target: the option not touched gives way
+            _set(sim, "entry", 1000)
+            _to_index(sim, KEYS.index("target"))
+            press(sim, *["LEFT"] * 18)  # 10000 -> 1000
+            assert _step(sim, "LEFT") == _told(lang, ("entry", 500))
+            assert _valid(sim).target == 500
+            _to_index(sim, KEYS.index("entry"))
+            assert _step(sim, "LEFT") == []  # 500 -> 350
+            assert _step(sim, "RIGHT") == []  # 350 -> 500
+            assert _step(sim, "RIGHT") == _told(lang, ("target", 1000))
+            _valid(sim)
+
+
+def test_the_linked_page_fits_and_scrolls(tmp_path):
+    sim = Sim("thumby", str(tmp_path), 1)
+    sim.app.lang = "de"
+    _open_editor(sim, PRESETS.index("international"))
+    _to_index(sim, KEYS.index("dice"))
+    press(sim, "RIGHT")
+    state = sim.state()
+    assert state["screen"] == "rules_linked" and len(state["lines"]) == 4
+    for line in state["lines"]:
+        assert sim.app.ui.width(line) <= sim.app.ui.w
+    press(sim, "DOWN")  # more lines than the Thumby shows: they scroll
+    assert sim.state()["first"] == 1
+    press(sim, "B")
+    assert sim.state()["screen"] == "rules_edit"
+
+
+def test_b_asks_only_about_unsaved_changes(tmp_path):
+    for board in BOARDS:
+        sim = Sim(board, str(tmp_path / board), 1)
+        _open_editor(sim)
+        _set(sim, "penalty", 500)
+        _step(sim, "LEFT")  # changed back: nothing to lose
+        press(sim, "B")
+        assert sim.state()["screen"] == "setup"
+        press(sim, "A")
+        _set(sim, "penalty", 500)
+        press(sim, "B")
+        state = sim.state()
+        assert state["screen"] == "rules_unsaved" and state["index"] == 0
+        assert sim.app.top().labels(sim.app) == [
+            sim.app.t("rules_keep"), sim.app.t("rules_discard"), sim.app.t("rules_use")]
+        press(sim, "B")  # B again: still editing, nothing lost
+        assert sim.state()["screen"] == "rules_edit"
+        assert sim.state()["opts"]["penalty"] == 500
+        press(sim, "B", "A")  # keep editing
+        assert sim.state()["screen"] == "rules_edit"
+        assert sim.state()["opts"]["penalty"] == 500
+        press(sim, "B", "DOWN", "A")  # discard
+        assert sim.state()["screen"] == "setup"
+        assert sim.app.top().labels(sim.app)[0].endswith(strings.text("de", "preset_zehntausend"))
+        press(sim, "A")
+        assert sim.state()["opts"]["penalty"] == 0
+        _set(sim, "penalty", 1000)
+        press(sim, "B", "DOWN", "DOWN", "A")  # use them
+        assert sim.state()["screen"] == "setup"
+        _to_row(sim, "start")
+        press(sim, "A")
+        play = [s for s in sim.app.stack if s.name == "play"][0]
+        assert play.game.rules == preset("zehntausend").replace(penalty=1000)
+
+
+def test_apply_entry_and_takeover_option_share_no_word(tmp_path):
+    import re
+
     for lang in ("de", "en"):
         sim = Sim("pico_ssd1306_i2c", str(tmp_path / lang), 1)
         sim.app.lang = lang
         _open_editor(sim)
-        _set(sim, "dice", 5)  # straight and three pairs need 6 dice
-        state = sim.state()
-        assert state["problem"] == "straight"
-        label = sim.app.top().labels(sim.app)[KEYS.index("straight")]
+        labels = sim.app.top().labels(sim.app)
+        takeover = labels[KEYS.index("takeover")]
+        use = labels[len(KEYS)]
+        assert use == strings.text(lang, "rules_use")
+
+        def words(s):
+            return {w.lower() for w in re.split(r"[^\w]+", s) if len(w) > 2}
+
+        assert not words(takeover) & words(use), (takeover, use)
+        assert not words(strings.text(lang, "opt_takeover")) & words(
+            " ".join(strings.text(lang, k) for k in ("rules_keep", "rules_discard")))
+
+
+def test_a_set_the_engine_refuses_is_still_explained(tmp_path):
+    """The safety net: should the editor ever hold options the engine
+    refuses (a dependency `settle` does not know), the option is marked,
+    the problem named and the set not used."""
+    for lang in ("de", "en"):
+        sim = Sim("pico_ssd1306_i2c", str(tmp_path / lang), 1)
+        sim.app.lang = lang
+        _open_editor(sim)
+        editor = sim.app.top()
+        editor.opts["dice"] = 5  # as if set without its linked options
+        editor.found = problem(editor.opts)
+        assert sim.state()["problem"] == "straight"
+        label = editor.labels(sim.app)[KEYS.index("straight")]
         assert label.startswith("!")
-        hint = strings.text(lang, "rule_why_six_dice") % strings.text(lang, "opt_straight")
-        assert sim.app.top().problem_line(sim.app) == strings.text(
+        assert editor.problem_line(sim.app) == strings.text(
             lang, "rule_why_six_dice_short") % strings.text(lang, "opt_straight")
         _to_index(sim, len(KEYS))  # "Use these"
         press(sim, "A")
         state = sim.state()
         assert state["screen"] == "message"
         assert state["title"] == strings.text(lang, "rules_bad")
-        assert " ".join(state["lines"]) == hint
+        assert " ".join(state["lines"]) == strings.text(lang, "rule_why_six_dice") % strings.text(
+            lang, "opt_straight")
         press(sim, "B")
-        _set(sim, "straight", 0)
-        assert sim.state()["problem"] == "three_pairs"
-        _set(sim, "three_pairs", 0)
-        assert sim.state()["problem"] == ""
-        _set(sim, "exact", True)
-        assert sim.state()["problem"] == "exact"
-        assert sim.app.top().problem_line(sim.app) == strings.text(lang, "rule_why_exact_short")
-        _set(sim, "finish", "exact")
-        assert sim.state()["problem"] == ""
-        _set(sim, "entry", 1000)
-        _to_index(sim, KEYS.index("target"))
-        press(sim, *["LEFT"] * 19)  # 10000 -> 500
-        assert sim.state()["opts"]["target"] == 500
-        assert sim.state()["problem"] == "entry"
-        assert sim.app.top().problem_line(sim.app) == strings.text(lang, "rule_why_entry_short")
+        assert sim.state()["screen"] == "rules_edit"
 
 
 def test_problem_texts():
@@ -148,6 +290,7 @@ def test_custom_set_saved_reused_and_shown_in_help(tmp_path):
         assert state["screen"] == "message" and state["lines"] == ["Haus"]
         press(sim, "A")
         assert sim.state()["name"] == "Haus"
+        assert not sim.state()["changed"]  # saved: B would not ask
         assert sim.app.session.rulesets() == [["Haus", expect.encode()]]
         _to_index(sim, len(KEYS))  # "Use these"
         press(sim, "A")
