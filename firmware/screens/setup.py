@@ -41,6 +41,8 @@ class Setup(Menu):
             self.preset = PRESETS.index(choice)
         elif choice and choice in names:
             self.preset = len(PRESETS) + names.index(choice)
+        elif rules.preset_key() is not None:  # as the rules editor's "use" does
+            self.preset = PRESETS.index(rules.preset_key())
         else:  # an unsaved edit, or a saved set deleted since
             self.custom = rules
             self.preset = len(PRESETS) + len(self.sets)
@@ -269,7 +271,7 @@ def rematch(app, game):
     choice, tips = "", []
     if last is not None:
         tips = last[3]
-        if last[1].encode() == game.rules.encode():
+        if last[1] == game.rules:
             choice = last[0]
     seats = [[game.seats[i].name, game.seats[i].kind] for i in game.active_seats()]
     start(app, choice, game.rules, seats, [n for n, k in seats if not k and n in tips])

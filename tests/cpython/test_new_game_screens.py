@@ -358,3 +358,13 @@ def test_a_damaged_table_file_loses_only_the_table(tmp_path):
     assert st["preset"] == "zehntausend" and st["index"] == 0  # the defaults
     assert st["seats"] == [["Player 1", ""], ["Expert 2", "profi"]]
 
+
+
+def test_rules_equal_to_a_preset_come_back_as_that_preset(tmp_path):
+    from engine.rules import preset
+
+    sim = _sim(tmp_path, BOARDS[0])
+    sim.app.session.save_table("", preset("kneipe"), [["Anna", ""]], [])
+    _title_to(sim, "new_game")
+    assert sim.state()["preset"] == "kneipe"
+    assert sim.app.top().labels(sim.app)[0].endswith(t("de", "preset_kneipe"))
