@@ -229,6 +229,8 @@ def test_the_order_hint_names_the_keys_that_move_a_seat(tmp_path, board, lang):
     assert [s[0] for s in sim.app.top().seats] == seats
     press(sim, "DOWN", "DOWN")  # carried to the end
     assert [s[0] for s in sim.app.top().seats] == [seats[1], seats[2], seats[0]]
+    shown = sim.app.top().texts(sim.app)  # the rows as drawn follow the seat
+    assert shown[2].startswith("» 3 " + seats[0]) and shown[0] == "1 " + seats[1]
     press(sim, "A")  # put down
     assert _hint(sim) == t(lang, "order_hint")
     press(sim, "B")
