@@ -18,6 +18,8 @@ MAX_NAMES = 24
 RULESETS = "rulesets"  # custom rule sets (the rules editor)
 KIND_RULESETS = 0x52  # "R"
 MAX_RULESETS = 12
+TABLE = "table"  # the last table of the new-game form (firmware.screens.setup)
+KIND_TABLE = 0x4B  # "K": stats has "T"
 
 DEFAULT_SETTINGS = {
     "lang": "de",
@@ -158,3 +160,51 @@ class Session:
             self.store.save(RULESETS, KIND_RULESETS, sets)
         except SaveFailed:
             pass
+
+    # ------------------------------------------------------------ last table
+
+    def load_table(self):
+        """The last table the new-game form started (file "table"):
+        (choice, rules, seats, tips) or None when there is none or it does
+        not hold together. `choice` names the form's rules row (a preset
+        key, a saved set's name, or "" for an unsaved edit), `rules` the
+        engine.rules.Rules played (target included), `seats` [name, kind]
+        pairs, `tips` the names of people with tips on. A damaged file
+        only loses the table: the form starts from its defaults."""
+        try:
+            value, _ = self.store.load(TABLE, KIND_TABLE)
+        except (NoSave, SaveDamaged):
+            return None
+        try:
+            return _table(value)
+        except (ValueError, TypeError, KeyError, IndexError):
+            return None
+
+    def save_table(self, choice, rules, seats, tips):
+        """Remember the table a game starts with (see `load_table`); a
+        failed write only loses the memory of it."""
+        value = [choice, rules.encode(), [[n, k] for n, k in seats], list(tips)]
+        try:
+            self.store.save(TABLE, KIND_TABLE, value)
+        except SaveFailed:
+            pass
+
+
+def _table(value):
+    """`load_table`'s check of the stored value: raises ValueError (or a
+    TypeError on a wrong shape) when it does not hold together."""
+    from engine.levels import LEVELS
+    from engine.game import MAX_SEATS, check_name
+    from engine.rules import Rules
+
+    choice, encoding, seats, tips = value
+    if not isinstance(choice, str) or not isinstance(seats, list) or not (
+            1 <= len(seats) <= MAX_SEATS) or not isinstance(tips, list):
+        raise ValueError("table")
+    rules = Rules.decode(encoding)
+    names = []
+    for name, kind in seats:
+        if check_name(name) in names or not (kind == "" or kind in LEVELS):
+            raise ValueError("seat")
+        names.append(name)
+    return choice, rules, [[n, k] for n, k in seats], [n for n in tips if n in names]

@@ -464,7 +464,7 @@ class Course:
             elif screen == "winner":
                 self.shot("winner")
                 self.marks["game_end"] = len(self.presses)
-                self.press("A", "screen")
+                self.press("B", "screen")  # to the title (A starts a rematch)
                 return
             else:
                 raise CourseError("unexpected screen %r in the game" % screen)

@@ -272,13 +272,27 @@ def scenes():
         for _ in range(60):
             sim.step(20)
 
-    def winner(sim):
-        game = _game(preset("zehntausend").replace(finish="immediate"), ["Anna", "Ben"],
-                     [1, 1, 1, 1, 5, 2], [9200, 6100])
+    def _won(sim, names, scores):
+        """Anna banks 2050 past the target: the winner screen."""
+        game = _game(preset("zehntausend").replace(finish="immediate"), names,
+                     [1, 1, 1, 1, 5, 2], scores)
         game.apply(("roll",))
         game.apply(("keep", (1, 1, 1, 1, 5)))
         game.apply(("bank",))
         _play_with(sim, game)
+
+    def winner(sim):
+        _won(sim, ["Anna", "Ben"], [9200, 6100])
+
+    def rematch(sim):
+        _won(sim, ["Anna", "Ben", ("Profi 3", "profi")], [9200, 6100, 8450])
+
+    def replace_game(sim):
+        game = _game(preset("zehntausend"), ["Anna", "Ben"], [1] * 6, [4550, 6100])
+        sim.app.session.save_game(game)  # as after its first decision
+        sim.app.home()
+        _title_to(sim, "new_game")
+        sim.keys("UP,A")  # the form's last row starts the game: the question
 
     return (
         ("title", "Title", title),
@@ -297,6 +311,8 @@ def scenes():
         ("join", "Someone joins a running game", join),
         ("final", "Final round", final),
         ("winner", "Winner", winner),
+        ("rematch", "Winner: A starts a rematch", rematch),
+        ("replace_game", "New game while a game is running", replace_game),
         ("solving", "Working out a plan for custom rules", solving),
     ) + pad_stats_settings_scenes() + tips_rules_help_scenes()
 

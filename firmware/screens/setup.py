@@ -25,15 +25,29 @@ class Setup(Menu):
 
     def __init__(self, app):
         Menu.__init__(self)
-        self.preset = 0
-        self.target = preset(PRESETS[0]).target
-        names = app.session.names
-        self.seats = [[names[0] if names else self._free_name(app, []), ""],
-                      [app.t("computer"), "profi"]]
-        self.seats[1][0] = computer_name(app, "profi", 2)
         self.sets = app.session.rulesets()  # [name, encoding] pairs
         self.custom = None  # an unsaved edit from the rules editor
-        self.tips = [self.seats[0][0]] if app.session.settings.get("tips", False) else []
+        last = app.session.load_table()
+        if last is None:  # the first game, or the table file was damaged
+            self.preset = 0
+            self.target = preset(PRESETS[0]).target
+            self.seats = [[default_name(app, 1, []), ""],
+                          [computer_name(app, "profi", 2), "profi"]]
+            self.tips = [self.seats[0][0]] if app.session.settings.get("tips", False) else []
+            return
+        choice, rules, self.seats, self.tips = last
+        names = [n for n, _ in self.sets]
+        if choice in PRESETS:
+            self.preset = PRESETS.index(choice)
+        elif choice and choice in names:
+            self.preset = len(PRESETS) + names.index(choice)
+        elif rules.preset_key() is not None:  # as the rules editor's "use" does
+            self.preset = PRESETS.index(rules.preset_key())
+        else:  # an unsaved edit, or a saved set deleted since
+            self.custom = rules
+            self.preset = len(PRESETS) + len(self.sets)
+        self.target = rules.target
+        self.index = len(self._rows()) - 1  # on "start": the same table again is one press
 
     # ------------------------------------------------------------ rows
 
@@ -120,7 +134,7 @@ class Setup(Menu):
             kind = KINDS[(KINDS.index(seat[1]) + step) % len(KINDS)]
             seat[1] = kind
             taken = [s[0] for s in self.seats if s is not seat]
-            seat[0] = self._free_name(app, taken) if not kind else computer_name(
+            seat[0] = default_name(app, index - 2, taken) if not kind else computer_name(
                 app, kind, index - 2)
         else:
             return False
@@ -160,40 +174,107 @@ class Setup(Menu):
     def _set_name(self, i, name):
         self.seats[i][0] = name
 
-    def _start(self, app):
-        app.busy()  # the play screen's modules load and the game is saved
-        from engine.game import Game
-        from firmware.screens.play import Play
-        from firmware.tips_store import start_game
+    def hint(self, app):
+        """What the keys do on the selected row: LEFT/RIGHT change the
+        rules, the target, the seat count, a seat's kind; A edits the
+        rules, adds a seat, names a person."""
+        row = self._rows()[self.index]
+        if row == "seat":
+            row = "bot" if self.seats[self.index - 3][1] else "person"
+        if row == "order":
+            return app.t("nav_hint")
+        key = "form_hint_" + row
+        if not app.big and row in ("preset", "count", "person"):
+            key += "_small"
+        return app.t(key)
 
+    def _start(self, app):
+        """Start the game; a running game is replaced only after a yes."""
         rules = self._rules(app)
         if rules.target != self.target:
             rules = rules.replace(target=self.target, entry=min(rules.entry, self.target))
-        for name, kind in self.seats:
-            if not kind:
-                app.session.remember_name(name)
-        game = Game(rules, [(name, kind) for name, kind in self.seats], app.dice)
-        start_game(app.session, game, [not kind and name in self.tips
-                                       for name, kind in self.seats])  # before the game
-        app.session.save_game(game)
-        app.home(Play(app, game))
-
-    def _free_name(self, app, taken):
-        for name in app.session.names:
-            if name not in taken:
-                return name
-        n = 1
-        while True:
-            name = ("Spieler %d" if app.lang == "de" else "Player %d") % n
-            if name not in taken:
-                return name
-            n += 1
+        i = self.preset - len(PRESETS)
+        choice = PRESETS[self.preset] if i < 0 else (self.sets[i][0] if i < len(self.sets)
+                                                       else "")
+        seats = [list(s) for s in self.seats]
+        tips = [name for name, kind in seats if not kind and name in self.tips]
+        if app.session.has_game():
+            ask_replace(app, lambda app: start(app, choice, rules, seats, tips))
+        else:
+            start(app, choice, rules, seats, tips)
 
     def state(self):
         """The form's values."""
         return {"index": self.index, "target": self.target,
                 "preset": PRESETS[self.preset] if self.preset < len(PRESETS) else "custom",
                 "seats": [list(s) for s in self.seats], "tips": list(self.tips)}
+
+
+def default_name(app, number, taken):
+    """A person's name for seat `number` until one is picked: "Spieler 2"
+    at seat 2 (the next free number when that name is taken), never a
+    saved name the player did not choose."""
+    while True:
+        name = app.t("player_n") % number
+        if name not in taken:
+            return name
+        number += 1
+
+
+def start(app, choice, rules, seats, tips):
+    """Start a game of `rules` for `seats` ([name, kind] pairs) with tips
+    for the people named in `tips`, and remember the table for the next
+    new game (`choice` names the form's rules row, see
+    Session.load_table). Replaces a running game without asking: the
+    callers ask first (`ask_replace`)."""
+    app.busy()  # the play screen's modules load and the game is saved
+    from engine.game import Game
+    from firmware.screens.play import Play
+    from firmware.tips_store import start_game
+
+    session = app.session
+    for name, kind in seats:
+        if not kind:
+            session.remember_name(name)
+    session.save_table(choice, rules, seats, tips)
+    game = Game(rules, [(name, kind) for name, kind in seats], app.dice)
+    start_game(session, game, [not kind and name in tips for name, kind in seats])
+    session.save_game(game)  # after the tips file: the game's key is in it
+    app.home(Play(app, game))
+
+
+def ask_replace(app, yes):
+    """Ask before a new game replaces the running one: the question names
+    who plays in it and what A and B do; A runs `yes(app)`, B keeps the
+    running game (back to the form)."""
+    from firmware.screens.stats import Confirm
+    from firmware.screens.table import standing_lines
+    from firmware.store import NoSave, SaveDamaged
+
+    lines = [app.t("running_game")]
+    try:
+        game, _ = app.session.load_game(None)
+        ui = app.ui  # as many as fit between the first line and the hint
+        lines += standing_lines(app, game)[:max(1, (ui.h - 2 * ui.line) // ui.line - 1)]
+    except (NoSave, SaveDamaged):
+        pass  # a damaged save is still a game that the new one replaces
+    app.push(Confirm(app.t("replace_game"), lines, yes,
+                     "replace_hint" if app.big else "replace_hint_small"))
+
+
+def rematch(app, game):
+    """The winner screen's rematch: the same seats (those still at the
+    table, in the same order) and the same rules, started at once; tips
+    as the last table had them. The finished game is no longer saved, so
+    nothing is replaced."""
+    last = app.session.load_table()
+    choice, tips = "", []
+    if last is not None:
+        tips = last[3]
+        if last[1] == game.rules:
+            choice = last[0]
+    seats = [[game.seats[i].name, game.seats[i].kind] for i in game.active_seats()]
+    start(app, choice, game.rules, seats, [n for n, k in seats if not k and n in tips])
 
 
 class Order(Menu):
@@ -219,8 +300,10 @@ class Order(Menu):
         return out
 
     def hint(self, app):
-        """How to move a seat."""
-        return app.t("move_hint")
+        """How to move a seat: pick it up, then carry it."""
+        if not self.held:
+            return app.t("order_hint")
+        return app.t("order_held_hint" if app.big else "order_held_hint_small")
 
     def on_key(self, app, key, kind):
         """Carry the held seat with UP/DOWN."""
@@ -231,6 +314,7 @@ class Order(Menu):
             if 0 <= j < len(self.seats):
                 self.seats[self.index], self.seats[j] = self.seats[j], self.seats[self.index]
                 self.index = j
+                self._texts = None  # the rows show the new order (a cursor move keeps them)
                 app.redraw()
             return
         Menu.on_key(self, app, key, kind)

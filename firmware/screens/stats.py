@@ -129,14 +129,16 @@ class Sheet(Pager):
 
 class Confirm(Screen):
     """A yes/no question: A runs `yes(app)` after this screen closes, B only
-    closes it."""
+    closes it. `hint` is the text key of the hint line, for a question
+    whose answers say what they do."""
 
     name = "confirm"
 
-    def __init__(self, title, lines, yes):
+    def __init__(self, title, lines, yes, hint="confirm_hint"):
         self.title_text = title
         self.text_lines = lines
         self.yes = yes
+        self.hint = hint
 
     def on_key(self, app, key, kind):
         """A yes, B no."""
@@ -153,7 +155,7 @@ class Confirm(Screen):
         canvas.fill(0)
         app.ui.title(canvas, self.title_text)
         app.ui.lines(canvas, self.text_lines)
-        app.ui.hints(canvas, app.t("confirm_hint"))
+        app.ui.hints(canvas, app.t(self.hint))
 
     def state(self):
         """The question."""

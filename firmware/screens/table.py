@@ -190,7 +190,9 @@ def _play(app):
 
 
 class Winner(Screen):
-    """The end: who won and the final standings; A returns to the title."""
+    """The end: who won and the final standings; A starts a rematch (the
+    same table and rules, firmware.screens.setup.rematch), B returns to the
+    title."""
 
     name = "winner"
 
@@ -198,8 +200,14 @@ class Winner(Screen):
         self.game = game
 
     def on_key(self, app, key, kind):
-        """A (or B) to the title screen."""
-        if kind == "press" and key in (buttons.A, buttons.B):
+        """A: a rematch; B: to the title screen."""
+        if kind != "press":
+            return
+        if key == buttons.A:
+            from firmware.screens.setup import rematch
+
+            rematch(app, self.game)
+        elif key == buttons.B:
             app.home()
 
     def draw(self, app, canvas):

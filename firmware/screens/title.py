@@ -59,6 +59,10 @@ class Title(Menu):
     def back(self, app):
         """B on the title screen does nothing."""
 
+    def hint(self, app):
+        """Only A: there is nothing to go back to."""
+        return app.t("title_hint")
+
     def choose(self, app, index):
         """Open the chosen entry (its screen's module loads first: tens of
         ms on the chip, so a "working" mark answers the press at once)."""

@@ -6,7 +6,6 @@ from 350 or with two dice or fewer left) and waits through the computers'.
 Every key goes through `Sim.press`; nothing touches the engine directly.
 """
 
-from engine.rules import PRESETS
 from firmware.screens.setup import KINDS
 from simulator.host import Sim
 
@@ -17,29 +16,48 @@ def press(sim, *keys):
         sim.press(key)
 
 
+def to_row(sim, row):
+    """Move the new-game form's cursor to its row number `row` by the
+    shorter way round."""
+    count = len(sim.app.top().labels(sim.app))
+    down = (row - sim.state()["index"]) % count
+    press(sim, *(["DOWN"] * down if down <= count - down else ["UP"] * (count - down)))
+
+
 def new_game(sim, preset_key, kinds):
-    """From the title screen: fill the form (preset, seats of `kinds`, ''
-    for a person) and start."""
+    """From the title screen: fill the form (preset with its own target,
+    seats of `kinds`, '' for a person) and start; the form may start from
+    the last table. A running game is replaced (the question answered A)."""
+    from engine.rules import preset
+
     state = sim.state()
     assert state["screen"] == "title"
-    if sim.app.session.has_game():
-        press(sim, "DOWN")
+    row = sim.app.top()._entries(sim.app).index("new_game")  # after "continue", if any
+    while sim.state()["index"] != row:
+        press(sim, "DOWN" if sim.state()["index"] < row else "UP")
     press(sim, "A")
     assert sim.state()["screen"] == "setup"
-    press(sim, *["RIGHT"] * PRESETS.index(preset_key))
-    press(sim, "DOWN", "DOWN")  # the seat count row
-    for _ in range(len(kinds) - 2):
+    to_row(sim, 0)
+    for _ in range(len(sim.app.top()._choices(sim.app))):
+        if sim.state()["preset"] == preset_key:
+            break
         press(sim, "RIGHT")
-    for _ in range(2 - len(kinds)):
-        press(sim, "LEFT")
+    target = preset(preset_key).target
+    to_row(sim, 1)
+    while sim.state()["target"] != target:
+        press(sim, "LEFT" if sim.state()["target"] > target else "RIGHT")
+    to_row(sim, 2)  # the seat count row
+    while len(sim.state()["seats"]) != len(kinds):
+        press(sim, "RIGHT" if len(sim.state()["seats"]) < len(kinds) else "LEFT")
     for i, kind in enumerate(kinds):
         press(sim, "DOWN")
         current = sim.state()["seats"][i][1]
         steps = (KINDS.index(kind) - KINDS.index(current)) % len(KINDS)
         press(sim, *["RIGHT"] * steps)
-    while sim.state()["index"] < len(sim.app.top().labels(sim.app)) - 1:
-        press(sim, "DOWN")  # past the order and tips rows to start
+    to_row(sim, len(sim.app.top().labels(sim.app)) - 1)  # start
     press(sim, "A")
+    if sim.state()["screen"] == "confirm":
+        press(sim, "A")  # replace the running game
     assert sim.state()["screen"] in ("play", "handover"), sim.state()["screen"]
 
 

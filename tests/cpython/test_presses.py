@@ -84,3 +84,34 @@ def test_auto_keep_bank_or_roll_one_press(tmp_path):
     assert game.phase == "decide"
     assert _presses(sim, ["DOWN"]) == 1
     assert game.seats[0].score == 1500
+
+
+def _finished(tmp_path, seed):
+    """A Sim on the winner screen after a game of two people and a computer
+    set up through the new-game form."""
+    from tests.cpython.simdriver import new_game, play_to_end
+
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=seed)
+    new_game(sim, "farkle4000", ["", "", "mutig"])
+    play_to_end(sim)
+    assert sim.state()["screen"] == "winner"
+    return sim
+
+
+def test_rematch_one_press(tmp_path):
+    sim = _finished(tmp_path, 2)
+    seats = [(s.name, s.kind) for s in sim.app.top().game.seats]
+    assert _presses(sim, ["A"]) == 1
+    assert sim.state()["screen"] == "handover"
+    assert [(s.name, s.kind) for s in sim.app.stack[1].game.seats] == seats
+
+
+def test_new_game_from_the_last_table_two_presses(tmp_path):
+    sim = _finished(tmp_path, 3)
+    seats = [(s.name, s.kind) for s in sim.app.top().game.seats]
+    sim.press("B")  # to the title, as a person would after a game
+    assert _presses(sim, ["A", "A"]) == 2  # "New game" on the last table, start
+    assert sim.state()["screen"] == "handover"
+    game = sim.app.stack[1].game
+    assert [(s.name, s.kind) for s in game.seats] == seats
+    assert game.rules.target == 4000

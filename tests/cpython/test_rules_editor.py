@@ -302,15 +302,18 @@ def test_custom_set_saved_reused_and_shown_in_help(tmp_path):
         play = [s for s in sim.app.stack if s.name == "play"][0]
         assert play.game.rules == expect
 
-        # Power cycle; the saved set is the row after the presets.
+        # Power cycle; the form starts from the last table: the saved set,
+        # the row after the presets.
         again = Sim(board, data, 3)
         labels = again.app.top().labels(again.app)
         _to_index(again, labels.index(again.app.t("new_game")))
         press(again, "A")
-        press(again, *["RIGHT"] * len(PRESETS))
+        assert again.app.top().preset == len(PRESETS)
         assert again.app.top().labels(again.app)[0].endswith("Haus")
         assert again.state()["target"] == 5000
         _to_row(again, "start")
+        press(again, "A")
+        assert again.state()["screen"] == "confirm"  # the first game is still running
         press(again, "A")
         play = [s for s in again.app.stack if s.name == "play"][0]
         assert play.game.rules == expect
