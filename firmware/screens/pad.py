@@ -79,15 +79,15 @@ def resume(app):
     except NoSave:
         app.push(Message(app.t("no_save"), []))
         return
-    except (SaveDamaged, ValueError) as e:  # ValueError: intact bytes, not a valid pad
-        app.push(Message(app.t("save_damaged"), [str(e)]))
+    except (SaveDamaged, ValueError):  # ValueError: intact bytes, not a valid pad
+        app.push(Message(app.t("save_damaged"), [app.t("save_damaged_note")]))
         return
     screen = PadScreen(pad)
     app.push(screen)
     if pad.over:
         app.push(PadWinner(screen))
-    if note:
-        app.push(Message(app.t("older_copy"), [note]))
+    if note:  # an older copy: the last entry is lost
+        app.push(Message(app.t("older_copy"), [app.t("older_copy_note")]))
 
 
 def start_new(app):
@@ -121,37 +121,48 @@ def signed(points):
     return ("+%d" if points >= 0 else "-%d") % abs(points)
 
 
-def entry_text(app, pad, entry):
-    """An entry of `pad.history()` in a short line: 'Anna +350'."""
-    kind = entry[0]
+def entry_name(pad, entry):
+    """The name of the seat an entry of `pad.history()` is about."""
     # a join taken back has no row any more: its entry carries the name
-    name = entry[2] if kind == "join" else pad.seats[entry[1]].name
+    return entry[2] if entry[0] == "join" else pad.seats[entry[1]].name
+
+
+def entry_text(app, pad, entry, name=None):
+    """An entry of `pad.history()` in a short line: 'Anna +350' (`name`
+    in place of the seat's name: "%s" makes a template for Ui.fit_name)."""
+    kind = entry[0]
+    if name is None:
+        name = entry_name(pad, entry)
     if kind == "enter" or kind == "adjust":
         return "%s %s" % (name, signed(entry[2]))
-    return "%s: %s" % (name, app.t("pad_" + kind))
+    return "%s %s" % (name, app.t("pad_" + kind))
 
 
 def event_text(app, pad, events):
-    """The message for the events of one action (the most telling one)."""
+    """The message for the events of one action (the most telling one);
+    a name in it is shortened to keep the words whole."""
     msg = ""
+    ui = app.ui
     for ev in events:
         kind = ev[0]
         if kind == "hurdle":
             msg = app.t("pad_hurdle") % ev[3]
         elif kind == "penalty":
-            msg = app.t("penalty") % (pad.seats[ev[1]].name, ev[2])
+            msg = ui.fit_name(app.t("penalty") % ("%s", ev[2]), pad.seats[ev[1]].name, ui.w)
         elif kind == "final":
             msg = app.t("final_round")
         elif kind == "playoff":
             msg = app.t("playoff")
         elif kind == "join":
-            msg = app.t("seat_joined") % ev[2]
+            msg = ui.fit_name(app.t("seat_joined"), ev[2], ui.w)
         elif kind == "leave":
-            msg = app.t("seat_left") % ev[2]
+            msg = ui.fit_name(app.t("seat_left"), ev[2], ui.w)
         elif kind == "undo":
-            msg = app.t("pad_undone") % entry_text(app, pad, ev[1])
+            msg = ui.fit_name(app.t("pad_undone") % entry_text(app, pad, ev[1], "%s"),
+                              entry_name(pad, ev[1]), ui.w)
         elif kind == "nothing" and not msg:
-            msg = app.t("pad_nothing_n") % (pad.seats[ev[1]].name, ev[2])
+            msg = ui.fit_name(app.t("pad_nothing_n") % ("%s", ev[2]), pad.seats[ev[1]].name,
+                              ui.w)
         elif kind in ("adjust", "turn") and not msg:
             msg = "%s %s = %d" % (pad.seats[ev[1]].name, signed(ev[2]), ev[3])
     return msg
@@ -275,8 +286,8 @@ class PadScreen(Screen):
         canvas.fill_rect(0, 0, ui.w, ui.line, 1)
         ty = 1 if app.big else 0
         ui.right(canvas, rnd, ty, 0, ui.w - 1)
-        who = app.t("your_turn") % seat.name if app.big else seat.name
-        ui.text(canvas, ui.fit(who, ui.w - ui.width(rnd) - 5), 1, ty, 0)
+        who = app.t("your_turn") if app.big else "%s"
+        ui.text(canvas, ui.fit_name(who, seat.name, ui.w - ui.width(rnd) - 5), 1, ty, 0)
         y = ui.line + 2
         value = "+%d" % self.value if self.value else app.t("pad_nothing")
         # the points in a frame: what A enters
@@ -445,12 +456,15 @@ class PadMenu(Menu):
     def labels(self, app):
         """One text per entry."""
         pad = self.screen.pad
+        ui = app.ui
         out = []
         for key in self._entries():
             if key == "nothing":
-                out.append(app.t("pad_menu_nothing") % pad.seat().name)
+                out.append(ui.fit_name(app.t("pad_menu_nothing"), pad.seat().name, ui.w - 4))
             elif key == "undo":
-                out.append(app.t("pad_menu_undo") % entry_text(app, pad, pad.last_entry()))
+                last = pad.last_entry()
+                out.append(ui.fit_name(app.t("pad_menu_undo") % entry_text(app, pad, last, "%s"),
+                                       entry_name(pad, last), ui.w - 4))
             elif key == "to_title":
                 out.append(app.t("to_title"))
             else:
@@ -554,7 +568,7 @@ class PadDigits(Screen):
         ui = app.ui
         canvas.fill(0)
         pad = self.screen.pad
-        ui.title(canvas, app.t("your_turn") % pad.seat().name)
+        ui.title(canvas, ui.fit_name(app.t("your_turn"), pad.seat().name, ui.w - 2))
         from firmware import font
 
         f = font.REGULAR
@@ -613,7 +627,7 @@ class PadAdjust(Screen):
         ui = app.ui
         canvas.fill(0)
         s = self.screen.pad.seats[self.seat]
-        ui.title(canvas, app.t("pad_adjust_title") % s.name)
+        ui.title(canvas, ui.fit_name(app.t("pad_adjust_title"), s.name, ui.w - 2))
         total = max(0, s.score + self.delta)
         y = ui.line + 2
         change = signed(self.delta)
@@ -652,7 +666,7 @@ class PadSetup(Menu):
                 return name
         n = 1
         while True:
-            name = ("Spieler %d" if app.lang == "de" else "Player %d") % n
+            name = app.t("default_name") % n
             if name not in self.names:
                 return name
             n += 1
@@ -754,7 +768,7 @@ class PadWinner(Screen):
         ui = app.ui
         pad = self.screen.pad
         canvas.fill(0)
-        ui.title(canvas, app.t("winner") % pad.seats[pad.winner].name)
+        ui.title(canvas, ui.fit_name(app.t("winner"), pad.seats[pad.winner].name, ui.w - 2))
         rows = max(1, (ui.h - 2 * ui.line) // ui.line)
         ui.lines(canvas, standing_lines(app, pad)[:rows])
         ui.hints(canvas, app.t("pad_winner_hint"))

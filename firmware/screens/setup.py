@@ -184,7 +184,7 @@ class Setup(Menu):
                 return name
         n = 1
         while True:
-            name = ("Spieler %d" if app.lang == "de" else "Player %d") % n
+            name = app.t("default_name") % n
             if name not in taken:
                 return name
             n += 1

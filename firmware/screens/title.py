@@ -109,10 +109,10 @@ def resume(app):
     except NoSave:
         app.push(Message(app.t("no_save"), []))
         return
-    except SaveDamaged as e:
-        app.push(Message(app.t("save_damaged"), [str(e)]))
+    except SaveDamaged:  # the reason stays in English for logs; the player reads theirs
+        app.push(Message(app.t("save_damaged"), [app.t("save_damaged_note")]))
         return
     play = Play(app, game)
     app.push(play)
-    if note:
-        app.push(Message(app.t("older_copy"), [note]))
+    if note:  # an older copy: the last decision is lost
+        app.push(Message(app.t("older_copy"), [app.t("older_copy_note")]))

@@ -123,7 +123,7 @@ def test_an_evening_with_everything(tmp_path):
     assert sim.state()["value"] == 120
     press(sim, "A")
     st = sim.state()
-    assert st["screen"] == "pad_digits" and st["message"] == "120? 100 oder 150"
+    assert st["screen"] == "pad_digits" and st["message"] == de("pad_step") % (120, 100, 150)
     assert pad.seats[0].score == 400  # nothing entered
     press(sim, "UP", "UP", "UP", "A")
     assert sim.state()["screen"] == "pad" and pad.seats[0].score == 550
