@@ -44,9 +44,9 @@ class Session:
     # ------------------------------------------------------------ game
 
     def has_game(self):
-        """True when a saved game (or a copy of one) exists."""
-        fs = self.store.fs
-        return fs.exists(GAME) or fs.exists(GAME + ".new") or fs.exists(GAME + ".bak")
+        """True when a saved game (or a usable copy of one) exists: not an
+        unfinished first save a power cut left behind (Store.has)."""
+        return self.store.has(GAME, KIND_GAME)
 
     def load_game(self, dice):
         """(game, note): the saved game with `dice` as its dice source and a

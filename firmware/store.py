@@ -12,7 +12,11 @@
 or an atomic rename, so a power cut at any point leaves the new value or the
 previous one loadable. No step deletes the only good copy and nothing is ever
 formatted. `Store.load` takes the first intact file of `name`, `name.new`,
-`name.bak` and says, in a short note for the screen, when it was not `name`.
+`name.bak`, and gives a note only when it had to fall back to `name.bak`:
+the newest state is lost then. A complete `name.new` left by a cut before
+its rename is the newest state (no note), and an empty or unfinished
+`name.new` with no other copy (a cut in the very first save) is no save at
+all: `Store.has` says False and `load` raises NoSave.
 
 Files go through a tiny adapter with `read`, `write`, `rename`, `remove` and
 `exists`: `DirFS` for a real folder (MicroPython `os` or CPython), `MemFS`
@@ -101,12 +105,26 @@ class Store:
             raise SaveFailed("could not save: %s" % _why(e))
         return len(blob)
 
+    def has(self, name, kind, files=None):
+        """True when save `name` has a copy `load` can use: `name` or
+        `name.bak` exists (each is only ever made by a rename of a checked
+        copy), or a lone `name.new` decodes. `files`: a directory listing
+        at hand (one read of the folder instead of three lookups)."""
+        if files is None:
+            files = self.fs.names()
+        if name in files or name + BAK in files:
+            return True
+        return name + NEW in files and self._intact(name + NEW, kind)
+
     def load(self, name, kind):
         """Return `(value, note)` from the first intact copy of save `name`.
 
-        `note` is None when the main file was intact, else a short reason for
-        the screen. Raises NoSave when no copy exists and SaveDamaged when
-        copies exist but none is intact.
+        `note` is None when nothing was lost (the main file, or a complete
+        `name.new` a cut left before its rename), else a short reason (in
+        English, for logs: screens say it in their own words) when the older
+        copy `name.bak` had to be used. Raises NoSave when no copy exists
+        (an unfinished `name.new` alone is none) and SaveDamaged when copies
+        exist but none is intact.
         """
         reason = None  # why the main file was not used; None: it is missing
         found = False
@@ -116,16 +134,17 @@ class Store:
             except OSError as e:
                 if _missing(e):
                     continue
-                found = True
+                found = found or suffix != NEW
                 why = "save unreadable (%s)" % _why(e)
             else:
-                found = True
                 try:
                     value = unpack(blob, kind)
                 except CodecError as e:
+                    # an unfinished name.new was never a save of its own
+                    found = found or suffix != NEW
                     why = str(e)
                 else:
-                    return value, _note(suffix, reason)
+                    return value, (reason or "save missing") if suffix == BAK else None
             if suffix == "":
                 reason = why
         if not found:
@@ -156,19 +175,6 @@ class Store:
         except CodecError:
             return False
         return True
-
-
-def _note(suffix, reason):
-    """The screen note for a value loaded from `name + suffix`."""
-    if suffix == "":
-        return None
-    if suffix == NEW:
-        if reason is None:
-            return "last save unfinished, its copy used"
-        return reason + ", newer copy used"
-    if reason is None:
-        return "save missing, last good copy used"
-    return reason + ", last good copy used"
 
 
 def _why(exc):

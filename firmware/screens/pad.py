@@ -46,9 +46,8 @@ TABLE_LABELS = {"one": "1", "five": "5", "three_1": "111", "three_2": "222", "th
 
 
 def has_pad(app):
-    """True when a score pad (or a copy of one) is saved."""
-    fs = app.session.store.fs
-    return fs.exists(PAD) or fs.exists(PAD + ".new") or fs.exists(PAD + ".bak")
+    """True when a score pad (or a usable copy of one) is saved."""
+    return app.session.store.has(PAD, KIND_PAD)
 
 
 def save_pad(app, pad):

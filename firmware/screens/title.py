@@ -3,8 +3,11 @@ pad (and "Tafel weiter" while one is saved), statistics, settings (the
 language is there)."""
 
 from firmware.screens.menu import Menu
-from firmware.session import GAME
+from firmware.session import GAME, KIND_GAME
 from firmware.store import NoSave, SaveDamaged
+
+PAD = "pad"  # firmware.screens.pad.PAD, engine.scorepad.KIND_PAD
+KIND_PAD = 0x50
 
 
 class Title(Menu):
@@ -33,11 +36,12 @@ class Title(Menu):
 
     def _find_entries(self, app):
         entries = []
-        files = app.session.store.fs.names()  # one directory read, not six stats
-        if _saved(files, GAME):
+        store = app.session.store
+        files = store.fs.names()  # one directory read, not six stats
+        if store.has(GAME, KIND_GAME, files):
             entries.append("continue")
         entries.append("new_game")
-        if _saved(files, "pad"):
+        if store.has(PAD, KIND_PAD, files):
             entries.append("pad_continue")
         entries.append("pad_title")
         entries.append("stats_title")
@@ -90,12 +94,6 @@ class Title(Menu):
             from firmware.screens.settings import Settings
 
             app.push(Settings())
-
-
-def _saved(files, name):
-    """True when `files` hold save `name` or a copy of it (Session.has_game,
-    firmware.screens.pad.has_pad)."""
-    return name in files or name + ".new" in files or name + ".bak" in files
 
 
 def resume(app):
