@@ -9,6 +9,7 @@ without it the Master plays its documented approximation."""
 from engine.bots import make_bot
 from engine.codec import CodecError
 from engine.turnplan import TurnPlan
+from firmware.files import PLAN
 
 
 def computer_name(app, kind, number):
@@ -18,7 +19,7 @@ def computer_name(app, kind, number):
 
 def plan_file(rules):
     """The file name of a stored plan for `rules`."""
-    return "plan-%s.bin" % rules.fingerprint()
+    return PLAN % rules.fingerprint()
 
 
 class Players:

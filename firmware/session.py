@@ -1,22 +1,28 @@
-"""What the app keeps on flash: the game in progress, the names, settings.
+"""What the app keeps on flash: the game in progress, the score pad, the
+names, settings and rule sets (file names and kinds: firmware/files.py).
 
 Every file goes through firmware.store (temporary file, rename, last good
 copy, CRC) and engine.codec. The game is saved after every decision, before
-its dice are shown, so switching off never re-rolls a roll.
+its dice are shown, so switching off never re-rolls a roll; the score pad
+after every entry.
 """
 
 from engine.codec import CodecError
+from firmware.files import (
+    GAME,
+    KIND_GAME,
+    KIND_NAMES,
+    KIND_PAD,
+    KIND_RULESETS,
+    KIND_SETTINGS,
+    NAMES,
+    PAD,
+    RULESETS,
+    SETTINGS,
+)
 from firmware.store import NoSave, SaveDamaged, SaveFailed
 
-GAME = "game"
-NAMES = "names"
-SETTINGS = "settings"
-KIND_GAME = 0x47  # "G", as engine.codec.KIND_GAME
-KIND_NAMES = 0x4E  # "N"
-KIND_SETTINGS = 0x53  # "S"
 MAX_NAMES = 24
-RULESETS = "rulesets"  # custom rule sets (the rules editor)
-KIND_RULESETS = 0x52  # "R"
 MAX_RULESETS = 12
 
 DEFAULT_SETTINGS = {
@@ -72,6 +78,38 @@ class Session:
         """Forget the saved game (it is over)."""
         try:
             self.store.clear(GAME)  # .bak first: a power cut never revives it
+        except SaveFailed:
+            pass
+
+    # ------------------------------------------------------------ score pad
+
+    def has_pad(self):
+        """True when a score pad (or a usable copy of one) is saved."""
+        return self.store.has(PAD, KIND_PAD)
+
+    def load_pad(self):
+        """(pad, note): the saved engine.scorepad.ScorePad and a note when
+        an older copy had to be used. Raises NoSave or SaveDamaged."""
+        data, note = self.store.load(PAD, KIND_PAD)
+        from engine.scorepad import ScorePad  # here: the title needs no pad code
+
+        try:
+            return ScorePad.from_data(data), note
+        except ValueError as e:  # intact bytes, not a valid pad
+            raise SaveDamaged("saved pad is not valid: %s" % e)
+
+    def save_pad(self, pad):
+        """Save the score pad; None, or the reason it failed."""
+        try:
+            self.store.save(PAD, KIND_PAD, pad.to_data())
+        except SaveFailed as e:
+            return str(e)
+        return None
+
+    def clear_pad(self):
+        """Delete the saved pad (the evening is over)."""
+        try:
+            self.store.clear(PAD)
         except SaveFailed:
             pass
 

@@ -36,11 +36,11 @@ line. A message of the play screen always wins over a tip.
 
 from engine.game import BANK, PASS, ROLL, TAKE
 from firmware.clock import Due
+from firmware.files import KIND_TIPS, MASTER
+from firmware.files import TIPS as FILE
 from firmware.screens.menu import Menu
 from firmware.store import NoSave, SaveDamaged, SaveFailed
 
-FILE = "tips"
-KIND_TIPS = 0x4C  # "L" (learn): stats has "T"
 GUIDED = 3
 PAGE_MS = 2000
 NOTE_MS = 4000
@@ -180,7 +180,7 @@ class Tips:
         tables = self.players.tables
         if len(self.game.seats) != 2 or tables is None or not hasattr(tables, "open"):
             return None
-        name = "master-%s.bin" % self.game.rules.fingerprint()  # engine.master.table_name
+        name = MASTER % self.game.rules.fingerprint()
         exists = getattr(tables, "exists", None)
         if exists is not None and not exists(name):
             return None

@@ -24,13 +24,12 @@ Screens:
   A closes the evening (the save is deleted, then the statistics count it).
 """
 
-from engine.scorepad import BASE_TABLE, KIND_PAD, STEP, PadError, ScorePad
+from engine.scorepad import BASE_TABLE, STEP, PadError, ScorePad
 from firmware import buttons
 from firmware.app import Screen
 from firmware.screens.menu import Menu, SeatPick
-from firmware.store import NoSave, SaveDamaged, SaveFailed
+from firmware.store import NoSave, SaveDamaged
 
-PAD = "pad"
 TARGETS = (10000, 5000)
 ENTRY = 350  # the entry hurdle and the penalty for three Nichts in a row
 PENALTY = 1000
@@ -42,43 +41,17 @@ TABLE_LABELS = {"one": "1", "five": "5", "three_1": "111", "three_2": "222", "th
                 "three_4": "444", "three_5": "555", "three_6": "666"}
 
 
-# ------------------------------------------------------------ the file
-
-
-def has_pad(app):
-    """True when a score pad (or a usable copy of one) is saved."""
-    return app.session.store.has(PAD, KIND_PAD)
-
-
-def save_pad(app, pad):
-    """Save the pad; None, or the reason it failed."""
-    try:
-        app.session.store.save(PAD, KIND_PAD, pad.to_data())
-    except SaveFailed as e:
-        return str(e)
-    return None
-
-
-def clear_pad(app):
-    """Delete the saved pad (the evening is over)."""
-    try:
-        app.session.store.clear(PAD)
-    except SaveFailed:
-        pass
-
-
 def resume(app):
     """The title's "Tafel weiter": load the saved pad and show it; a damaged
     file is reported (the store falls back to the last good copy itself)."""
     from firmware.screens.message import Message
 
     try:
-        data, note = app.session.store.load(PAD, KIND_PAD)
-        pad = ScorePad.from_data(data)
+        pad, note = app.session.load_pad()
     except NoSave:
         app.push(Message(app.t("no_save"), []))
         return
-    except (SaveDamaged, ValueError):  # ValueError: intact bytes, not a valid pad
+    except SaveDamaged:
         app.push(Message(app.t("save_damaged"), [app.t("save_damaged_note")]))
         return
     screen = PadScreen(pad)
@@ -91,7 +64,7 @@ def resume(app):
 
 def start_new(app):
     """The title's "Tafel": a new pad; asks first when one is saved."""
-    if has_pad(app):
+    if app.session.has_pad():
         from firmware.screens.stats import Confirm
 
         app.push(Confirm(app.t("pad_new"), [app.t("pad_replace")],
@@ -211,7 +184,7 @@ class PadScreen(Screen):
             self.msg = refusal_text(app, e)
             app.redraw()
             return False
-        failed = save_pad(app, self.pad)
+        failed = app.session.save_pad(self.pad)
         self.msg = app.t("save_failed") if failed else event_text(app, self.pad, events)
         self.value = 0
         app.redraw()
@@ -730,7 +703,7 @@ class PadSetup(Menu):
         for name in self.names:
             app.session.remember_name(name)
         screen = PadScreen(pad)
-        if save_pad(app, pad):
+        if app.session.save_pad(pad):
             screen.msg = app.t("save_failed")
         app.home(screen)
 
@@ -755,7 +728,7 @@ class PadWinner(Screen):
         if key == buttons.A:
             from firmware.stats import record_pad
 
-            clear_pad(app)  # first: a power cut between the two never counts it twice
+            app.session.clear_pad()  # first: a power cut between the two never counts it twice
             record_pad(app.session.store, self.screen.pad)
             app.home()
         elif key == buttons.B:

@@ -2,12 +2,9 @@
 pad (and "Tafel weiter" while one is saved), statistics, settings (the
 language is there)."""
 
+from firmware.files import GAME, KIND_GAME, KIND_PAD, PAD
 from firmware.screens.menu import Menu
-from firmware.session import GAME, KIND_GAME
 from firmware.store import NoSave, SaveDamaged
-
-PAD = "pad"  # firmware.screens.pad.PAD, engine.scorepad.KIND_PAD
-KIND_PAD = 0x50
 
 
 class Title(Menu):

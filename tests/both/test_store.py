@@ -7,13 +7,13 @@ from engine import codec
 from engine.crc import crc32
 from firmware.store import (
     DirFS,
-    MemFS,
     NoSave,
     SaveDamaged,
     SaveFailed,
     Store,
 )
 from tests.both.helpers import raises
+from tests.fakes.memfs import MemFS
 
 KIND = 0x53  # "S": a settings-like file
 GAME = [3, "Anna", [450, 1200, -50], [1, 5, 5], None, True, b"\x00\xff"]

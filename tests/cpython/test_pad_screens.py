@@ -10,9 +10,9 @@ import random
 from engine.scorepad import ScorePad
 from firmware import strings
 from firmware.stats import Stats
-from firmware.store import MemFS, PowerCut
 from simulator.host import Sim
 from tests.cpython.simdriver import Cut, CutSim, press
+from tests.fakes.memfs import MemFS, PowerCut
 
 BOARD = "pico_ssd1306_i2c"
 

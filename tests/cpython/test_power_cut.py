@@ -22,9 +22,9 @@ import random
 import pytest
 
 from firmware import strings
-from firmware.store import MemFS, PowerCut
 from simulator.host import Sim
 from tests.cpython.simdriver import Cut, CutSim, new_game, person_turn_step, press
+from tests.fakes.memfs import MemFS, PowerCut
 
 BOARD = "pico_ssd1306_i2c"
 

@@ -5,7 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import codec
-from firmware.store import MemFS, NoSave, PowerCut, SaveDamaged, SaveFailed, Store
+from firmware.store import NoSave, SaveDamaged, SaveFailed, Store
+from tests.fakes.memfs import MemFS, PowerCut
 
 KIND = 0x47
 NAME = "game"
