@@ -34,6 +34,7 @@ and the new dice must show at once. Until then a new roll shows no tip.
 
 from engine.game import BANK, ROLL, TAKE
 from firmware import tip_words
+from firmware.files import MASTER
 
 COST_POINTS = 50
 COST_PERCENT = 3
@@ -94,7 +95,7 @@ class CoachView:
         tables = self.players.tables
         if len(self.game.seats) != 2 or tables is None or not hasattr(tables, "open"):
             return None
-        name = "master-%s.bin" % self.game.rules.fingerprint()  # engine.master.table_name
+        name = MASTER % self.game.rules.fingerprint()
         exists = getattr(tables, "exists", None)
         if exists is not None and not exists(name):
             return None

@@ -10,6 +10,7 @@ from engine.bots import make_bot
 from engine.codec import CodecError
 from engine.levels import PLAN, TABLES, needs
 from engine.turnplan import TurnPlan
+from firmware.files import PLAN as PLAN_FILE
 
 
 def computer_name(app, kind, number):
@@ -19,7 +20,7 @@ def computer_name(app, kind, number):
 
 def plan_file(rules):
     """The file name of a stored plan for `rules`."""
-    return "plan-%s.bin" % rules.fingerprint()
+    return PLAN_FILE % rules.fingerprint()
 
 
 class Players:

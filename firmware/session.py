@@ -1,25 +1,31 @@
-"""What the app keeps on flash: the game in progress, the names, settings.
+"""What the app keeps on flash: the game in progress, the score pad, the
+names, settings and rule sets (file names and kinds: firmware/files.py).
 
 Every file goes through firmware.store (temporary file, rename, last good
 copy, CRC) and engine.codec. The game is saved after every decision, before
-its dice are shown, so switching off never re-rolls a roll.
+its dice are shown, so switching off never re-rolls a roll; the score pad
+after every entry.
 """
 
 from engine.codec import CodecError
+from firmware.files import (
+    GAME,
+    KIND_GAME,
+    KIND_NAMES,
+    KIND_PAD,
+    KIND_RULESETS,
+    KIND_SETTINGS,
+    KIND_TABLE,
+    NAMES,
+    PAD,
+    RULESETS,
+    SETTINGS,
+    TABLE,
+)
 from firmware.store import NoSave, SaveDamaged, SaveFailed
 
-GAME = "game"
-NAMES = "names"
-SETTINGS = "settings"
-KIND_GAME = 0x47  # "G", as engine.codec.KIND_GAME
-KIND_NAMES = 0x4E  # "N"
-KIND_SETTINGS = 0x53  # "S"
 MAX_NAMES = 24
-RULESETS = "rulesets"  # custom rule sets (the rules editor)
-KIND_RULESETS = 0x52  # "R"
 MAX_RULESETS = 12
-TABLE = "table"  # the last table of the new-game form (firmware.screens.setup)
-KIND_TABLE = 0x4B  # "K": stats has "T"
 
 DEFAULT_SETTINGS = {
     "lang": "de",
@@ -47,9 +53,9 @@ class Session:
     # ------------------------------------------------------------ game
 
     def has_game(self):
-        """True when a saved game (or a copy of one) exists."""
-        fs = self.store.fs
-        return fs.exists(GAME) or fs.exists(GAME + ".new") or fs.exists(GAME + ".bak")
+        """True when a saved game (or a usable copy of one) exists: not an
+        unfinished first save a power cut left behind (Store.has)."""
+        return self.store.has(GAME, KIND_GAME)
 
     def load_game(self, dice):
         """(game, note): the saved game with `dice` as its dice source and a
@@ -75,6 +81,38 @@ class Session:
         """Forget the saved game (it is over)."""
         try:
             self.store.clear(GAME)  # .bak first: a power cut never revives it
+        except SaveFailed:
+            pass
+
+    # ------------------------------------------------------------ score pad
+
+    def has_pad(self):
+        """True when a score pad (or a usable copy of one) is saved."""
+        return self.store.has(PAD, KIND_PAD)
+
+    def load_pad(self):
+        """(pad, note): the saved engine.scorepad.ScorePad and a note when
+        an older copy had to be used. Raises NoSave or SaveDamaged."""
+        data, note = self.store.load(PAD, KIND_PAD)
+        from engine.scorepad import ScorePad  # here: the title needs no pad code
+
+        try:
+            return ScorePad.from_data(data), note
+        except ValueError as e:  # intact bytes, not a valid pad
+            raise SaveDamaged("saved pad is not valid: %s" % e)
+
+    def save_pad(self, pad):
+        """Save the score pad; None, or the reason it failed."""
+        try:
+            self.store.save(PAD, KIND_PAD, pad.to_data())
+        except SaveFailed as e:
+            return str(e)
+        return None
+
+    def clear_pad(self):
+        """Delete the saved pad (the evening is over)."""
+        try:
+            self.store.clear(PAD)
         except SaveFailed:
             pass
 
@@ -193,8 +231,8 @@ class Session:
 def _table(value):
     """`load_table`'s check of the stored value: raises ValueError (or a
     TypeError on a wrong shape) when it does not hold together."""
-    from engine.levels import LEVELS
     from engine.game import MAX_SEATS, check_name
+    from engine.levels import LEVELS
     from engine.rules import Rules
 
     choice, encoding, seats, tips = value

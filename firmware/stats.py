@@ -34,10 +34,9 @@ winner screen is closed. Seats that played no turn are left out. At most
 MAX_ROWS rows: beyond that the row with the fewest games goes.
 """
 
+from firmware.files import KIND_STATS, STATS
 from firmware.store import NoSave, SaveDamaged, SaveFailed
 
-STATS = "stats"
-KIND_STATS = 0x54  # "T"; tools/pull_stats.py reads the same kind
 HEADER = ("name", "group", "games", "wins", "turns", "farkles", "points", "best_turn",
           "best_total", "solo_turns")
 NAME, GROUP, GAMES, WINS, TURNS, FARKLES, POINTS, BEST_TURN, BEST_TOTAL, SOLO = range(10)

@@ -12,21 +12,25 @@
 or an atomic rename, so a power cut at any point leaves the new value or the
 previous one loadable. No step deletes the only good copy and nothing is ever
 formatted. `Store.load` takes the first intact file of `name`, `name.new`,
-`name.bak` and says, in a short note for the screen, when it was not `name`.
+`name.bak`, and gives a note only when it had to fall back to `name.bak`:
+the newest state is lost then. A complete `name.new` left by a cut before
+its rename is the newest state (no note), and an empty or unfinished
+`name.new` with no other copy (a cut in the very first save) is no save at
+all: `Store.has` says False and `load` raises NoSave.
 
-Files go through a tiny adapter with `read`, `write`, `rename`, `remove` and
-`exists`: `DirFS` for a real folder (MicroPython `os` or CPython), `MemFS`
-for tests, with fault injection (failed writes, power cuts, damaged bytes).
+Files go through a tiny adapter with `read`, `write`, `rename`, `remove`,
+`exists` and `names`: `DirFS` for a real folder (MicroPython `os` or
+CPython); the tests' in-memory double with fault injection is
+tests/fakes/memfs.py (not shipped to the device).
 """
 
 import os
 
 from engine.codec import CodecError, pack, unpack
+from firmware.files import BAK, NEW
 
 ENOENT = 2
 ENOSPC = 28
-NEW = ".new"
-BAK = ".bak"
 
 
 class NoSave(Exception):
@@ -101,12 +105,26 @@ class Store:
             raise SaveFailed("could not save: %s" % _why(e))
         return len(blob)
 
+    def has(self, name, kind, files=None):
+        """True when save `name` has a copy `load` can use: `name` or
+        `name.bak` exists (each is only ever made by a rename of a checked
+        copy), or a lone `name.new` decodes. `files`: a directory listing
+        at hand (one read of the folder instead of three lookups)."""
+        if files is None:
+            files = self.fs.names()
+        if name in files or name + BAK in files:
+            return True
+        return name + NEW in files and self._intact(name + NEW, kind)
+
     def load(self, name, kind):
         """Return `(value, note)` from the first intact copy of save `name`.
 
-        `note` is None when the main file was intact, else a short reason for
-        the screen. Raises NoSave when no copy exists and SaveDamaged when
-        copies exist but none is intact.
+        `note` is None when nothing was lost (the main file, or a complete
+        `name.new` a cut left before its rename), else a short reason (in
+        English, for logs: screens say it in their own words) when the older
+        copy `name.bak` had to be used. Raises NoSave when no copy exists
+        (an unfinished `name.new` alone is none) and SaveDamaged when copies
+        exist but none is intact.
         """
         reason = None  # why the main file was not used; None: it is missing
         found = False
@@ -116,16 +134,17 @@ class Store:
             except OSError as e:
                 if _missing(e):
                     continue
-                found = True
+                found = found or suffix != NEW
                 why = "save unreadable (%s)" % _why(e)
             else:
-                found = True
                 try:
                     value = unpack(blob, kind)
                 except CodecError as e:
+                    # an unfinished name.new was never a save of its own
+                    found = found or suffix != NEW
                     why = str(e)
                 else:
-                    return value, _note(suffix, reason)
+                    return value, (reason or "save missing") if suffix == BAK else None
             if suffix == "":
                 reason = why
         if not found:
@@ -156,19 +175,6 @@ class Store:
         except CodecError:
             return False
         return True
-
-
-def _note(suffix, reason):
-    """The screen note for a value loaded from `name + suffix`."""
-    if suffix == "":
-        return None
-    if suffix == NEW:
-        if reason is None:
-            return "last save unfinished, its copy used"
-        return reason + ", newer copy used"
-    if reason is None:
-        return "save missing, last good copy used"
-    return reason + ", last good copy used"
 
 
 def _why(exc):
@@ -246,132 +252,3 @@ class DirFS:
             return os.listdir(self.path)
         except OSError:
             return []
-
-
-class PowerCut(Exception):
-    """Raised by MemFS when its simulated power goes off."""
-
-
-class MemFS:
-    """An in-memory file adapter for tests, with fault injection.
-
-    `files` maps names to bytes. `ops` counts the operations performed.
-    `fail_next_write` makes the next write raise OSError; `fail_after` makes
-    any operation fail; `power_cut_after` cuts the power after n more
-    operations (the state freezes, everything raises PowerCut until
-    `power_on`); `damage` truncates a file or flips its bytes.
-    """
-
-    def __init__(self, files=None):
-        self.files = dict(files or {})
-        self.ops = 0
-        self.writes = 0  # bytes written, as the flash would see them
-        self.off = False
-        self._fail_write = None  # None, or bytes kept by the failing write (-1: none)
-        self._fail_in = -1
-        self._cut_in = -1
-        self._torn = None
-
-    def fail_next_write(self, keep=None):
-        """Make the next write raise OSError (flash full).
-
-        `keep` None leaves the file as it was; an int leaves the first `keep`
-        bytes of the new data as the file (a partial write).
-        """
-        self._fail_write = -1 if keep is None else keep
-
-    def fail_after(self, n):
-        """Let `n` more operations succeed; the next one raises OSError, with no effect."""
-        self._fail_in = n
-
-    def power_cut_after(self, n, torn=None):
-        """Let `n` more operations succeed; the power goes off at the next one.
-
-        If that operation is a write and `torn` is an int, the file is left
-        holding the first `torn` bytes of the data; otherwise it has no effect.
-        """
-        self._cut_in = n
-        self._torn = torn
-
-    def power_on(self):
-        """Turn the power back on (a reboot): operations work again."""
-        self.off = False
-        self._cut_in = -1
-
-    def damage(self, name, truncate=None, flip=None, mask=0xFF):
-        """Truncate file `name` to `truncate` bytes and/or xor byte `flip` with `mask`."""
-        data = bytearray(self.files[name])
-        if truncate is not None:
-            data = data[:truncate]
-        if flip is not None:
-            data[flip] ^= mask
-        self.files[name] = bytes(data)
-
-    def _op(self):
-        """Count an operation; raise PowerCut or the injected OSError when due."""
-        if self.off:
-            raise PowerCut()
-        if self._cut_in == 0:
-            self.off = True
-            self._cut_in = -1
-            raise PowerCut()
-        if self._cut_in > 0:
-            self._cut_in -= 1
-        if self._fail_in == 0:
-            self._fail_in = -1
-            raise OSError(5, "injected I/O error")
-        if self._fail_in > 0:
-            self._fail_in -= 1
-        self.ops += 1
-
-    def read(self, name):
-        """The bytes of file `name`; OSError(ENOENT) when it does not exist."""
-        self._op()
-        if name not in self.files:
-            raise OSError(ENOENT, "no file " + name)
-        return self.files[name]
-
-    def write(self, name, data):
-        """Store `data` as file `name`, or fail as injected."""
-        if not self.off and self._cut_in == 0 and self._torn is not None:
-            self.files[name] = bytes(data[: self._torn])  # torn by the cut below
-        self._op()
-        if self._fail_write is not None:
-            keep = self._fail_write
-            self._fail_write = None
-            if keep >= 0:
-                self.files[name] = bytes(data[:keep])
-                self.writes += min(keep, len(data))
-            raise OSError(ENOSPC, "flash full")
-        self.files[name] = bytes(data)
-        self.writes += len(data)
-
-    def rename(self, old, new):
-        """Move file `old` to `new`, replacing `new` (atomic)."""
-        self._op()
-        if old not in self.files:
-            raise OSError(ENOENT, "no file " + old)
-        self.files[new] = self.files.pop(old)
-
-    def remove(self, name):
-        """Delete file `name`; OSError(ENOENT) when it does not exist."""
-        self._op()
-        if name not in self.files:
-            raise OSError(ENOENT, "no file " + name)
-        del self.files[name]
-
-    def exists(self, name):
-        """True when file `name` exists."""
-        self._op()
-        return name in self.files
-
-    def append(self, name, data):
-        """Add `data` at the end of file `name`; returns its new size."""
-        self._op()
-        self.files[name] = self.files.get(name, b"") + bytes(data)
-        return len(self.files[name])
-
-    def names(self):
-        """The names of the stored files."""
-        self._op()
-        return list(self.files)

@@ -11,10 +11,9 @@ game, so a stale file never meets a new game); a file whose key does not
 match the game means tips off. Toggling during play rewrites it.
 """
 
+from firmware.files import KIND_TIPS
+from firmware.files import TIPS as FILE
 from firmware.store import NoSave, SaveDamaged, SaveFailed
-
-FILE = "tips"
-KIND_TIPS = 0x4C  # "L" (learn): stats has "T"
 
 
 def game_key(game):

@@ -76,6 +76,15 @@ class Ui:
             s = s[:-1]
         return s + "…"
 
+    def fit_name(self, s, name, width):
+        """`s % name` in `width` pixels: the name is shortened with '…', the
+        words around it stay whole (`s` has one %s)."""
+        line = s % name
+        if self.font.width(line) <= width:
+            return line
+        # the name's glyphs are spaced from their neighbours: one more gap
+        return s % self.fit(name, max(0, width - self.font.width(s % "") - font.SPACING))
+
     def title(self, canvas, s):
         """A title bar: inverted text on the top line."""
         canvas.fill_rect(0, 0, self.w, self.line, 1)

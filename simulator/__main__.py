@@ -2,7 +2,8 @@
 
 Window (pygame-ce): the OLED pixel-true and scaled, six clickable buttons,
 keyboard arrows, X for A and Z for B (printed in the window), F12 writes a
-screenshot. Headless: `--headless` with `--keys`, `--screenshot` and
+screenshot into screenshots/ (the title bar and the console say which).
+Headless: `--headless` with `--keys`, `--screenshot` and
 `--state`, for tests and for people without a display:
 
     python -m simulator --headless --board pico_ssd1306_i2c --seed 7 \\

@@ -18,11 +18,11 @@ import sys
 from pathlib import Path
 
 from engine.codec import CodecError, unpack
+from firmware.files import BAK, KIND_STATS, NEW, STATS
 from tools import deploy
 
-KIND_STATS = 0x54  # "T"
-STATS_PATH = "data/stats"
-FALLBACKS = ("", ".new", ".bak")  # firmware.store's order
+STATS_PATH = "data/" + STATS
+FALLBACKS = ("", NEW, BAK)  # firmware.store's order
 
 
 def to_rows(value):

@@ -28,13 +28,12 @@ Screens:
   A closes the evening (the save is deleted, then the statistics count it).
 """
 
-from engine.scorepad import BASE_TABLE, KIND_PAD, STEP, PadError, ScorePad
+from engine.scorepad import BASE_TABLE, STEP, PadError, ScorePad
 from firmware import buttons
 from firmware.screen import Menu, Screen
 from firmware.screens.menu import SeatPick
-from firmware.store import NoSave, SaveDamaged, SaveFailed
+from firmware.store import NoSave, SaveDamaged
 
-PAD = "pad"
 TARGETS = (10000, 5000)
 # The entry hurdles and the penalties for three Nichts in a row a new pad
 # offers (0: none); the first pad starts at ENTRY and PENALTY, later ones
@@ -51,57 +50,30 @@ TABLE_LABELS = {"one": "1", "five": "5", "three_1": "111", "three_2": "222", "th
                 "three_4": "444", "three_5": "555", "three_6": "666"}
 
 
-# ------------------------------------------------------------ the file
-
-
-def has_pad(app):
-    """True when a score pad (or a copy of one) is saved."""
-    fs = app.session.store.fs
-    return fs.exists(PAD) or fs.exists(PAD + ".new") or fs.exists(PAD + ".bak")
-
-
-def save_pad(app, pad):
-    """Save the pad; None, or the reason it failed."""
-    try:
-        app.session.store.save(PAD, KIND_PAD, pad.to_data())
-    except SaveFailed as e:
-        return str(e)
-    return None
-
-
-def clear_pad(app):
-    """Delete the saved pad (the evening is over)."""
-    try:
-        app.session.store.clear(PAD)
-    except SaveFailed:
-        pass
-
-
 def resume(app):
     """The title's "Tafel weiter": load the saved pad and show it; a damaged
     file is reported (the store falls back to the last good copy itself)."""
     from firmware.screens.message import Message
 
     try:
-        data, note = app.session.store.load(PAD, KIND_PAD)
-        pad = ScorePad.from_data(data)
+        pad, note = app.session.load_pad()
     except NoSave:
         app.push(Message(app.t("no_save"), []))
         return
-    except (SaveDamaged, ValueError) as e:  # ValueError: intact bytes, not a valid pad
-        app.push(Message(app.t("save_damaged"), [str(e)]))
+    except SaveDamaged:
+        app.push(Message(app.t("save_damaged"), [app.t("save_damaged_note")]))
         return
     screen = PadScreen(pad)
     app.push(screen)
     if pad.over:
         app.push(PadWinner(screen))
-    if note:
-        app.push(Message(app.t("older_copy"), [note]))
+    if note:  # an older copy: the last entry is lost
+        app.push(Message(app.t("older_copy"), [app.t("older_copy_note")]))
 
 
 def start_new(app):
     """The title's "Tafel": a new pad; asks first when one is saved."""
-    if has_pad(app):
+    if app.session.has_pad():
         from firmware.screens.stats import Confirm
 
         app.push(Confirm(app.t("pad_new"), [app.t("pad_replace")],
@@ -123,37 +95,48 @@ def signed(points):
     return ("+%d" if points >= 0 else "-%d") % abs(points)
 
 
-def entry_text(app, pad, entry):
-    """An entry of `pad.history()` in a short line: 'Anna +350'."""
-    kind = entry[0]
+def entry_name(pad, entry):
+    """The name of the seat an entry of `pad.history()` is about."""
     # a join taken back has no row any more: its entry carries the name
-    name = entry[2] if kind == "join" else pad.seats[entry[1]].name
+    return entry[2] if entry[0] == "join" else pad.seats[entry[1]].name
+
+
+def entry_text(app, pad, entry, name=None):
+    """An entry of `pad.history()` in a short line: 'Anna +350' (`name`
+    in place of the seat's name: "%s" makes a template for Ui.fit_name)."""
+    kind = entry[0]
+    if name is None:
+        name = entry_name(pad, entry)
     if kind == "enter" or kind == "adjust":
         return "%s %s" % (name, signed(entry[2]))
-    return "%s: %s" % (name, app.t("pad_" + kind))
+    return "%s %s" % (name, app.t("pad_" + kind))
 
 
 def event_text(app, pad, events):
-    """The message for the events of one action (the most telling one)."""
+    """The message for the events of one action (the most telling one);
+    a name in it is shortened to keep the words whole."""
     msg = ""
+    ui = app.ui
     for ev in events:
         kind = ev[0]
         if kind == "hurdle":
             msg = app.t("pad_hurdle") % ev[3]
         elif kind == "penalty":
-            msg = app.t("penalty") % (pad.seats[ev[1]].name, ev[2])
+            msg = ui.fit_name(app.t("penalty") % ("%s", ev[2]), pad.seats[ev[1]].name, ui.w)
         elif kind == "final":
             msg = app.t("final_round")
         elif kind == "playoff":
             msg = app.t("playoff")
         elif kind == "join":
-            msg = app.t("seat_joined") % ev[2]
+            msg = ui.fit_name(app.t("seat_joined"), ev[2], ui.w)
         elif kind == "leave":
-            msg = app.t("seat_left") % ev[2]
+            msg = ui.fit_name(app.t("seat_left"), ev[2], ui.w)
         elif kind == "undo":
-            msg = app.t("pad_undone") % entry_text(app, pad, ev[1])
+            msg = ui.fit_name(app.t("pad_undone") % entry_text(app, pad, ev[1], "%s"),
+                              entry_name(pad, ev[1]), ui.w)
         elif kind == "nothing" and not msg:
-            msg = app.t("pad_nothing_n") % (pad.seats[ev[1]].name, ev[2])
+            msg = ui.fit_name(app.t("pad_nothing_n") % ("%s", ev[2]), pad.seats[ev[1]].name,
+                              ui.w)
         elif kind in ("adjust", "turn") and not msg:
             msg = "%s %s = %d" % (pad.seats[ev[1]].name, signed(ev[2]), ev[3])
     return msg
@@ -203,7 +186,7 @@ class PadScreen(Screen):
             self.msg = refusal_text(app, e)
             app.redraw()
             return False
-        failed = save_pad(app, self.pad)
+        failed = app.session.save_pad(self.pad)
         self.msg = app.t("save_failed") if failed else event_text(app, self.pad, events)
         self.value = 0
         app.redraw()
@@ -277,8 +260,8 @@ class PadScreen(Screen):
         canvas.fill_rect(0, 0, ui.w, ui.line, 1)
         ty = 1 if app.big else 0
         ui.right(canvas, rnd, ty, 0, ui.w - 1)
-        who = app.t("your_turn") % seat.name if app.big else seat.name
-        ui.text(canvas, ui.fit(who, ui.w - ui.width(rnd) - 5), 1, ty, 0)
+        who = app.t("your_turn") if app.big else "%s"
+        ui.text(canvas, ui.fit_name(who, seat.name, ui.w - ui.width(rnd) - 5), 1, ty, 0)
         y = ui.line + 2
         value = "+%d" % self.value if self.value else app.t("pad_nothing")
         # the points in a frame: what A enters
@@ -454,12 +437,15 @@ class PadMenu(Menu):
     def labels(self, app):
         """One text per entry."""
         pad = self.screen.pad
+        ui = app.ui
         out = []
         for key in self._entries():
             if key == "nothing":
-                out.append(app.t("pad_menu_nothing") % pad.seat().name)
+                out.append(ui.fit_name(app.t("pad_menu_nothing"), pad.seat().name, ui.w - 4))
             elif key == "undo":
-                out.append(app.t("pad_menu_undo") % entry_text(app, pad, pad.last_entry()))
+                last = pad.last_entry()
+                out.append(ui.fit_name(app.t("pad_menu_undo") % entry_text(app, pad, last, "%s"),
+                                       entry_name(pad, last), ui.w - 4))
             elif key == "to_title":
                 out.append(app.t("to_title"))
             else:
@@ -563,7 +549,7 @@ class PadDigits(Screen):
         ui = app.ui
         canvas.fill(0)
         pad = self.screen.pad
-        ui.title(canvas, app.t("your_turn") % pad.seat().name)
+        ui.title(canvas, ui.fit_name(app.t("your_turn"), pad.seat().name, ui.w - 2))
         from firmware import font
 
         f = font.REGULAR
@@ -622,7 +608,7 @@ class PadAdjust(Screen):
         ui = app.ui
         canvas.fill(0)
         s = self.screen.pad.seats[self.seat]
-        ui.title(canvas, app.t("pad_adjust_title") % s.name)
+        ui.title(canvas, ui.fit_name(app.t("pad_adjust_title"), s.name, ui.w - 2))
         total = max(0, s.score + self.delta)
         y = ui.line + 2
         change = signed(self.delta)
@@ -669,7 +655,7 @@ class PadSetup(Menu):
                 return name
         n = 1
         while True:
-            name = ("Spieler %d" if app.lang == "de" else "Player %d") % n
+            name = app.t("player_n") % n
             if name not in self.names:
                 return name
             n += 1
@@ -746,7 +732,7 @@ class PadSetup(Menu):
             settings["pad"] = [self.entry, self.penalty]
             app.session.save_settings()
         screen = PadScreen(pad)
-        if save_pad(app, pad):
+        if app.session.save_pad(pad):
             screen.msg = app.t("save_failed")
         app.home(screen)
 
@@ -777,7 +763,7 @@ class PadWinner(Screen):
         if key == buttons.A:
             from firmware.stats import record_pad
 
-            clear_pad(app)  # first: a power cut between the two never counts it twice
+            app.session.clear_pad()  # first: a power cut between the two never counts it twice
             record_pad(app.session.store, self.screen.pad)
             app.home()
         elif key == buttons.B:
@@ -789,7 +775,7 @@ class PadWinner(Screen):
         ui = app.ui
         pad = self.screen.pad
         canvas.fill(0)
-        ui.title(canvas, app.t("winner") % pad.seats[pad.winner].name)
+        ui.title(canvas, ui.fit_name(app.t("winner"), pad.seats[pad.winner].name, ui.w - 2))
         rows = max(1, (ui.h - 2 * ui.line) // ui.line)
         ui.lines(canvas, standing_lines(app, pad)[:rows])
         ui.hints(canvas, app.t("pad_winner_hint"))

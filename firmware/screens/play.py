@@ -328,7 +328,8 @@ class Play(Screen):
         canvas.fill(0)
         # Header: who plays and their total; the turn total on the right.
         turn = "+%d" % game.turn_total
-        ui.text(canvas, ui.fit("%s %d" % (seat.name, seat.score), ui.w - ui.width(turn) - 4),
+        # the name gives way, the score stays whole
+        ui.text(canvas, ui.fit_name("%%s %d" % seat.score, seat.name, ui.w - ui.width(turn) - 4),
                 0, 0)
         ui.right(canvas, turn, 0)
         dice_y = ui.line + (1 if app.big else 0)

@@ -272,7 +272,7 @@ class RulesEditor(Menu):
 
         failed = app.session.save_ruleset(name, Rules(**self.opts))
         if failed:
-            app.push(Message(app.t("save_failed"), [failed]))
+            app.push(Message(app.t("save_failed"), [app.t("save_failed_note")]))
             return
         self.set_name = name
         self.base = dict(self.opts)

@@ -63,9 +63,9 @@ class Settings(Menu):
                 if not secs:
                     value = app.t("sleep_never")
                 elif secs < 60:
-                    value = "%d s" % secs
+                    value = app.t("sleep_s") % secs
                 else:
-                    value = "%d min" % (secs // 60)
+                    value = app.t("sleep_min") % (secs // 60)
                 out.append(app.t("set_sleep") % value)
             elif row == "dice":
                 out.append(app.t("set_dice") % app.t(DICE[app.ui.dice_style]))

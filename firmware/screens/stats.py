@@ -82,7 +82,7 @@ class StatsMenu(Menu):
         if failed:
             from firmware.screens.message import Message
 
-            app.push(Message(app.t("save_failed"), [failed]))
+            app.push(Message(app.t("save_failed"), [app.t("save_failed_note")]))
 
     def state(self):
         """The names and the highlighted entry."""

@@ -7,14 +7,17 @@ from firmware.screen import Menu, Screen
 
 def standing_lines(app, game):
     """'1. Name 1234' lines, best first: » marks the seat to play, • a seat
-    that still has a turn in the final round or play-off round."""
+    that still has a turn in the final round or play-off round. A long
+    name gives way to the score (fitted to a list entry's width)."""
     lines = []
+    ui = app.ui
     ending = game.final >= 0 or game.playoff is not None
     for rank, i in enumerate(game.standings()):
         seat = game.seats[i]
         mark = "»" if i == game.current and game.phase != "over" else " "
         last = " •" if ending and i in game.pending and i != game.current else ""
-        lines.append("%d.%s%s %d%s" % (rank + 1, mark, seat.name, seat.score, last))
+        line = "%d.%s%%s %d%s" % (rank + 1, mark, seat.score, last)
+        lines.append(ui.fit_name(line, seat.name, ui.w - 4))
     return lines
 
 
@@ -48,7 +51,7 @@ class HandOver(Screen):
         ui = app.ui
         game = self.play.game
         canvas.fill(0)
-        ui.title(canvas, app.t("your_turn") % game.seat().name)
+        ui.title(canvas, ui.fit_name(app.t("your_turn"), game.seat().name, ui.w - 2))
         y = ui.line + 2
         if game.offer:
             ui.text(canvas, ui.fit(offer_text(app, game), ui.w), 0, y)

@@ -2,8 +2,8 @@
 pad (and "Tafel weiter" while one is saved), statistics, settings (the
 language is there)."""
 
+from firmware.files import GAME, KIND_GAME, KIND_PAD, PAD
 from firmware.screen import Menu
-from firmware.session import GAME
 from firmware.store import NoSave, SaveDamaged
 
 
@@ -33,11 +33,12 @@ class Title(Menu):
 
     def _find_entries(self, app):
         entries = []
-        files = app.session.store.fs.names()  # one directory read, not six stats
-        if _saved(files, GAME):
+        store = app.session.store
+        files = store.fs.names()  # one directory read, not six stats
+        if store.has(GAME, KIND_GAME, files):
             entries.append("continue")
         entries.append("new_game")
-        if _saved(files, "pad"):
+        if store.has(PAD, KIND_PAD, files):
             entries.append("pad_continue")
         entries.append("pad_title")
         entries.append("stats_title")
@@ -96,12 +97,6 @@ class Title(Menu):
             app.push(Settings())
 
 
-def _saved(files, name):
-    """True when `files` hold save `name` or a copy of it (Session.has_game,
-    firmware.screens.pad.has_pad)."""
-    return name in files or name + ".new" in files or name + ".bak" in files
-
-
 def resume(app):
     """Load the saved game and show it; a damaged save is reported and the
     last good copy used (the store falls back by itself)."""
@@ -113,10 +108,10 @@ def resume(app):
     except NoSave:
         app.push(Message(app.t("no_save"), []))
         return
-    except SaveDamaged as e:
-        app.push(Message(app.t("save_damaged"), [str(e)]))
+    except SaveDamaged:  # the reason stays in English for logs; the player reads theirs
+        app.push(Message(app.t("save_damaged"), [app.t("save_damaged_note")]))
         return
     play = Play(app, game)
     app.push(play)
-    if note:
-        app.push(Message(app.t("older_copy"), [note]))
+    if note:  # an older copy: the last decision is lost
+        app.push(Message(app.t("older_copy"), [app.t("older_copy_note")]))

@@ -11,7 +11,8 @@ import framebuf  # noqa: E402  (CPython: the stand-in from tests/conftest.py)
 from engine.dice import SeededDice  # noqa: E402
 from firmware import battery, device, sound  # noqa: E402
 from firmware import board as board_mod  # noqa: E402
-from firmware.store import MemFS, Store  # noqa: E402
+from firmware.store import Store  # noqa: E402
+from tests.fakes.memfs import MemFS  # noqa: E402
 
 
 def _urandom(n):

@@ -30,7 +30,8 @@ from engine.dice import SeededDice  # noqa: E402
 from firmware import board as board_mod  # noqa: E402
 from firmware import buttons, display  # noqa: E402
 from firmware.app import App  # noqa: E402
-from firmware.store import DirFS, MemFS, Store  # noqa: E402
+from firmware.store import DirFS, Store  # noqa: E402
+from tests.fakes.memfs import MemFS  # noqa: E402
 
 FRAME_MS = 20
 

@@ -6,7 +6,8 @@ cache cannot be written."""
 from engine.rules import preset
 from engine.turnplan import TurnPlan
 from firmware.players import Players, plan_file
-from firmware.store import DirFS, MemFS
+from firmware.store import DirFS
+from tests.fakes.memfs import MemFS
 
 RULES = preset("fuenf")
 

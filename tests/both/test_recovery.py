@@ -15,7 +15,8 @@ from engine.rules import preset  # noqa: E402
 from firmware import device, recovery  # noqa: E402
 from firmware.screen import Screen  # noqa: E402
 from firmware.screens.play import Play  # noqa: E402
-from firmware.store import MemFS, Store  # noqa: E402
+from firmware.store import Store  # noqa: E402
+from tests.fakes.memfs import MemFS  # noqa: E402
 
 
 class Faulty(Screen):

@@ -7,8 +7,9 @@ from engine.rules import preset
 from engine.scorepad import ScorePad
 from firmware import stats
 from firmware.stats import HEADER, KIND_STATS, Stats, group_of, percent, record_game, record_pad
-from firmware.store import MemFS, Store
+from firmware.store import Store
 from tests.both.randomplay import play
+from tests.fakes.memfs import MemFS
 
 
 def _finished(names, scores, turns, farkles, best, winner, rules=None):

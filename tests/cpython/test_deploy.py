@@ -108,6 +108,10 @@ def test_stage_has_every_module_compiled(staged, board):
     assert [p.relative_to(dest).as_posix() for p in sources] == ["main.py"]
     assert (dest / "board.txt").read_text().strip() == board
     assert (dest / "data").is_dir()
+    # the tests' file doubles stay on the PC (tests/fakes/memfs.py)
+    assert not (dest / "tests").exists()
+    for mpy in dest.rglob("*.mpy"):
+        assert b"MemFS" not in mpy.read_bytes() and b"PowerCut" not in mpy.read_bytes(), mpy
 
 
 @pytest.mark.parametrize("board", BOARDS)

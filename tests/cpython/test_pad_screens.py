@@ -10,9 +10,9 @@ import random
 from engine.scorepad import ScorePad
 from firmware import strings
 from firmware.stats import Stats
-from firmware.store import MemFS, PowerCut
 from simulator.host import Sim
 from tests.cpython.simdriver import Cut, CutSim, press
+from tests.fakes.memfs import MemFS, PowerCut
 
 BOARD = "pico_ssd1306_i2c"
 
@@ -124,7 +124,7 @@ def test_an_evening_with_everything(tmp_path):
     assert sim.state()["value"] == 120
     press(sim, "A")
     st = sim.state()
-    assert st["screen"] == "pad_digits" and st["message"] == "120? 100 oder 150"
+    assert st["screen"] == "pad_digits" and st["message"] == de("pad_err_step") % (120, 100, 150)
     assert pad.seats[0].score == 400  # nothing entered
     press(sim, "UP", "UP", "UP", "A")
     assert sim.state()["screen"] == "pad" and pad.seats[0].score == 550

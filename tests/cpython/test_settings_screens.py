@@ -11,10 +11,11 @@ from engine.rules import preset
 from firmware import strings
 from firmware.screens.play import ROLL_ANIM_MS, Play
 from firmware.screens.settings import CONTRASTS, SLEEPS
-from firmware.store import MemFS, Store
+from firmware.store import Store
 from simulator.host import Sim
 from tests.cpython.simdriver import press
 from tests.cpython.test_pad_screens import title_to
+from tests.fakes.memfs import MemFS
 
 FAKES = str(Path(__file__).resolve().parent.parent / "fakes")
 if FAKES not in sys.path:

@@ -5,7 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import codec
-from firmware.store import MemFS, NoSave, PowerCut, SaveDamaged, SaveFailed, Store
+from firmware.store import NoSave, SaveDamaged, SaveFailed, Store
+from tests.fakes.memfs import MemFS, PowerCut
 
 KIND = 0x47
 NAME = "game"
@@ -40,12 +41,14 @@ def prepare(fs, how):
         fs.files[NAME + ".new"] = b"ZT\x47"
 
 
-def loaded(files):
-    """What a reboot would load from a copy of `files`: a value, or the exception class."""
+def loaded(files, with_note=False):
+    """What a reboot would load from a copy of `files`: a value, or the
+    exception class (`with_note`: (value, note))."""
     try:
-        return Store(MemFS(files)).load(NAME, KIND)[0]
+        got, note = Store(MemFS(files)).load(NAME, KIND)
     except (NoSave, SaveDamaged) as e:
-        return type(e)
+        got, note = type(e), None
+    return (got, note) if with_note else got
 
 
 def run_saves(fs, values):
@@ -87,12 +90,17 @@ def test_power_cut_after_every_operation(how, values, torn):
         before, in_flight = begun[-1]
         assert fs.off == (cut < total)
         fs.power_on()
-        got = loaded(fs.files)
+        got, note = loaded(fs.files, True)
+        # The title offers a game exactly when one loads (or all copies are damaged).
+        assert Store(MemFS(fs.files)).has(NAME, KIND) == (got is not NoSave), (cut, fs.files)
+        if how != "main damaged":  # a cut loses no decision already saved: no alarm
+            assert note is None, (cut, note)
         if cut == total:  # no cut: everything saved
             assert got == values[-1]
             continue
         if isinstance(before, type):  # nothing loadable before this save
-            assert got in (in_flight, NoSave, SaveDamaged), (cut, got)
+            # an empty or unfinished name.new of a first save is no save, not a damaged one
+            assert got in (in_flight, NoSave), (cut, got)
         else:
             assert got in (in_flight, before), (cut, got, before, in_flight)
         # After the reboot, saving works again and leaves a clean state.

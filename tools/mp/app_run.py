@@ -78,7 +78,8 @@ def build(small=False, seed=7, tables=True):
     framebuf = _framebuf()
     from engine.dice import SeededDice
     from firmware.app import App
-    from firmware.store import DirFS, MemFS, Store
+    from firmware.store import DirFS, Store
+    from tests.fakes.memfs import MemFS
 
     w, h = (72, 40) if small else (128, 64)
     canvas = framebuf.FrameBuffer(bytearray(w * h // 8), w, h, framebuf.MONO_VLSB)

@@ -30,7 +30,8 @@ import oled  # noqa: E402  the display controller model on the fake bus
 from engine.dice import SeededDice  # noqa: E402
 from firmware import board as board_mod  # noqa: E402
 from firmware import device  # noqa: E402
-from firmware.store import MemFS, Store  # noqa: E402
+from firmware.store import Store  # noqa: E402
+from tests.fakes.memfs import MemFS  # noqa: E402
 
 BOARD = "pico_ssd1306_i2c"
 
