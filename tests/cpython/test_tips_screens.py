@@ -163,7 +163,7 @@ def test_cost_line_and_the_end_summary(tmp_path):
         press(sim, "A")  # hand-over: roll
         assert game.phase == "keep"
         play = _play(sim)
-        press(sim, "A", "DOWN")  # the cursor starts on the 1: pick it, bank
+        press(sim, "A", "DOWN", "DOWN")  # the cursor starts on the 1: pick it, bank
         assert game.seats[0].score == 9300
         assert play.tips.note == sim.app.t("tip_cost") % play.tips.cost[0]
         assert play.tips.cost[0] > 200
@@ -179,7 +179,7 @@ def test_cost_line_and_the_end_summary(tmp_path):
             elif state["phase"] == "farkle":
                 press(sim, "A")
             elif state["phase"] == "keep":
-                press(sim, "UP", "DOWN")
+                press(sim, "DOWN", "DOWN")
             else:
                 press(sim, "A")
         state = sim.state()
