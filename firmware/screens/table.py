@@ -112,7 +112,8 @@ class HandOver(Screen):
     def state(self):
         """Whose turn it is, the offer, what the last turns scored."""
         game = self.play.game
-        return {"next": game.seat().name, "offer": list(game.offer or ()),
+        offer = game.offer
+        return {"next": game.seat().name, "offer": [offer[0], list(offer[1])] if offer else [],
                 "results": [[game.seats[i].name, p] for i, p in turn_results(game)]}
 
 
