@@ -121,14 +121,30 @@ def signed(points):
     return ("+%d" if points >= 0 else "-%d") % abs(points)
 
 
-def entry_text(app, pad, entry):
-    """An entry of `pad.history()` in a short line: 'Anna +350'."""
+def entry_text(app, pad, entry, frame="%s", width=0):
+    """An entry of `pad.history()` in a short line, 'Anna +350', put into
+    `frame` ('Zurück: %s'); with `width` the name gives way so that the
+    line fits and what happened stays readable."""
     kind = entry[0]
     # a join taken back has no row any more: its entry carries the name
     name = entry[2] if kind == "join" else pad.seats[entry[1]].name
     if kind == "enter" or kind == "adjust":
-        return "%s %s" % (name, signed(entry[2]))
-    return "%s: %s" % (name, app.t("pad_" + kind))
+        rest = " " + signed(entry[2])
+    else:
+        rest = ": " + app.t("pad_" + kind)
+    line = frame % (name + rest)
+    if not width or app.ui.width(line) <= width:
+        return line
+    # The name gives way in the middle, keeping a last digit ('Spiel…2'):
+    # the default names differ only there.
+    tail = name[-1] if name[-1].isdigit() else ""
+    head = name[:-1] if tail else name
+    while head:
+        head = head[:-1]
+        line = frame % (head + "…" + tail + rest)
+        if app.ui.width(line) <= width:
+            break
+    return line
 
 
 def event_text(app, pad, events):
@@ -149,7 +165,7 @@ def event_text(app, pad, events):
         elif kind == "leave":
             msg = app.t("seat_left") % ev[2]
         elif kind == "undo":
-            msg = app.t("pad_undone") % entry_text(app, pad, ev[1])
+            msg = entry_text(app, pad, ev[1], app.t("pad_undone"), app.ui.w)
         elif kind == "nothing" and not msg:
             msg = app.t("pad_nothing_n") % (pad.seats[ev[1]].name, ev[2])
         elif kind in ("adjust", "turn") and not msg:
@@ -450,7 +466,8 @@ class PadMenu(Menu):
             if key == "nothing":
                 out.append(app.t("pad_menu_nothing") % pad.seat().name)
             elif key == "undo":
-                out.append(app.t("pad_menu_undo") % entry_text(app, pad, pad.last_entry()))
+                out.append(entry_text(app, pad, pad.last_entry(), app.t("pad_menu_undo"),
+                                      app.ui.w - 4))
             elif key == "to_title":
                 out.append(app.t("to_title"))
             else:

@@ -385,3 +385,24 @@ def test_refusals_stay_on_their_screen(tmp_path):
     press(sim, "A")
     assert Stats.load(sim.app.session.store)[0].person("Spieler 1")["solo"] == [
         ("tafel:10000", 1)]
+
+
+def test_undo_of_a_nichts_fits_both_layouts(tmp_path):
+    """'Zurück: Spieler 2: Nichts' in the menu and as the message: the name
+    gives way, what is taken back stays readable."""
+    for board in ("pico_ssd1306_i2c", "thumby"):
+        sim = Sim(board, str(tmp_path / board), 1)
+        start_pad(sim, 5000)
+        enter(sim, 400)
+        press(sim, "A")  # Spieler 2: Nichts
+        press(sim, "B", "A")
+        assert sim.state()["screen"] == "pad_menu"
+        ui = sim.app.ui
+        undo = [s for s in sim.app.top().labels(sim.app) if s.startswith(de("pad_menu_undo")[:6])]
+        assert len(undo) == 1 and undo[0].endswith(": " + de("pad_nothing")), undo
+        assert ui.width(undo[0]) <= ui.w - 4, (board, undo[0])
+        assert "…2: " in undo[0]  # the seat's number stays readable
+        menu_to(sim, undo[0])
+        st = sim.state()
+        assert st["screen"] == "pad" and st["message"].endswith(": " + de("pad_nothing"))
+        assert ui.width(st["message"]) <= ui.w, (board, st["message"])

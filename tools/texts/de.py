@@ -331,10 +331,14 @@ TEXTS = {
     "od_line": "%d W.: %d,%d%% (%d/%d)",
     "od_line_small": "%d W.: %d,%d%%",
     "od_note": "Mit weniger Würfeln steigt das Risiko eines Fehlwurfs.",
-    "ky_1": "A wählt den Würfel unter dem Strich, ↑ wählt alle zählenden.",
-    "ky_2": "B würfelt mit der Auswahl weiter, ↓ sichert sie.",
-    "ky_3": ("Zu Zugbeginn: A würfelt, B zeigt die Tabelle mit Tipps, Hilfe, Kommt dazu"
-             " und Geht."),
+    "ky_1": "←→ schieben den Strich unter den Würfeln, A wählt den Würfel darüber.",
+    "ky_2": ("↑ würfelt mit der Auswahl weiter, ↓ sichert sie. Beide fragen erst nach (ohne "
+             "Auswahl nehmen sie alle zählenden Würfel); dieselbe Taste noch einmal führt es "
+             "aus, B heißt nein."),
+    "ky_3": ("B nimmt sonst die Auswahl zurück oder zeigt die Tabelle mit Tipps, Hilfe, Kommt "
+             "dazu, Geht und dem Weg ins Hauptmenü."),
+    "ky_4": ("Zu Zugbeginn würfelt A. Bei einem Angebot zum Erben: ↑ erbt, A würfelt neu. "
+             "Spielt ein Computer, zeigt B die Tabelle; jede andere Taste macht ihn schneller."),
     "bad_six_dice_short": "%s nur mit 6 Würfeln",
     "bad_five_flat_short": "Fünf=5000 nur mit 5 Würfeln",
     "bad_entry_short": "Einstieg über dem Ziel",

@@ -328,10 +328,13 @@ TEXTS = {
     "od_line": "%d dice: %d.%d%% (%d/%d)",
     "od_line_small": "%d dice: %d.%d%%",
     "od_note": "The fewer dice you roll, the likelier a farkle.",
-    "ky_1": "A picks the die above the bar, ↑ picks all scoring dice.",
-    "ky_2": "B rolls on with the pick, ↓ banks it.",
-    "ky_3": ("At the start of a turn: A rolls, B shows the standings with tips, help, and"
-             " joining or leaving."),
+    "ky_1": "←→ move the bar below the dice, A picks the die above it.",
+    "ky_2": ("↑ rolls on with the pick, ↓ banks it. Both ask first (with nothing picked they "
+             "take every scoring die); the same key again does it, B says no."),
+    "ky_3": ("Otherwise B drops the pick or shows the standings with tips, help, joining, "
+             "leaving and the way to the main menu."),
+    "ky_4": ("At the start of a turn A rolls. With a takeover offer ↑ takes it over, A rolls "
+             "fresh. While a computer plays, B shows the standings; any other key hurries it."),
     "bad_six_dice_short": "%s needs 6 dice",
     "bad_five_flat_short": "Five=5000 needs 5 dice",
     "bad_entry_short": "Entry above the target",
