@@ -429,7 +429,9 @@ class Play(Screen):
         below = y + size + 4
         if not self.tips.draw(app, canvas, self, x - n * (size + gap), y, gap, below):
             self._draw_aside(app, canvas, below)
-        status = self.msg or self.tips.status(app, self, self._status(app))
+        status = self.msg or self._status(app)
+        if not self.armed:  # a question stays in view, tips or not
+            status = self.msg or self.tips.status(app, self, status)
         if status:
             ui.text(canvas, ui.fit(status, ui.w), 0, ui.h - 2 * ui.line + (1 if app.big else 0))
 

@@ -93,6 +93,9 @@ class HandOver(Screen):
         lines = []
         if game.offer:
             lines.append(offer_text(app, game))
+        elif game.turn_total:  # taken over before the hand-over showed again
+            lines.append(app.t("inherited" if app.big else "inherited_small") % (
+                game.turn_total, game.dice_left()))
         if game.playoff is not None or game.final >= 0:
             key = "playoff_note" if game.playoff is not None else "final_note"
             lines.append(app.t(key if app.big else key + "_small"))

@@ -118,6 +118,23 @@ def test_roll_on_asks_once_and_b_opens_the_standings(tmp_path, board, drawn):
     assert game.turn_total == 150 and game.roll == (2, 2, 2, 3)
 
 
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_question_stays_in_view_with_tips_on(tmp_path, board, drawn):
+    from firmware import tips
+
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 5, 3, 3, 4, 6],
+                     names=("Anna", ("Profi 2", "profi")))
+    tips.start_game(sim.app.session, game, [True, False])
+    sim.app.home(Play(sim.app, game))
+    sim.run(200)
+    press(sim, "A", "DOWN")
+    for _ in range(3):  # whatever the tips show meanwhile
+        assert _t(sim, "ask_bank") % 150 in drawn(sim)
+        sim.run(2500)
+    press(sim, "DOWN")
+    assert game.seats[0].score == 150
+
+
 def test_a_roll_without_a_choice_is_not_asked(tmp_path):
     # Below the entry hurdle banking is refused: rolling on is the only way.
     sim, game = _sim(tmp_path, "thumby", preset("kneipe"), [1, 2, 3, 4, 6, 6, 5, 5, 5, 2, 3])
