@@ -368,7 +368,7 @@ class Play(Screen):
         game = self.game
         seat = game.seat()
         canvas.fill(0)
-        # Header: who plays and their total ("Anna: 350", alone "Zug 4 · 350");
+        # Header: who plays and their total ("Anna: 350", alone "Zug 4: 350");
         # the turn total on the right.
         turn = "+%d" % game.turn_total
         room = ui.w - ui.width(turn) - 4

@@ -387,3 +387,14 @@ def test_new_texts_exist_in_both_languages():
                 "hurry_hint_small", "turn_nothing", "tie_final", "tie_final_small", "tie_seat",
                 "won_playoff", "solo_head", "solo_turns", "solo_record", "solo_best"):
         assert key in TEXTS["de"] and key in TEXTS["en"], key
+
+
+@pytest.mark.parametrize("lang", ("de", "en"))
+def test_solo_header_fits_with_big_numbers(tmp_path, lang, drawn):
+    sim, game = _sim(tmp_path, "thumby", preset("zehntausend"), [1, 1, 1, 1, 2, 3],
+                     names=("Anna",), scores=(9950,), lang=lang)
+    game.seats[0].turns = 98
+    press(sim, "A")
+    game.turn_total = 3200  # a long turn, set here rather than rolled
+    texts = drawn(sim)
+    assert _t(sim, "solo_head") % (99, 9950) in texts and "+3200" in texts

@@ -50,7 +50,7 @@ TEXTS = {
     "pick_hint": "←→ A Würfel wählen",
     "pick_hint_small": "←→ A wählen",
     "start_hint": "A los  B Tabelle",
-    "solo_head": "Zug %d · %d",
+    "solo_head": "Zug %d: %d",
     "offer_hint": "↑ erben  A neu",
     "offer_hint_small": "↑erben A neu",
     "offer": "Erben: %d, %d Würfel",

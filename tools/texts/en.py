@@ -50,7 +50,7 @@ TEXTS = {
     "pick_hint": "←→ A pick dice",
     "pick_hint_small": "←→ A pick",
     "start_hint": "A roll  B table",
-    "solo_head": "Turn %d · %d",
+    "solo_head": "Turn %d: %d",
     "offer_hint": "↑ take over  A fresh",
     "offer_hint_small": "↑ take  A fresh",
     "offer": "Take over %d, %d dice",
