@@ -376,7 +376,7 @@ class Play(Screen):
             head = app.t("solo_head") % (seat.turns + 1, seat.score)
         else:
             score = ": %d" % seat.score
-            head = ui.fit(seat.name, room - ui.width(score)) + score
+            head = ui.fit(seat.name, room - ui.width(score) - 1) + score  # 1 px between
         ui.text(canvas, ui.fit(head, room), 0, 0)
         ui.right(canvas, turn, 0)
         dice_y = ui.line + (1 if app.big else 0)

@@ -51,11 +51,8 @@ def result_line(app, game, result):
     """'Profi 2 +650' or 'Profi 2: Nichts', the name shortened to fit."""
     ui = app.ui
     seat, points = result
-    if points is None:
-        rest = app.t("turn_nothing") % ""
-        return ui.fit(game.seats[seat].name, ui.w - ui.width(rest)) + rest
-    rest = " +%d" % points
-    return ui.fit(game.seats[seat].name, ui.w - ui.width(rest)) + rest
+    rest = app.t("turn_nothing") % "" if points is None else " +%d" % points
+    return ui.fit(game.seats[seat].name, ui.w - ui.width(rest) - 1) + rest  # 1 px between
 
 
 class HandOver(Screen):

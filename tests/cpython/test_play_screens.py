@@ -238,11 +238,13 @@ def test_header_separates_name_and_score(tmp_path, board, drawn):
                      names=("Spieler 1", "Spieler 2"))
     press(sim, "A")
     assert "Spieler 1: 0" in drawn(sim)
-    sim2, _ = _sim(tmp_path / "long", board, preset("zehntausend"), [1] * 6,
-                   names=("Wolfgang-Ama", "Ben"), scores=(12350,))
-    press(sim2, "A")
-    head = drawn(sim2)[0]
-    assert head.endswith(": 12350")  # a long name gives way, the score stays
+    for name in ("Wolfgang-Ama", "WWWWWWWWWWWW", "Mmmmmmmmmmmm"):
+        sim2, game2 = _sim(tmp_path / name, board, preset("zehntausend"), [1] * 6,
+                           names=(name, "Ben"), scores=(12350,))
+        press(sim2, "A")
+        game2.turn_total = 12350
+        head = drawn(sim2)[0]
+        assert head.endswith(": 12350"), head  # a long name gives way, the score stays
 
 
 @pytest.mark.parametrize("board", BOARDS)
@@ -265,6 +267,12 @@ def test_hand_over_says_what_the_computer_scored(tmp_path, board, lang, drawn):
     results = sim.state()["results"]
     assert results[0][0] == "Profi 2" and results[0][1] >= 2000, results
     assert "Profi 2 +%d" % results[0][1] in drawn(sim)
+    from firmware.screens.table import result_line
+
+    game.seats[1].name = "WWWWWWWWWWWW"  # the longest names give way, the result stays
+    for result, end in (((1, None), _t(sim, "turn_nothing") % ""), ((1, 12350), " +12350")):
+        line = result_line(sim.app, game, result)
+        assert line.endswith(end) and sim.app.ui.width(line) <= sim.app.width, line
 
 
 @pytest.mark.parametrize("board", BOARDS)
