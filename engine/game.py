@@ -47,6 +47,8 @@ Decisions where docs/rules.md leaves room:
 - A taker starts with the set-aside dice of the previous player; triples
   across rolls do not carry over to the taker.
 - No takeover offers during play-off rounds.
+- On an exact target, no offer that would reach the target (or pass it):
+  the taker must roll, and every score would then bust.
 - Nobody joins once the final round or a play-off has begun (a newcomer at
   0 could not take part fairly); leaving is always possible while another
   seat stays.
@@ -540,7 +542,9 @@ class Game:
         self.offer = None
         seat = self.seats[i]
         if offer is not None and (seat.entered or not self.rules.entry):
-            if not (self.rules.exact and seat.score + offer[0] > self.rules.target):
+            # On an exact target an offer that reaches it leaves nothing to
+            # score: every scoring roll would bust. It is not made.
+            if not (self.rules.exact and seat.score + offer[0] >= self.rules.target):
                 self.offer = offer
         self._event("turn", i)
 

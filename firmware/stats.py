@@ -230,6 +230,23 @@ def percent(part, whole):
     return (part * 100 + whole // 2) // whole if whole else 0
 
 
+def solo_record(store, game):
+    """The fewest turns a solo win of `game`'s seat took so far under the
+    same rules (0: none yet); read before the game is recorded, so that
+    the winner screen can tell a new record."""
+    try:
+        stats, _ = Stats.load(store)
+    except (OSError, ValueError):
+        return 0
+    seat = game.seats[0]
+    name = BOT + seat.kind if seat.kind else seat.name
+    group = group_of(game.rules)
+    for r in stats.rows:
+        if r[NAME] == name and r[GROUP] == group:
+            return r[SOLO]
+    return 0
+
+
 def record_game(store, game):
     """Add a finished game to the statistics file; None, or why it failed.
     Never raises for a damaged or full file: the game's end must go on."""

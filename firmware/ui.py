@@ -78,12 +78,20 @@ class Ui:
 
     def fit_name(self, s, name, width):
         """`s % name` in `width` pixels: the name is shortened with '…', the
-        words around it stay whole (`s` has one %s)."""
+        words around it stay whole (`s` has one %s). A number at the end of
+        the name stays ('Spiel…2'): default names differ only there."""
         line = s % name
         if self.font.width(line) <= width:
             return line
         # the name's glyphs are spaced from their neighbours: one more gap
-        return s % self.fit(name, max(0, width - self.font.width(s % "") - font.SPACING))
+        room = max(0, width - self.font.width(s % "") - font.SPACING)
+        i = len(name)
+        while i > 1 and "0" <= name[i - 1] <= "9":
+            i -= 1
+        if i < len(name):
+            tail = name[i:]
+            return s % (self.fit(name[:i], room - self.font.width(tail) - font.SPACING) + tail)
+        return s % self.fit(name, room)
 
     def title(self, canvas, s):
         """A title bar: inverted text on the top line."""

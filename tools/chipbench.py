@@ -343,8 +343,7 @@ class Course:
             self.press("A", "bank")  # passing the dice on ends the turn like a bank
             return
         if phase == "decide":
-            self.press("DOWN" if game.turn_total >= BANK_AT else "B",
-                       "bank" if game.turn_total >= BANK_AT else "roll")
+            self.commit(play, game.turn_total >= BANK_AT)
             return
         if phase != "keep":
             raise CourseError("unknown phase %r" % phase)
@@ -355,24 +354,31 @@ class Course:
             if self.picks_done % 2 == 0 and keep:
                 self.pick_by_hand(game.roll, keep)
             self.picks_done += 1
-            if self.selected() != tuple(keep):
-                self.press("UP", "pick")
+            if self.selected() and self.selected() != tuple(keep):
+                self.press("B", "pick")  # part of them: drop; UP or DOWN picks all
             self.shot("picked")
-        chosen = self.selected()
-        points = scoring.score_keep(chosen, game.rules, game.open_singles) or 0
-        left = len(game.roll) - len(chosen)
+        points = scoring.score_keep(tuple(keep), game.rules, game.open_singles) or 0
+        left = len(game.roll) - len(keep)
         if left == 0:
             left = game.rules.dice
-        bank = game.turn_total + points >= BANK_AT or left < 3
-        before = game.events_total
-        self.press("DOWN" if bank else "B", "bank" if bank else "roll")
-        if self.play() is play and game.events_total == before and self.sim.state().get(
-                "message"):
-            # refused (entry hurdle, hot dice must be rolled): the other way
-            bank = not bank
-            self.press("DOWN" if bank else "B", "bank" if bank else "roll")
-        if not bank:
+        if not self.commit(play, game.turn_total + points >= BANK_AT or left < 3):
             self.shot("rolled_on")
+
+    def commit(self, play, bank):
+        """Bank (DOWN) or roll on (UP): the key, and again when the screen
+        asks; refused (entry hurdle, hot dice must be rolled): the other
+        way. True when it banked."""
+        game = play.game
+        before = game.events_total
+        key, kind = ("DOWN", "bank") if bank else ("UP", "roll")
+        self.press(key, "pick")
+        if self.sim.state().get("asking"):
+            self.shot("asked")
+            self.press(key, kind)
+        elif self.play() is play and game.events_total == before and self.sim.state().get(
+                "message"):
+            return self.commit(play, not bank)
+        return bank
 
     def selected(self):
         """The picked dice on the play screen (sorted), from its state."""

@@ -133,7 +133,7 @@ def tips_rules_help_scenes():
 
     def tips_cost(sim):
         _tips_game(sim, preset("zehntausend"), [1, 2, 3, 4, 6, 6, 2, 3, 4, 6, 6, 2])
-        sim.keys("A,DOWN")
+        sim.keys("A,DOWN,DOWN")
 
     def rules_edit(sim):
         sim.keys("A,A,RIGHT,A")  # New game, the rules row: 5 dice, the straight went off
@@ -180,6 +180,70 @@ def tips_rules_help_scenes():
     )
 
 
+def play_key_scenes():
+    """The play screen's questions, the hand-over after a computer's turn,
+    a turn taken over, a tie, a game alone and a table of computers."""
+
+    def ask_roll(sim):
+        game = _game(preset("zehntausend"), ["Anna", "Ben"], [1, 5, 3, 3, 4, 6], [2500, 3100])
+        game.apply(("roll",))
+        _play_with(sim, game)
+        sim.keys("UP")
+
+    def ask_bank(sim):
+        game = _game(preset("zehntausend"), ["Anna", "Ben"], [1, 5, 3, 3, 4, 6], [2500, 3100])
+        game.apply(("roll",))
+        _play_with(sim, game)
+        sim.keys("DOWN")
+
+    def handover_results(sim):
+        game = _game(preset("zehntausend"), [("Anna", ""), ("Profi 2", "profi")],
+                     [1, 1, 1, 2, 3, 4] + [2, 3, 4, 6, 6, 2], [2500, 3100])
+        _play_with(sim, game)
+        sim.keys("A,DOWN,DOWN,WAIT:8000")
+
+    def taken(sim):
+        rules = preset("zehntausend").replace(takeover=True)
+        game = _game(rules, ["Anna", "Ben"], [1, 1, 1, 2, 3, 4], [2500, 3100])
+        _play_with(sim, game)
+        sim.keys("A,DOWN,DOWN,UP")
+
+    def tie(sim):
+        rules = preset("zehntausend").replace(target=1000)
+        game = _game(rules, ["Anna", "Ben"], [1, 1, 1, 2, 3, 4] * 2)
+        _play_with(sim, game)
+        sim.keys("A,DOWN,DOWN,A,DOWN,DOWN,WAIT:500")
+
+    def solo(sim):
+        game = _game(preset("zehntausend"), ["Anna"], [1, 5, 3, 3, 4, 6], [2350])
+        game.seats[0].turns = 6
+        _play_with(sim, game)
+        sim.keys("A")
+
+    def solo_winner(sim):
+        rules = preset("zehntausend").replace(target=1000)
+        game = _game(rules, ["Anna"], [2, 3, 4, 6, 6, 2] * 3 + [1, 1, 1, 2, 3, 4])
+        _play_with(sim, game)
+        sim.keys("A,A,A,A,A,A,A,DOWN,DOWN,WAIT:500")
+
+    def computers(sim):
+        game = _game(preset("zehntausend"), [("Profi 1", "profi"), ("Mutig 2", "mutig")],
+                     [1, 1, 1, 2, 3, 4, 5, 2, 3], [2500, 3100])
+        _play_with(sim, game)
+        sim.run(700)
+
+    return (
+        ("ask_roll", "Rolling on asks first", ask_roll),
+        ("ask_bank", "Banking asks first", ask_bank),
+        ("handover_results", "Hand-over: what the last turns scored", handover_results),
+        ("taken", "A turn taken over: the inherited points", taken),
+        ("tie", "A tie and its reason", tie),
+        ("solo", "A game alone: the turn count", solo),
+        ("solo_winner", "A game alone: turns and record", solo_winner),
+        ("computers", "Computers only: B leads out", computers),
+    )
+
+
 def scenes():
     """(name, caption, function(sim)) for every screen worth a picture."""
 
@@ -220,7 +284,7 @@ def scenes():
         game = _game(preset("zehntausend"), ["Anna", "Ben"], [1, 1, 1, 5, 5, 5, 2, 3, 4, 6, 2, 2])
         game.apply(("roll",))
         _play_with(sim, game)
-        sim.keys("UP,B,WAIT:500")
+        sim.keys("UP,UP,WAIT:500")
 
     def offer(sim):
         rules = preset("punktlandung")
@@ -233,7 +297,7 @@ def scenes():
         game = _game(preset("kneipe"), ["Anna", "Ben"], [1, 5, 2, 2, 3, 4])
         game.apply(("roll",))
         _play_with(sim, game)
-        sim.keys("UP,DOWN")
+        sim.keys("DOWN")
 
     def computer(sim):
         game = _game(preset("zehntausend"), [("Anna", ""), ("Profi 2", "profi")],
@@ -314,7 +378,7 @@ def scenes():
         ("rematch", "Winner: A starts a rematch", rematch),
         ("replace_game", "New game while a game is running", replace_game),
         ("solving", "Working out a plan for custom rules", solving),
-    ) + pad_stats_settings_scenes() + tips_rules_help_scenes()
+    ) + play_key_scenes() + pad_stats_settings_scenes() + tips_rules_help_scenes()
 
 
 def main(argv=None):

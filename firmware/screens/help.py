@@ -148,7 +148,7 @@ def page_lines(app, key, rules):
         return thumb_lines(app, rules)
     if key == "help_tactics":
         return tactics_lines(app, rules)
-    return [app.t("ky_1"), app.t("ky_2"), app.t("ky_3")]
+    return [app.t("ky_%d" % i) for i in range(1, 5)]
 
 
 def _score(dice, rules):

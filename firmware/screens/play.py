@@ -1,10 +1,17 @@
 """The play screen: dice, selection, turn total, and the computer's turns.
 
-Buttons while dice are on the table: LEFT/RIGHT move the cursor, A toggles
-the die under it, UP selects every scoring die (again: clears), B rolls on
-with the selection, DOWN banks with it. At the start of a turn A rolls,
-UP takes over an offered turn and B opens the standings. After a farkle A
-passes the dice on. During a computer's turn any button hurries it.
+Buttons while dice are on the table: LEFT/RIGHT move the cursor, A picks or
+drops the die under it, UP rolls on and DOWN banks. Neither happens on one
+press: the first press of UP or DOWN picks every scoring die (when nothing
+is picked yet) and asks "Weiter mit 650?" or "650 sichern?"; the same key
+again does it, any other key (B: "nein") asks nothing more. Where the
+other choice is refused (the entry hurdle, hot dice that must be rolled)
+the roll needs no question: nothing is at stake that could be banked. B
+drops the question, else the picked dice, else opens the standings. At the
+start of a turn A rolls, UP takes over an offered turn and B opens the
+standings. After a farkle A passes the dice on. During a computer's turn
+B opens the standings (the way back to the main menu at an all-computer
+table); any other button hurries it.
 
 Every decision is applied to the engine and saved before the new dice are
 drawn; the short roll animation is decoration only.
@@ -40,6 +47,8 @@ class Play(Screen):
         self.bot_due = Due()  # a computer's next visible step
         self.bot_keep = None  # a computer's keep, shown before it is applied
         self.handed = -1  # the turn (events_total) whose hand-over was shown
+        self.armed = None  # ROLL or BANK: asked once, the same key again does it
+        self.stake = 0  # the points the question is about
         self.tips = Tips(app, game, self.players)  # firmware/tips.py: per person, off by default
         self._reset_selection()
 
@@ -49,6 +58,7 @@ class Play(Screen):
         roll = self.game.roll
         self.sel = [False] * len(roll)
         self.cursor = 0
+        self.armed = None
         for i, d in enumerate(roll):  # start on the first die that scores alone
             if d in (1, 5):
                 self.cursor = i
@@ -151,25 +161,43 @@ class Play(Screen):
         self.handed = -1
         return True
 
-    def _keep_then(self, app, then):
-        """Keep the selection, then roll on or bank (one press)."""
+    def _commit(self, app, then):
+        """UP (roll on) or DOWN (bank) in the keep or decide phase: the first
+        press picks every scoring die if none is picked and asks; the same
+        key again does it. A roll while banking is refused is no risk taken
+        by choice: it needs no question."""
         game = self.game
+        armed = self.armed
+        self.armed = None
         if game.phase == "decide":
-            self._apply(app, [then])
-            return
-        chosen = self.selected()
-        bad, reason = self._bad_dice()
-        if reason:
-            self.msg = self._reason_text(app, bad, reason)
-            return
-        # The engine says why the keep (nothing chosen), or banking after
-        # it, is refused: asked before anything is applied.
-        keep = ("keep", chosen)
-        refusal = game.why_not(keep) or (game.bank_refusal(chosen) if then == BANK else None)
-        if refusal:
+            actions = [then]
+            chosen, points = (), 0
+        else:
+            if not any(self.sel):
+                self._select_all()
+            chosen = self.selected()
+            bad, reason = self._bad_dice()
+            if reason:
+                self.msg = self._reason_text(app, bad, reason)
+                return
+            keep = ("keep", chosen)
+            refusal = game.why_not(keep)  # nothing chosen: the engine says so
+            if refusal:
+                self.msg = app.tf("why_" + refusal[0], refusal[1])
+                return
+            points = scoring.score_keep(chosen, game.rules, game.open_singles)
+            actions = [keep, then]
+        # The engine says whether banking (after the keep) is refused: a
+        # refused bank is told, a roll then needs no question.
+        refusal = game.bank_refusal(chosen)
+        if then == BANK and refusal:
             self.msg = app.tf("why_" + refusal[0], refusal[1])
             return
-        self._apply(app, [keep, then])
+        if armed != then and (then == BANK or not refusal):
+            self.armed = then
+            self.stake = game.turn_total + points
+            return
+        self._apply(app, actions)
 
     def _reason_text(self, app, bad, reason):
         if reason == "past_target":
@@ -178,14 +206,12 @@ class Play(Screen):
         return app.t("not_scoring" if app.big else "not_scoring_small") % face
 
     def _select_all(self):
+        """Pick every scoring die (the best keep the rules allow)."""
         found = scoring.scoring_keep(self.game.roll, self.game.rules, self.game.open_singles)
         allowed = [k[0] for k in self.game.valid_keeps()]
         if found is None:
             return
         keep = found[0] if found[0] in allowed else (allowed[0] if allowed else ())
-        if self.selected() == keep:
-            self.sel = [False] * len(self.sel)
-            return
         self.sel = _mark(self.game.roll, keep)
 
     # ------------------------------------------------------------ input
@@ -195,51 +221,58 @@ class Play(Screen):
         game = self.game
         if game.phase == "over":
             return
+        if kind == "long" or (kind == "repeat" and key not in (buttons.LEFT, buttons.RIGHT)):
+            return  # a held UP or DOWN must not answer its own question
         if self.anim.armed:  # a press ends the animation and still counts
             self.anim.clear()
             app.redraw()
         if not self.person_to_move():
-            if kind == "press":
+            if key == buttons.B:
+                self._standings(app)  # the way out, also when only computers play
+            else:
                 self.bot_due.set(app.now, 0)  # hurry the computer
                 app.busy()  # its next step (a decision, a save) follows in this pass
             return
         phase = game.phase
         self.msg = ""
-        if phase == "start":
-            if key == buttons.A and kind == "press":
-                self._apply(app, [ROLL])
-            elif key == buttons.UP and kind == "press" and TAKE in game.legal_actions():
-                self._apply(app, [TAKE])
-            elif key == buttons.B and kind == "press":
-                from firmware.screens.table import Standings
-
-                app.push(Standings(game))
-        elif phase == "keep":
+        if key == buttons.B:
+            if self.armed:
+                self.armed = None  # "nein"
+            elif phase == "keep" and any(self.sel):
+                self.sel = [False] * len(self.sel)
+            else:
+                self._standings(app)
+        elif key in (buttons.UP, buttons.DOWN) and phase in ("keep", "decide"):
+            self._commit(app, ROLL if key == buttons.UP else BANK)
+        elif phase == "keep" and key in (buttons.LEFT, buttons.RIGHT, buttons.A):
+            self.armed = None
             n = len(self.sel)
-            if key == buttons.LEFT:
-                self.cursor = (self.cursor - 1) % n
-            elif key == buttons.RIGHT:
-                self.cursor = (self.cursor + 1) % n
-            elif key == buttons.A and kind == "press":
+            if key == buttons.A:
                 self.sel[self.cursor] = not self.sel[self.cursor]
                 bad, reason = self._bad_dice()
                 if reason:
                     self.msg = self._reason_text(app, bad, reason)
-            elif key == buttons.UP and kind == "press":
-                self._select_all()
-            elif key == buttons.B and kind == "press":
-                self._keep_then(app, ROLL)
-            elif key == buttons.DOWN and kind == "press":
-                self._keep_then(app, BANK)
-        elif phase == "decide":
-            if key == buttons.B and kind == "press":
-                self._apply(app, [ROLL])
-            elif key == buttons.DOWN and kind == "press":
-                self._apply(app, [BANK])
-        elif phase == "farkle":
-            if key == buttons.A and kind == "press":
-                self._apply(app, [PASS])
+            else:
+                self.cursor = (self.cursor + (1 if key == buttons.RIGHT else -1)) % n
+        elif key == buttons.A and phase in ("start", "farkle"):
+            self._apply(app, [ROLL if phase == "start" else PASS])
+        elif key == buttons.UP and phase == "start" and TAKE in game.legal_actions():
+            self.take_over(app)
+        else:
+            self.armed = None
         app.redraw()
+
+    def _standings(self, app):
+        from firmware.screens.table import Standings
+
+        self.armed = None
+        app.push(Standings(self.game))
+
+    def take_over(self, app):
+        """Take over the offered turn (from here or the hand-over): the
+        inherited points and dice stay on screen until A rolls them."""
+        self._apply(app, [TAKE])
+        self.handed = self.game.events_total  # the same turn: no second hand-over
 
     # ------------------------------------------------------------ time
 
@@ -256,11 +289,12 @@ class Play(Screen):
             return False
         if game.phase == "over":
             from firmware.screens.table import Winner
-            from firmware.stats import record_game
+            from firmware.stats import record_game, solo_record
 
             app.session.clear_game()
+            best = solo_record(app.session.store, game) if len(game.seats) == 1 else 0
             record_game(app.session.store, game)  # after the clear: never counted twice
-            app.replace(Winner(game))
+            app.replace(Winner(game, best))
             self.tips.game_over(app)
             return True
         if self.person_to_move():
@@ -314,8 +348,8 @@ class Play(Screen):
         self._apply(app, [action])
 
     def start_turn(self, app):
-        """From the hand-over screen: roll at once unless there is a choice."""
-        if self.game.phase == "start" and not self.game.offer:
+        """From the hand-over screen: roll at once (declining an offer)."""
+        if self.game.phase == "start":
             self._apply(app, [ROLL])
 
     # ------------------------------------------------------------ drawing
@@ -326,11 +360,16 @@ class Play(Screen):
         game = self.game
         seat = game.seat()
         canvas.fill(0)
-        # Header: who plays and their total; the turn total on the right.
+        # Header: who plays and their total ("Anna: 350", alone "Zug 4: 350");
+        # the turn total on the right.
         turn = "+%d" % game.turn_total
-        # the name gives way, the score stays whole
-        ui.text(canvas, ui.fit_name("%%s %d" % seat.score, seat.name, ui.w - ui.width(turn) - 4),
-                0, 0)
+        room = ui.w - ui.width(turn) - 4
+        if len(game.seats) == 1:
+            head = app.t("solo_head") % (seat.turns + 1, seat.score)
+        else:
+            score = ": %d" % seat.score
+            head = ui.fit(seat.name, room - ui.width(score) - 1) + score  # 1 px between
+        ui.text(canvas, ui.fit(head, room), 0, 0)
         ui.right(canvas, turn, 0)
         dice_y = ui.line + (1 if app.big else 0)
         phase = game.phase
@@ -347,8 +386,9 @@ class Play(Screen):
             from firmware.screens.table import offer_text
 
             ui.center(canvas, offer_text(app, game), y + 2)
-        elif game.turn_total:
-            ui.center(canvas, app.t("left") % game.dice_left(), y + 2)
+        elif game.turn_total:  # taken over: the inherited points stay in view
+            key = "inherited" if app.big else "inherited_small"
+            ui.center(canvas, app.t(key) % (game.turn_total, game.dice_left()), y + 2)
         self._draw_aside(app, canvas, y + ui.die + 3)
         status = self.msg or self.tips.start_line(app, self)
         if status:
@@ -381,7 +421,9 @@ class Play(Screen):
         below = y + size + 4
         if not self.tips.draw(app, canvas, self, x - n * (size + gap), y, gap, below):
             self._draw_aside(app, canvas, below)
-        status = self.msg or self.tips.status(app, self, self._status(app))
+        status = self.msg or self._status(app)
+        if not self.armed:  # a question stays in view, tips or not
+            status = self.msg or self.tips.status(app, self, status)
         if status:
             ui.text(canvas, ui.fit(status, ui.w), 0, ui.h - 2 * ui.line + (1 if app.big else 0))
 
@@ -399,31 +441,35 @@ class Play(Screen):
 
     def _status(self, app):
         game = self.game
+        if self.armed:
+            return app.t("ask_roll" if self.armed == ROLL else "ask_bank") % self.stake
         if game.phase == "farkle":
-            key = "bust" if game.lost_kind == "bust" else "farkle"
-            if not app.big:
-                return app.t(key) + " -%d" % game.lost
-            return app.t(key) + " " + app.t("lost") % game.lost
+            said = app.t("bust" if game.lost_kind == "bust" else "farkle")
+            if not game.lost:  # nothing was at stake: no "0 lost"
+                return said
+            full = said + " " + app.t("lost") % game.lost
+            return full if app.ui.width(full) <= app.ui.w else said + " -%d" % game.lost
         if game.phase == "keep" and self.person_to_move():
             chosen = self.selected()
             if chosen:
                 points = scoring.score_keep(chosen, game.rules, game.open_singles)
                 if points is not None:
                     return app.t("selection") % points
-            return app.t("pick_hint")
+            return app.t("pick_hint" if app.big else "pick_hint_small")
         return ""
 
     def _hint(self, app):
         game = self.game
+        small = "" if app.big else "_small"
         if not self.person_to_move():
-            return app.t("computer_plays") if app.big else app.t("hurry_hint")
+            return app.t("hurry_hint" + small)
+        if self.armed:
+            return app.t(("ask_roll_hint" if self.armed == ROLL else "ask_bank_hint") + small)
         phase = game.phase
         if phase == "start":
-            return app.t("offer_hint") if game.offer else app.t("start_hint")
-        if phase == "keep":
-            return app.t("keep_hint") if app.big else app.t("keep_hint_small")
-        if phase == "decide":
-            return app.t("decide_hint")
+            return app.t("offer_hint" + small) if game.offer else app.t("start_hint")
+        if phase in ("keep", "decide"):
+            return app.t("keep_hint" + small)
         if phase == "farkle":
             return app.t("pass_hint")
         return ""
@@ -441,6 +487,7 @@ class Play(Screen):
             "selected": list(self.selected()),
             "cursor": self.cursor,
             "message": self.msg,
+            "asking": self.armed[0] if self.armed else "",
             "engine": game.to_data(),
         }
 

@@ -27,9 +27,40 @@ def offer_text(app, game):
     return app.t("offer" if app.big else "offer_small") % (points, game.rules.dice - len(aside))
 
 
+def turn_results(game):
+    """(seat, points) for each turn played since the last person's turn
+    began, most recent first; points None for a farkle or bust (the
+    hand-over says what the computers, and the person before, did)."""
+    out = []
+    events = game.events
+    i = len(events) - 1
+    if i >= 0 and events[i][0] == "turn":
+        i -= 1  # the turn that begins now
+    while i >= 0:
+        ev = events[i]
+        kind = ev[0]
+        if kind == "bank":
+            out.append((ev[1], ev[2]))
+        elif kind in ("farkle", "bust"):
+            out.append((ev[1], None))
+        elif kind == "turn" and not game.seats[ev[1]].is_bot:
+            break
+        i -= 1
+    return out
+
+
+def result_line(app, game, result):
+    """'Profi 2 +650' or 'Profi 2: Nichts', the name shortened to fit."""
+    ui = app.ui
+    seat, points = result
+    rest = app.t("turn_nothing") % "" if points is None else " +%d" % points
+    return ui.fit(game.seats[seat].name, ui.w - ui.width(rest) - 1) + rest  # 1 px between
+
+
 class HandOver(Screen):
-    """Names who is next and waits for A, so nobody moves by accident; B
-    opens the standings."""
+    """Names who is next and what the turns before scored, and waits for A,
+    so nobody moves by accident; with a takeover offer UP takes it and A
+    rolls fresh; B opens the standings."""
 
     name = "handover"
 
@@ -37,36 +68,55 @@ class HandOver(Screen):
         self.play = play
 
     def on_key(self, app, key, kind):
-        """A starts the turn, B shows the standings."""
+        """A starts the turn (declining an offer), UP takes the offer, B
+        shows the standings."""
         if kind != "press":
             return
         if key == buttons.A:
             app.pop()
             self.play.start_turn(app)
+        elif key == buttons.UP and self.play.game.offer:
+            app.pop()
+            self.play.take_over(app)
         elif key == buttons.B:
             app.push(Standings(self.play.game))
 
     def draw(self, app, canvas):
-        """The name, the standings, the hint."""
+        """The name, the offer, what the last turns scored, the standings,
+        the hint."""
         ui = app.ui
         game = self.play.game
         canvas.fill(0)
         ui.title(canvas, ui.fit_name(app.t("your_turn"), game.seat().name, ui.w - 2))
         y = ui.line + 2
+        lines = []
         if game.offer:
-            ui.text(canvas, ui.fit(offer_text(app, game), ui.w), 0, y)
-            y += ui.line
+            lines.append(offer_text(app, game))
+        elif game.turn_total:  # taken over before the hand-over showed again
+            lines.append(app.t("inherited" if app.big else "inherited_small") % (
+                game.turn_total, game.dice_left()))
         if game.playoff is not None or game.final >= 0:
             key = "playoff_note" if game.playoff is not None else "final_note"
-            ui.text(canvas, ui.fit(app.t(key if app.big else key + "_small"), ui.w), 0, y)
-            y += ui.line
+            lines.append(app.t(key if app.big else key + "_small"))
         rows = max(1, (ui.h - y - ui.line) // ui.line)
-        ui.lines(canvas, standing_lines(app, game)[:rows], y)
-        ui.hints(canvas, app.t("handover_offer_hint" if game.offer else "press_a_roll"))
+        done = turn_results(game)[:max(1, rows - len(lines) - 1)]  # and a standings row
+        lines += [result_line(app, game, r) for r in done]
+        ui.lines(canvas, lines[:rows], y)
+        y += ui.line * min(rows, len(lines))
+        rows = (ui.h - y - ui.line) // ui.line
+        if rows > 0:
+            ui.lines(canvas, standing_lines(app, game)[:rows], y)
+        if game.offer:
+            ui.hints(canvas, app.t("offer_hint" if app.big else "offer_hint_small"))
+        else:
+            ui.hints(canvas, app.t("press_a_roll"))
 
     def state(self):
-        """Whose turn it is."""
-        return {"next": self.play.game.seat().name}
+        """Whose turn it is, the offer, what the last turns scored."""
+        game = self.play.game
+        offer = game.offer
+        return {"next": game.seat().name, "offer": [offer[0], list(offer[1])] if offer else [],
+                "results": [[game.seats[i].name, p] for i, p in turn_results(game)]}
 
 
 class Standings(Menu):
@@ -192,15 +242,35 @@ def _play(app):
     return None
 
 
+def win_reason(app, game, best=0):
+    """The lines under the winner's name: why a tie went this way (by the
+    rule `tie`, docs/rules.md), that a play-off decided, or, alone, the
+    turns to the target and the record (`best`: the fewest turns before,
+    0 for none)."""
+    small = "" if app.big else "_small"
+    seat = game.seats[game.winner]
+    if len(game.seats) == 1:
+        turns = seat.turns
+        record = app.t("solo_record") if not best or turns < best else app.t("solo_best") % best
+        return [app.t("solo_turns") % turns, record]
+    if game.playoff is not None:
+        return [app.t("won_playoff")]
+    tied = [i for i in game.active_seats() if game.seats[i].score == seat.score]
+    if len(tied) > 1:
+        return [app.t("tie_final" + small) if game.winner == game.final else app.t("tie_seat")]
+    return []
+
+
 class Winner(Screen):
-    """The end: who won and the final standings; A starts a rematch (the
-    same table and rules, firmware.screens.setup.rematch), B returns to the
-    title."""
+    """The end: who won, why when it was close (or a solo game's turns and
+    record), and the final standings; A starts a rematch (the same table
+    and rules, firmware.screens.setup.rematch), B returns to the title."""
 
     name = "winner"
 
-    def __init__(self, game):
+    def __init__(self, game, best=0):
         self.game = game
+        self.best = best  # a solo game: the record before this game (0: none)
 
     def on_key(self, app, key, kind):
         """A: a rematch; B: to the title screen."""
@@ -214,13 +284,13 @@ class Winner(Screen):
             app.home()
 
     def draw(self, app, canvas):
-        """The winner and the standings."""
+        """The winner, the reason, and the standings."""
         ui = app.ui
         game = self.game
         canvas.fill(0)
         ui.title(canvas, app.t("winner") % game.seats[game.winner].name)
         rows = max(1, (ui.h - 2 * ui.line) // ui.line)
-        ui.lines(canvas, standing_lines(app, game)[:rows])
+        ui.lines(canvas, (win_reason(app, game, self.best) + standing_lines(app, game))[:rows])
         ui.hints(canvas, app.t("winner_hint"))
 
     def state(self):

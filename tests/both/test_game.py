@@ -394,10 +394,20 @@ def test_takeover_not_offered_past_exact_target():
     assert g.legal_actions() == [ROLL]
 
 
-def test_takeover_offered_when_it_lands_exactly():
+def test_takeover_not_offered_when_it_reaches_exactly():
+    # 9600 + 400 is the target: the taker would have to roll, and every
+    # score would bust; such a bust-only turn is not offered.
     g = new_game(preset("punktlandung"), 2, [4, 4, 4, 2, 3])
     set_score(g, 0, 1000)
-    set_score(g, 1, 9600)  # 9600 + 400 is the target: allowed
+    set_score(g, 1, 9600)
+    play(g, ROLL, BANK)
+    assert g.current == 1 and g.offer is None
+
+
+def test_takeover_offered_below_an_exact_target():
+    g = new_game(preset("punktlandung"), 2, [4, 4, 4, 2, 3])
+    set_score(g, 0, 1000)
+    set_score(g, 1, 9550)  # 50 still to go: a single 5 would land exactly
     play(g, ROLL, BANK)
     assert g.current == 1 and g.offer == (400, (4, 4, 4))
 

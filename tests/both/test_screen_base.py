@@ -14,7 +14,8 @@ import framebuf  # (CPython: the simulator's stand-in, installed by tests/confte
 from engine.dice import SeededDice  # noqa: E402
 from firmware import screen  # noqa: E402
 from firmware.app import App  # noqa: E402
-from firmware.store import MemFS, Store  # noqa: E402
+from firmware.store import Store  # noqa: E402
+from tests.fakes.memfs import MemFS  # noqa: E402
 
 
 def _app():

@@ -89,13 +89,14 @@ def test_a_game_plays_on_across_the_wrap():
                 assert took >= ROLL_ANIM_MS[1] - STEP_MS, took
                 run.step()
             elif game.phase == "keep":
-                run.press("UP")  # every scoring die
+                run.press("DOWN")  # every scoring die; "bank?"
                 run.press("DOWN")  # bank
                 turns += 1
             elif game.phase == "farkle":
                 run.press("A")
                 turns += 1
             else:
+                run.press("DOWN")
                 run.press("DOWN")
                 turns += 1
         else:  # the computer's turn ends by itself, at its pace

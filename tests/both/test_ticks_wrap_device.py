@@ -15,7 +15,8 @@ import machine  # (tests/fakes/machine.py)
 from engine.dice import SeededDice  # noqa: E402
 from firmware import device, recovery  # noqa: E402
 from firmware.clock import ticks_add  # noqa: E402
-from firmware.store import MemFS, Store  # noqa: E402
+from firmware.store import Store  # noqa: E402
+from tests.fakes.memfs import MemFS  # noqa: E402
 
 DAY_MS = 24 * 3600 * 1000
 

@@ -65,6 +65,22 @@ def _seat_kind(state, seat):
     return state["engine"][1][seat][1]
 
 
+def _commit(sim, key, other):
+    """Roll on (UP) or bank (DOWN) as a person does: the key, and again when
+    the screen asks; a refused bank rolls on instead. Returns the presses."""
+    before = sim.state()
+    press(sim, key)
+    count = 1
+    after = sim.state()
+    if after.get("asking"):
+        press(sim, key)
+        return count + 1
+    if after.get("phase") == before["phase"] and after.get("roll") == before["roll"] and after.get(
+            "message"):
+        return count + _commit(sim, other, key)  # refused (entry hurdle, hot dice)
+    return count
+
+
 def person_turn_step(sim, state, presses):
     """One decision of a person on the play screen; counts its presses."""
     phase = state["phase"]
@@ -73,41 +89,23 @@ def person_turn_step(sim, state, presses):
         presses.append(1)
         return
     if phase == "decide":
-        press(sim, "DOWN" if state["turn_total"] >= 350 else "B")
-        after = sim.state()
-        if after.get("phase") == "decide" and after.get("message"):
-            press(sim, "B")
-            presses.append(2)
-        else:
-            presses.append(1)
+        bank = state["turn_total"] >= 350
+        presses.append(_commit(sim, "DOWN" if bank else "UP", "UP" if bank else "DOWN"))
         return
-    # keep: all scoring dice, then bank or roll on
-    press(sim, "UP")
-    chosen = sim.state()
-    left = len(state["roll"]) - len(chosen["selected"])
-    if state["turn_total"] + _selection_points(chosen) >= 350 or 0 < left <= 2:
-        press(sim, "DOWN")
-        after = sim.state()
-        if after.get("phase") == "keep" and after.get("roll") == state["roll"] and after.get(
-                "message"):
-            press(sim, "B")  # refused (entry hurdle, hot dice): roll on instead
-            presses.append(3)
-            return
-        presses.append(2)
-    else:
-        press(sim, "B")
-        presses.append(2)
+    # keep: all scoring dice (the first UP or DOWN picks them), then bank or roll on
+    keep, points = _best(state)
+    left = len(state["roll"]) - len(keep)
+    bank = state["turn_total"] + points >= 350 or 0 < left <= 2
+    presses.append(_commit(sim, "DOWN" if bank else "UP", "UP"))
 
 
-def _selection_points(state):
+def _best(state):
+    """(dice, points) of every scoring die on the table."""
     from engine.rules import Rules
-    from engine.scoring import score_keep
+    from engine.scoring import scoring_keep
 
-    chosen = state["selected"]
-    if not chosen:
-        return 0
     rules = Rules.decode(state["engine"][0])
-    return score_keep(chosen, rules, tuple(state["engine"][7])) or 0
+    return scoring_keep(tuple(state["roll"]), rules, tuple(state["engine"][7])) or ((), 0)
 
 
 def play_to_end(sim, limit=20000):

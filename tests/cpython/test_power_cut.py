@@ -160,12 +160,12 @@ def test_power_cut_inside_a_save(mem_sim):
         continue_game(s)
         to_person_keep(s)  # the hand-over, if any
         assert game_data(s) == before
-        press(s, "UP")
+        press(s, "UP")  # every scoring die picked; asks "roll on?"
         start = disk.ops
         if cut is not None:
             disk.power_cut_after(cut, torn)
         try:
-            press(s, "B")
+            press(s, "UP")
         except PowerCut:
             return disk, None, None
         return disk, game_data(s), disk.ops - start
@@ -238,10 +238,10 @@ def two_decisions(sim):
     other save between them); the game data after each."""
     for _ in range(100):
         to_person_keep(sim)
-        press(sim, "UP", "B")
+        press(sim, "UP", "UP")
         first = game_data(sim)
         if sim.state()["phase"] == "keep":
-            press(sim, "UP", "B")
+            press(sim, "UP", "UP")
             return first, game_data(sim)
     raise AssertionError("no two decisions in a row")
 

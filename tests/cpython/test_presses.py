@@ -1,5 +1,10 @@
 """Every common decision of a turn takes one or two presses, none more than
-four (counted on the real play screen through the simulator)."""
+four (counted on the real play screen through the simulator).
+
+Rolling on and banking are never one press (docs/architecture.md, "The
+play keys"): the first UP or DOWN picks every scoring die and asks, the
+same key again does it. A single die picked by hand therefore costs one
+press more than before (3); a roll where banking is refused is not asked."""
 
 from engine.dice import ScriptedDice
 from engine.game import Game
@@ -35,21 +40,30 @@ def test_start_of_turn_rolls_with_one_press(tmp_path):
 def test_keep_all_and_roll_on_two_presses(tmp_path):
     sim, game = _sim(tmp_path, preset("zehntausend"), [1, 5, 2, 3, 4, 4] + [2, 3, 4, 6])
     sim.press("A")
-    assert _presses(sim, ["UP", "B"]) == 2
+    assert _presses(sim, ["UP", "UP"]) == 2
     assert game.turn_total == 150 and len(game.roll) == 4
 
 
 def test_keep_all_and_bank_two_presses(tmp_path):
     sim, game = _sim(tmp_path, preset("zehntausend"), [1, 1, 1, 2, 3, 4])
     sim.press("A")
-    assert _presses(sim, ["UP", "DOWN"]) == 2
+    assert _presses(sim, ["DOWN", "DOWN"]) == 2
     assert game.seats[0].score == 1000
 
 
-def test_keep_one_single_and_roll_on_two_presses(tmp_path):
+def test_keep_one_single_and_roll_on_three_presses(tmp_path):
     sim, game = _sim(tmp_path, preset("zehntausend"), [2, 1, 5, 3, 4, 6] + [1] * 5)
     sim.press("A")
-    assert _presses(sim, ["A", "B"]) == 2  # the cursor starts on the 1
+    assert _presses(sim, ["A", "UP", "UP"]) == 3  # the cursor starts on the 1
+    assert game.aside == (1,) and len(game.roll) == 5
+
+
+def test_roll_on_below_the_entry_hurdle_two_presses(tmp_path):
+    # Banking is refused below the hurdle: rolling on risks nothing that
+    # could be banked, so it is not asked.
+    sim, game = _sim(tmp_path, preset("kneipe"), [2, 1, 5, 3, 4, 6] + [1] * 5)
+    sim.press("A")
+    assert _presses(sim, ["A", "UP"]) == 2
     assert game.aside == (1,) and len(game.roll) == 5
 
 
@@ -65,24 +79,24 @@ def test_take_over_two_presses_and_decline_one(tmp_path):
     rules = preset("zehntausend").replace(takeover=True)
     sim, game = _sim(tmp_path, rules, [1, 1, 1, 2, 3, 4, 5, 2, 3], scores=(500, 500))
     sim.press("A")
-    sim.keys("UP,DOWN")  # Anna banks 1000 with three dice left
+    sim.keys("DOWN,DOWN")  # Anna banks 1000 with three dice left
     assert game.offer == (1000, (1, 1, 1))
-    sim.press("A")  # hand-over: with an offer it only reveals the choice
-    assert _presses(sim, ["UP", "A"]) == 2  # take over, roll the three dice
+    assert sim.state()["screen"] == "handover"
+    assert _presses(sim, ["UP", "A"]) == 2  # take over on the hand-over, roll the three dice
     assert game.phase == "keep" and game.roll == (5, 2, 3) and game.turn_total == 1000
     sim2, game2 = _sim(tmp_path / "b", rules, [1, 1, 1, 2, 3, 4, 2, 3, 4, 6, 6, 2],
                        scores=(500, 500))
     sim2.press("A")
-    sim2.keys("UP,DOWN,A")
-    assert _presses(sim2, ["A"]) == 1  # decline: roll six fresh dice
+    sim2.keys("DOWN,DOWN")
+    assert _presses(sim2, ["A"]) == 1  # decline on the hand-over: roll six fresh dice
     assert game2.turn_total == 0 and game2.phase == "farkle"
 
 
-def test_auto_keep_bank_or_roll_one_press(tmp_path):
+def test_auto_keep_bank_or_roll_two_presses(tmp_path):
     sim, game = _sim(tmp_path, preset("punktlandung"), [1, 1, 1, 2, 3], scores=(500, 500))
     sim.press("A")
     assert game.phase == "decide"
-    assert _presses(sim, ["DOWN"]) == 1
+    assert _presses(sim, ["DOWN", "DOWN"]) == 2
     assert game.seats[0].score == 1500
 
 

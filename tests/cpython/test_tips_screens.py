@@ -146,7 +146,7 @@ def test_a_bank_tip_says_why(tmp_path):
             play = _play(sim)
             assert _shown(sim, _t(sim, "tip_take4", 1, 1, 1, 5)), (board, lang)
             assert _marked(sim, play) == [0, 1, 2, 3]
-            press(sim, "UP")  # every scoring die: the tip's four
+            press(sim, "UP", "B")  # every scoring die (the tip's four); B: not yet
             assert play.selected() == (1, 1, 1, 5)
             assert _shown(sim, _t(sim, "tip_then_bank")), (board, lang)
             if sim.app.big:  # two dice farkle four times in nine: one in two
@@ -167,7 +167,7 @@ def test_the_cost_note_comes_with_the_next_frame_and_stays_until_a_press(tmp_pat
             press(sim, "A")  # the hand-over: roll
             sim.run(600)
             play = _play(sim)
-            press(sim, "A", "DOWN")  # the cursor starts on the 1: pick it, bank
+            press(sim, "A", "DOWN", "DOWN")  # the cursor starts on the 1: pick it, bank (asked)
             assert game.seats[0].score == 100
             cost = play.tips.cost[0]
             assert cost > 200
@@ -175,7 +175,7 @@ def test_the_cost_note_comes_with_the_next_frame_and_stays_until_a_press(tmp_pat
             assert _shown(sim, note), (board, lang)  # the frame right after the press
             sim.run(400)  # the computer's turn begins; the note stays
             assert _shown(sim, note)
-            press(sim, "B")  # any press (here: hurry the computer) ends it
+            press(sim, "A")  # any press (here: hurry the computer) ends it
             sim.run(50)
             assert not _shown(sim, note)
             # Saved with the game: the cost survives a restart.
@@ -254,14 +254,18 @@ def test_the_end_summary(tmp_path):
                               + [2, 3, 4, 6, 6, 2], scores=(9200, 100))
         press(sim, "A")
         play = _play(sim)
-        press(sim, "A", "DOWN")
+        press(sim, "A", "DOWN", "DOWN")  # the cursor starts on the 1: pick it, bank (asked)
         cost = play.tips.cost[0]
         for _ in range(30):
             state = sim.state()
             if state["screen"] in ("message", "winner"):
                 break
-            if state["screen"] == "play" and state["phase"] == "keep":
-                press(sim, "UP", "DOWN")
+            if state["screen"] == "handover":
+                press(sim, "A")
+            elif state["phase"] == "farkle":
+                press(sim, "A")
+            elif state["phase"] == "keep":
+                press(sim, "DOWN", "DOWN")
             else:
                 press(sim, "A")
         state = sim.state()

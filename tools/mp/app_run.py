@@ -155,28 +155,31 @@ class Policy:
         return buttons.A
 
     def _play(self, app, play):
-        from engine.scoring import score_keep
+        from engine.scoring import score_keep, scoring_keep
         from firmware import buttons
 
         game = play.game
         if game.seat().is_bot or game.phase == "over":
             return None
+        if play.armed:  # the screen asks: the same key again
+            return buttons.UP if play.armed[0] == "roll" else buttons.DOWN
         phase = game.phase
         if phase in ("start", "farkle"):
             return buttons.A
+        refused = self.last == buttons.DOWN  # a DOWN that asked nothing: bank refused
         if phase == "decide":
-            return buttons.DOWN if game.turn_total >= 350 and self.last != buttons.DOWN else (
-                buttons.B)
-        chosen = play.selected()
-        if not chosen:
+            return buttons.DOWN if game.turn_total >= 350 and not refused else buttons.UP
+        if refused:
             return buttons.UP
-        if self.last == buttons.DOWN:  # the bank was refused: roll on
-            return buttons.B
-        points = score_keep(chosen, game.rules, game.open_singles) or 0
+        chosen = play.selected()
+        if chosen:
+            points = score_keep(chosen, game.rules, game.open_singles) or 0
+        else:  # UP or DOWN picks every scoring die first
+            chosen, points = scoring_keep(game.roll, game.rules, game.open_singles) or ((), 0)
         left = len(game.roll) - len(chosen)
         if game.turn_total + points >= 300 or 0 < left <= 2:
             return buttons.DOWN
-        return buttons.B
+        return buttons.UP
 
 
 def play_game(app, policy, each=None):

@@ -109,27 +109,32 @@ class Policy:
         return "A"
 
     def play(self, screen):
-        """A person's decision; None while a computer plays."""
-        from engine.scoring import score_keep
+        """A person's decision; None while a computer plays. UP rolls on and
+        DOWN banks, each pressed again when the screen asks."""
+        from engine.scoring import score_keep, scoring_keep
 
         game = screen.game
         if game.phase == "over" or game.seat().is_bot:
             return None
+        if screen.armed:
+            return "UP" if screen.armed[0] == "roll" else "DOWN"
         phase = game.phase
         if phase in ("start", "farkle"):
             return "A"
+        refused = self.last == "DOWN" and screen.msg  # the bank was refused: roll on
         if phase == "decide":
-            return "DOWN" if game.turn_total >= 350 and self.last != "DOWN" else "B"
-        chosen = screen.selected()
-        if not chosen:
+            return "DOWN" if game.turn_total >= 350 and not refused else "UP"
+        if refused:
             return "UP"
-        if self.last == "DOWN" and screen.msg:  # the bank was refused: roll on
-            return "B"
-        points = score_keep(chosen, game.rules, game.open_singles) or 0
+        chosen = screen.selected()
+        if chosen:
+            points = score_keep(chosen, game.rules, game.open_singles) or 0
+        else:  # UP or DOWN picks every scoring die first
+            chosen, points = scoring_keep(game.roll, game.rules, game.open_singles) or ((), 0)
         left = len(game.roll) - len(chosen)
         if game.turn_total + points >= 350 or 0 < left <= 2:
             return "DOWN"
-        return "B"
+        return "UP"
 
 
 def main(argv):
