@@ -81,9 +81,16 @@ class HandOver(Screen):
         elif key == buttons.B:
             app.push(Standings(self.play.game))
 
+    def tick(self, app, now):
+        """The tips' coach answers here too: the choice of an offer is made
+        on this screen, so its tip belongs here."""
+        play = self.play
+        play.tips.start_line(app, play)  # makes the coach view when tips are on
+        return play.tips.tick(app, play, now)
+
     def draw(self, app, canvas):
         """The name, the offer, what the last turns scored, the standings,
-        the hint."""
+        a tip (tips on), the hint."""
         ui = app.ui
         game = self.play.game
         canvas.fill(0)
@@ -104,6 +111,10 @@ class HandOver(Screen):
         ui.lines(canvas, lines[:rows], y)
         y += ui.line * min(rows, len(lines))
         rows = (ui.h - y - ui.line) // ui.line
+        tip = self.play.tips.start_line(app, self.play)
+        if tip and rows > 0:  # the tip on the last line above the hint
+            rows -= 1
+            ui.text(canvas, ui.fit(tip, ui.w), 0, y + rows * ui.line)
         if rows > 0:
             ui.lines(canvas, standing_lines(app, game)[:rows], y)
         if game.offer:

@@ -465,8 +465,8 @@ def test_no_hurdle_and_a_penalty_of_500(tmp_path):
     assert sim.state()["scores"] == [0, 500]
     assert sim.state()["message"] == de("penalty") % (pad_of(sim).seats[1].name, 500)
 def test_undo_of_a_nichts_fits_both_layouts(tmp_path):
-    """'Zurück: Spieler 2: Nichts' in the menu and as the message: the name
-    gives way, what is taken back stays readable."""
+    """'Weg: Spieler 2 Nichts' in the menu and as the message: the name
+    gives way (keeping its number), what is taken back stays readable."""
     for board in ("pico_ssd1306_i2c", "thumby"):
         sim = Sim(board, str(tmp_path / board), 1)
         start_pad(sim, 5000)
@@ -475,11 +475,13 @@ def test_undo_of_a_nichts_fits_both_layouts(tmp_path):
         press(sim, "B", "A")
         assert sim.state()["screen"] == "pad_menu"
         ui = sim.app.ui
-        undo = [s for s in sim.app.top().labels(sim.app) if s.startswith(de("pad_menu_undo")[:6])]
-        assert len(undo) == 1 and undo[0].endswith(": " + de("pad_nothing")), undo
+        head = de("pad_menu_undo").split("%s")[0]
+        undo = [s for s in sim.app.top().labels(sim.app) if s.startswith(head)]
+        assert len(undo) == 1 and undo[0].endswith(" " + de("pad_nothing")), undo
         assert ui.width(undo[0]) <= ui.w - 4, (board, undo[0])
-        assert "…2: " in undo[0]  # the seat's number stays readable
+        assert "Spieler 2 " in undo[0] or "…2 " in undo[0]  # the seat's number stays readable
         menu_to(sim, undo[0])
         st = sim.state()
-        assert st["screen"] == "pad" and st["message"].endswith(": " + de("pad_nothing"))
+        assert st["screen"] == "pad" and st["message"].endswith(" " + de("pad_nothing"))
         assert ui.width(st["message"]) <= ui.w, (board, st["message"])
+        assert "Spieler 2 " in st["message"] or "…2 " in st["message"]

@@ -120,11 +120,11 @@ def test_roll_on_asks_once_and_b_opens_the_standings(tmp_path, board, drawn):
 
 @pytest.mark.parametrize("board", BOARDS)
 def test_the_question_stays_in_view_with_tips_on(tmp_path, board, drawn):
-    from firmware import tips
+    from firmware import tips_store
 
     sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 5, 3, 3, 4, 6],
                      names=("Anna", ("Profi 2", "profi")))
-    tips.start_game(sim.app.session, game, [True, False])
+    tips_store.start_game(sim.app.session, game, [True, False])
     sim.app.home(Play(sim.app, game))
     sim.run(200)
     press(sim, "A", "DOWN")
@@ -139,7 +139,7 @@ def test_a_roll_without_a_choice_is_not_asked(tmp_path):
     # Below the entry hurdle banking is refused: rolling on is the only way.
     sim, game = _sim(tmp_path, "thumby", preset("kneipe"), [1, 2, 3, 4, 6, 6, 5, 5, 5, 2, 3])
     press(sim, "A", "A", "DOWN")
-    assert sim.state()["message"] == _t(sim, "entry_needed") % 350
+    assert sim.state()["message"] == _t(sim, "why_entry") % 350
     assert game.phase == "keep" and not sim.state()["asking"]
     press(sim, "UP")
     assert game.turn_total == 100 and len(game.roll) == 5
