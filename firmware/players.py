@@ -4,12 +4,13 @@ Expert's plan read from the shipped tables or the flash cache, or solved
 shows a progress bar for it, see `needs_solving`). The
 Master also opens its table file (`master-FINGERPRINT.bin`) from the shipped
 tables when the reader can open files for seek access (`open(name)`);
-without it the Master plays its documented approximation."""
+without it the Master plays its documented approximation.
 
-from engine.bots import make_bot
-from engine.codec import CodecError
+The bots and the plan code are imported where they are used: the new-game
+form imports this module for `computer_name` alone, and on the device
+every imported module's code takes heap."""
+
 from engine.levels import PLAN, TABLES, needs
-from engine.turnplan import TurnPlan
 from firmware.files import PLAN as PLAN_FILE
 
 
@@ -38,6 +39,8 @@ class Players:
         """The bot of level `kind` (made once)."""
         found = self.bots.get(kind)
         if found is None:
+            from engine.bots import make_bot
+
             plan = self._plan() if needs(kind, PLAN) else None
             found = make_bot(kind, self.rules, plan,
                              self._opener() if needs(kind, TABLES) else None)
@@ -74,6 +77,9 @@ class Players:
         files gives it piece by piece (no block of the file's size on a
         fragmented heap); a damaged or unreadable copy counts as none."""
         if self.plan is None:
+            from engine.codec import CodecError
+            from engine.turnplan import TurnPlan
+
             name = plan_file(self.rules)
             for source in (self.tables, self.store_fs):
                 if source is None:
@@ -94,5 +100,7 @@ class Players:
 
     def _plan(self):
         if self.stored_plan() is None:
+            from engine.turnplan import TurnPlan
+
             self.adopt(TurnPlan.solve(self.rules))  # hosts without a screen
         return self.plan
