@@ -161,7 +161,9 @@ class Watch:
     `Font.draw`) on a screen `width` px wide."""
 
     def __init__(self, names, width):
-        self.names = names
+        # Ui.fit_name keeps a name's closing number ("Spiel…2") and shortens
+        # the rest: that rest is a name too
+        self.names = names + [n.rstrip("0123456789") for n in names if n[-1:].isdigit()]
         self.width = width
         self.cuts = []
         self.drawn = []
