@@ -326,7 +326,7 @@ TEXTS = {
     "rule_why_unknown": "%s: unbekannte Option.",
     "rule_why_bool": "%s ist an oder aus.",
     "rule_why_pair": "%s: zwei Werte nötig.",
-    "rule_why_choice": "%s: Wert gibt es nicht.",
+    "rule_why_choice": "%s: unbekannter Wert.",
     "rule_why_target": "%s: nur 50er bis %d.",
     "rule_why_points": "%s: nur 50er bis %d.",
     "rule_why_six_dice": "%s geht nur mit 6 Würfeln: auf aus stellen.",
