@@ -366,6 +366,8 @@ class Play(Screen):
         room = ui.w - ui.width(turn) - 4
         if len(game.seats) == 1:
             head = app.t("solo_head") % (seat.turns + 1, seat.score)
+            if ui.width(head) > room:  # the score matters more than the turn's number
+                head = "%d" % seat.score
         else:
             score = ": %d" % seat.score
             head = ui.fit(seat.name, room - ui.width(score) - 1) + score  # 1 px between

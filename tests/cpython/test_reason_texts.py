@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 LANGS = {"de": de.TEXTS, "en": en.TEXTS}
 
 # Long values each refusal can carry (the rest carry none): the largest
-# numbers, but a long real name and a mistyped three-digit score (a
-# four-digit one, "1020? 1000 oder 1050", is cut on the 72x40 screen).
+# numbers, but a long real name and a mistyped three-digit score (the
+# text-fit test, tests/cpython/test_text_fit.py, measures four digits).
 GAME_VALUES = {"not_on_table": (6,), "past_target": (100000,), "entry": (100000,),
                "full": (game.MAX_SEATS,), "name": (game.MAX_NAME,)}
 PAD_VALUES = {"seats": (game.MAX_SEATS,), "name": (game.MAX_NAME,),

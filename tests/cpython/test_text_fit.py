@@ -161,7 +161,9 @@ class Watch:
     `Font.draw`) on a screen `width` px wide."""
 
     def __init__(self, names, width):
-        self.names = names
+        # Ui.fit_name keeps a name's closing number ("Spiel…2") and shortens
+        # the rest: that rest is a name too
+        self.names = names + [n.rstrip("0123456789") for n in names if n[-1:].isdigit()]
         self.width = width
         self.cuts = []
         self.drawn = []
@@ -273,6 +275,18 @@ def _bust(sim):
     assert game.lost_kind == "bust", game.phase
 
 
+def _long_solo(sim):
+    """Alone at a far target: a 5-digit score, a 5-digit turn, many turns."""
+    from engine.rules import preset
+
+    game = screenshots._game(preset("zehntausend").replace(target=50000), ["Anna"],
+                             [1, 5, 2, 3, 4, 6], [38000])
+    game.seats[0].turns = 98
+    game.apply(("roll",))
+    game.turn_total = 11950  # a long turn, in view while its dice are picked
+    screenshots._play_with(sim, game)
+
+
 def _long_standings(sim):
     """The hand-over and the standings of eight seats with the widest names."""
     from engine.rules import preset
@@ -319,6 +333,7 @@ def _older_copy(sim):
 
 WIDE_NOW = [""]
 EXTRA = (("long_pad", _long_pad), ("long_game", _long_game), ("bust", _bust),
+         ("long_solo", _long_solo),
          ("long_standings", _long_standings), ("damaged_save", _damaged_save),
          ("older_copy", _older_copy))
 
