@@ -84,8 +84,7 @@ class HandOver(Screen):
     def tick(self, app, now):
         """The tips' coach answers here too: the choice of an offer is made
         on this screen, so its tip belongs here."""
-        play = self.play
-        play.tips.start_line(app, play)  # makes the coach view when tips are on
+        play = self.play  # (draw made the coach view, when tips are on)
         return play.tips.tick(app, play, now)
 
     def draw(self, app, canvas):
