@@ -66,7 +66,7 @@ def test_keyfs_store_round_trip_and_backups():
     assert st.load("game", 0x47) == ([2, "zwei"], None)
     assert sorted(fs.names()) == ["game", "game.bak"]
     assert sorted(storage.items) == ["zt-board", "zt/game", "zt/game.bak"]
-    assert all(v.isascii() for v in storage.items.values())  # base64 text, as localStorage keeps it
+    assert all(v.isascii() for v in storage.items.values())  # hex text, as localStorage keeps it
     # a damaged main copy: the backup comes back with a note
     storage.items["zt/game"] = "AAAA"
     value, note = st.load("game", 0x47)
