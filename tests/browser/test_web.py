@@ -12,7 +12,8 @@ same seed and keys; the canvas must equal its screen pixel for pixel.
 Runs when the system's chromium (Debian package `chromium`) and
 build/web are there (`make test` builds the page when chromium is
 installed); otherwise skipped with the reason. No browser is downloaded.
-WEB_SCREENSHOT=path.png also writes a picture of the page (docs/web.png).
+WEB_SCREENSHOT=path.png also writes a picture of the page in the middle
+of a turn (docs/web.png).
 """
 
 import os
@@ -218,6 +219,8 @@ def test_whole_game_against_the_master_with_a_reload_mid_turn(browser, server, t
     assert before["screen"] == "play" and before["phase"] == "keep", before
     both("UP")  # pick the scoring dice: mid-turn, a choice not saved yet
     sync(page, sim, "the picked dice")
+    if os.environ.get("WEB_SCREENSHOT"):  # the README's picture
+        page.page.locator("main").screenshot(path=os.environ["WEB_SCREENSHOT"])
 
     # Reload mid-turn: the page forgets everything but localStorage
     page.reload()
@@ -249,8 +252,6 @@ def test_whole_game_against_the_master_with_a_reload_mid_turn(browser, server, t
     assert not page.errors, page.errors
 
     presses = page.page.evaluate("zt.presses")
-    if os.environ.get("WEB_SCREENSHOT"):
-        page.page.screenshot(path=os.environ["WEB_SCREENSHOT"])
     page.close()
     with capsys.disabled():
         print("\nweb: press to canvas, median of %d presses: %.1f ms (max %.1f; target <= %d "
