@@ -3,7 +3,8 @@ through its DevTools protocol by Playwright, against build/web served on
 127.0.0.1. Beside every browser step runs the headless simulator with the
 same seed and keys; the canvas must equal its screen pixel for pixel.
 
-- the title in both layouts, and the time from navigation to the title;
+- the title and the on-screen buttons in both layouts, and the time from
+  navigation to the title;
 - a whole game against a computer by key presses, compared at every
   decision of the person, with a reload in the middle of a turn that
   resumes with the same dice; the time from a key press to the canvas;
@@ -35,7 +36,7 @@ PAGE = ROOT / "build" / "web"
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
     "chromium-browser")
 
-if CHROMIUM is None:
+if CHROMIUM is None or not os.path.exists(CHROMIUM):
     pytest.skip("no chromium installed (apt-get install chromium)", allow_module_level=True)
 if not (PAGE / "index.html").exists():
     pytest.skip("build/web missing: run `make web`", allow_module_level=True)
@@ -147,12 +148,18 @@ def _person_waits(state):
     return state["phase"] != "over" and not state["engine"][1][state["current"]][1]
 
 
-def test_title_in_both_layouts_and_load_time(browser, server, tmp_path, capsys):
+def test_both_layouts_buttons_and_load_time(browser, server, tmp_path, capsys):
     for board in ("pico_ssd1306_i2c", "thumby"):
         page = Page(browser, server + "?seed=%d&board=%s" % (SEED, board))
         sim = Sim(board, str(tmp_path / board), seed=SEED)
         assert page.state()["screen"] == "title"
         same_screen(page, sim, "the title (%s)" % board)
+        # the on-screen buttons, by mouse: A opens the new-game form, DOWN moves
+        for key in ("A", "DOWN"):
+            page.page.click('[data-key="%s"]' % key)
+            sim.press(key)
+        assert page.state()["screen"] == "setup"
+        same_screen(page, sim, "the new-game form (%s)" % board)
         assert not page.errors, page.errors
         page.close()
     times = []
