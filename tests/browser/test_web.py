@@ -5,9 +5,11 @@ same seed and keys; the canvas must equal its screen pixel for pixel.
 
 - the title and the on-screen buttons in both layouts, and the time from
   navigation to the title;
-- a whole game against a computer by key presses, compared at every
-  decision of the person, with a reload in the middle of a turn that
-  resumes with the same dice; the time from a key press to the canvas;
+- a whole game against the Master (who reads his table) by key presses,
+  compared at every decision of the person, with a reload in the middle
+  of a turn that resumes with the same dice; the time from a key press
+  to the canvas;
+- tips from the Expert's shipped plan;
 - no errors in the console.
 
 Runs when the system's chromium (Debian package `chromium`) and
@@ -134,9 +136,10 @@ def settle(sim, ms=1500):
     return sim.rows()
 
 
-def same_screen(page, sim, what):
-    rows = page.stable()
-    expected = settle(sim)
+def same_screen(page, sim, what, top=None):
+    """The page's canvas (its first `top` rows) equals the simulator's screen."""
+    rows = page.stable()[:top]
+    expected = settle(sim)[:top]
     assert rows == expected, "%s differs from the simulator:\n%s\n--- simulator:\n%s" % (
         what, "\n".join(rows), "\n".join(expected))
 
@@ -175,17 +178,17 @@ def test_both_layouts_buttons_and_load_time(browser, server, tmp_path, capsys):
     assert median < 10 * LOAD_TARGET_MS  # a gross regression; the figure itself is printed
 
 
-def sync(page, sim, what):
+def sync(page, sim, what, top=None):
     """Wait until the page and the simulator wait for the person (computer
-    turns and animations over), then check they show the same pixels and
-    state; returns the state."""
+    turns and animations over), then check they show the same pixels (the
+    first `top` rows) and state; returns the state."""
     state = page.state()
     while not _person_waits(state):
         time.sleep(0.1)
         state = page.state()
     while not _person_waits(sim.state()):
         sim.run(300)
-    same_screen(page, sim, what)
+    same_screen(page, sim, what, top)
     state = sim.state()
     assert page.state() == state, what
     return state
@@ -281,3 +284,25 @@ class Both:
 
     def state(self):
         return sync(self.page, self.sim, "after a press")
+
+
+def test_tips_against_the_expert(browser, server, tmp_path):
+    """Tips come from the Expert's shipped plan as on the device. The tip
+    and the dice marks are compared; the status line below them pages
+    through more hints every 2 s, on its own clock."""
+    page = Page(browser, server + "?seed=%d" % SEED)
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=SEED)
+    keys = ["A"] + ["DOWN"] * 6 + ["RIGHT", "DOWN", "A"]  # tips on for the person; start
+    for key in keys + ["A"]:  # the hand-over: roll
+        page.press(key)
+        sim.press(key)
+    top = 43  # the dice, their marks and the tip's first line (128x64)
+    for key in (None, "RIGHT", "A"):  # as rolled; the cursor on; a die picked
+        if key:
+            page.press(key)
+            sim.press(key)
+        state = sync(page, sim, "tips after %s" % key, top)
+        assert "".join(page.rows()[36:43]).count("#") > 40  # a tip is shown
+    assert state["selected"]
+    assert not page.errors, page.errors
+    page.close()
