@@ -222,6 +222,7 @@ zt.rows = () => {
   return rows;
 };
 zt.state = () => JSON.parse(host.state_json());
+zt.host = () => host; // tests reach into the Python side (e.g. to break the app)
 
 window.addEventListener("keydown", (e) => {
   const name = KEYS[e.key];

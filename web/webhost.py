@@ -100,6 +100,24 @@ class KeyFS:
         return out
 
 
+class Canvas(framebuf.FrameBuffer):
+    """The frame buffer, with the two panel calls firmware.recovery makes
+    (host.js draws whatever a step leaves in it)."""
+
+    def refresh(self):
+        """Nothing to do: the page always draws the whole frame."""
+
+    def show(self):
+        """Nothing to do: host.js draws the frame after the step."""
+
+
+def recovery_stop():
+    """firmware.recovery's STOP (imported only once a step has failed)."""
+    from firmware import recovery
+
+    return recovery.STOP
+
+
 class Host:
     """One handheld in the page: the app, its canvas and its failure path.
 
@@ -115,12 +133,14 @@ class Host:
         self.width = profile.WIDTH
         self.height = profile.HEIGHT
         self.buf = bytearray(self.width * self.height // 8)
-        self.canvas = framebuf.FrameBuffer(self.buf, self.width, self.height, framebuf.MONO_VLSB)
+        self.canvas = Canvas(self.buf, self.width, self.height, framebuf.MONO_VLSB)
         self.fs = KeyFS(storage)
         self.dice = SeededDice(seed) if seed is not None else ByteDice(random)
         self.tables = DirFS(TABLES_DIR)
-        self.failed = False
-        self.fault_bits = 0
+        self.failed = None  # None, or firmware.recovery's RESTART or STOP
+        self.fault_bits = 0  # buttons held when the step failed
+        self.swallow = 0  # buttons held since the restart, kept from the new app
+        self.restarted_at = None
         self.app = None
         self._make(now)
 
@@ -145,12 +165,15 @@ class Host:
         save."""
         try:
             if self.failed:
-                self.fault_bits &= held  # only a new press counts, as on the device
-                if not held & ~self.fault_bits:
+                new = held & ~self.fault_bits  # only a new press counts, as on the device
+                self.fault_bits = held
+                if not new or self.failed == recovery_stop():
                     return False
+                self.swallow = held  # the restarting press is not the app's
                 self._restart(now)
                 return True
-            return self.app.step(now, held)
+            self.swallow &= held
+            return self.app.step(now, held & ~self.swallow)
         except Exception as e:  # the device shows a message instead of dying
             self.fault_bits = held
             self._fail(e, now)
@@ -158,34 +181,25 @@ class Host:
 
     def _fail(self, error, now):
         from firmware import recovery
+        from firmware.clock import ticks_diff
 
-        lang = "de"
-        try:
-            lang = self.app.session.settings.get("lang", "de")
-        except Exception:
-            pass
+        lang = getattr(self.app, "lang", "de")
         self.app = None
         gc.collect()
-        text = recovery.traceback_text(error)
-        sys.stderr.write(text)  # host.js shows stderr in the console as an error
+        sys.stderr.write(recovery.traceback_text(error))  # host.js: console.error
         try:
             recovery.log(self.fs, error, now)
-        except Exception:
+        except Exception:  # full storage: the message still shows
             pass
-        from firmware import font
-
-        f = font.REGULAR if self.width >= 128 else font.SMALL
-        step = f.height + (2 if self.width >= 128 else 1)
-        self.canvas.fill(0)
-        y = 1
-        for line in recovery.lines(lang, False):
-            f.draw(self.canvas, line, 0, y, 1)
-            y += step
-        self.failed = True
+        again = self.restarted_at is not None and ticks_diff(
+            now, self.restarted_at) < recovery.RECRASH_MS
+        self.failed = recovery.STOP if again else recovery.RESTART
+        recovery.show(self.canvas, self.width, lang, again)
 
     def _restart(self, now):
         gc.collect()
-        self.failed = False
+        self.failed = None
+        self.restarted_at = now
         self._make(now)
         if self.app.session.has_game():
             from firmware.screens.title import resume
@@ -198,7 +212,7 @@ class Host:
         import json
 
         if self.app is None:
-            return json.dumps({"screen": "failed"})
+            return json.dumps({"screen": "failed", "board": self.board})
         out = self.app.state()
         out["board"] = self.board  # as simulator.host.Sim.state
         return json.dumps(out)

@@ -10,6 +10,7 @@ same seed and keys; the canvas must equal its screen pixel for pixel.
   of a turn that resumes with the same dice; the time from a key press
   to the canvas;
 - tips from the Expert's shipped plan;
+- a failing step: the device's message, error.log, the restart;
 - no errors in the console.
 
 Runs when the system's chromium (Debian package `chromium`) and
@@ -306,3 +307,49 @@ def test_tips_against_the_expert(browser, server, tmp_path):
     assert state["selected"]
     assert not page.errors, page.errors
     page.close()
+
+
+def test_a_failure_shows_the_device_message_and_plays_on(browser, server, tmp_path):
+    """A step that raises goes firmware.recovery's way, as on the device:
+    the traceback to the console and error.log, the message in the
+    player's language; a new press starts a fresh app, and a second
+    failure within 10 s of that leaves the "switch off and on" message."""
+    from firmware import recovery
+
+    page = Page(browser, server + "?seed=%d" % SEED)
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=SEED)
+    messages = []
+    for again in (False, True):
+        page.page.evaluate("zt.host().app = null")  # the next step raises
+        recovery.show(Canvas(sim), sim.width, "de", again)
+        assert page.stable() == sim.rows()
+        assert page.state()["screen"] == "failed"
+        assert any("AttributeError" in e for e in page.errors), page.errors
+        messages.append(page.page.evaluate("localStorage.getItem('zt/error.log')"))
+        page.errors.clear()
+        page.press("A")
+        if not again:  # a fresh app on the title
+            assert page.state()["screen"] == "title"
+            same_screen(page, Sim("pico_ssd1306_i2c", str(tmp_path), seed=SEED), "the title")
+    assert page.state()["screen"] == "failed"  # stopped for good
+    first, second = (bytes.fromhex(m) for m in messages)  # KeyFS keeps files in hex
+    assert first.count(b" ms AttributeError\n") == 1 and b"Traceback" in first
+    assert second.startswith(first) and second.count(b" ms AttributeError\n") == 2
+    assert not page.errors, page.errors
+    page.close()
+
+
+class Canvas:
+    """The simulator's canvas with the two panel calls firmware.recovery makes."""
+
+    def __init__(self, sim):
+        self.sim = sim
+
+    def __getattr__(self, name):
+        return getattr(self.sim.canvas, name)
+
+    def refresh(self):
+        pass
+
+    def show(self):
+        pass
