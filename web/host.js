@@ -223,6 +223,7 @@ zt.rows = () => {
 };
 zt.state = () => JSON.parse(host.state_json());
 zt.host = () => host; // tests reach into the Python side (e.g. to break the app)
+zt.draw = () => draw(); // and time the frame copy
 
 window.addEventListener("keydown", (e) => {
   const name = KEYS[e.key];
