@@ -36,7 +36,7 @@ $(VENV)/.stamp-stubs: pyproject.toml tools/deps.py | $(VENV)/bin/python
 # is then built first. Without chromium they report themselves skipped.
 CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
 
-test: $(VENV)/.stamp-test $(VENV)/.stamp-stubs $(VENV)/.stamp-browser $(if $(CHROMIUM),web)
+test: $(VENV)/.stamp-test $(VENV)/.stamp-stubs $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/basedpyright
 	$(PY) -m pytest -q
@@ -51,7 +51,7 @@ lint: $(VENV)/.stamp-test
 typecheck: $(VENV)/.stamp-test $(VENV)/.stamp-stubs
 	$(VENV)/bin/basedpyright
 
-pytest: $(VENV)/.stamp-test $(VENV)/.stamp-browser $(if $(CHROMIUM),web)
+pytest: $(VENV)/.stamp-test $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
 	$(PY) -m pytest -q
 
 mptest: $(VENV)/.stamp-test
