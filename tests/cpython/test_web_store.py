@@ -25,6 +25,11 @@ def _webhost():
 webhost = _webhost()
 
 
+class Reload(BaseException):
+    """The page was reloaded (or the tab closed) between two storage calls:
+    nothing after it runs (a BaseException, so no handler takes it)."""
+
+
 class Storage:
     """localStorage's interface over a dict; `full` makes setItem fail as a
     browser does when its quota is used up."""
@@ -32,17 +37,27 @@ class Storage:
     def __init__(self):
         self.items = {}
         self.full = False
+        self.cut_in = -1  # changes left before the page goes away (-1: never)
+        self.changes = 0
+
+    def _change(self):
+        if self.cut_in == 0:
+            raise Reload()
+        self.cut_in -= 1
+        self.changes += 1
 
     def getItem(self, key):  # noqa: N802 - the browser's names
         return self.items.get(key)
 
     def setItem(self, key, value):  # noqa: N802
+        self._change()
         if self.full:
             raise RuntimeError("QuotaExceededError")
         assert isinstance(value, str)
         self.items[key] = value
 
     def removeItem(self, key):  # noqa: N802
+        self._change()
         self.items.pop(key, None)
 
     def key(self, i):
@@ -153,3 +168,39 @@ def test_dirfs_maps_a_foreign_missing_file_error(tmp_path, monkeypatch):
     with pytest.raises(OSError) as e:
         fs.read("game")
     assert e.value.args[0] == errno.EIO  # an existing file's error is kept
+
+
+@pytest.mark.parametrize("damaged", [False, True])
+def test_a_reload_between_any_two_storage_calls_keeps_a_save(damaged):
+    """Each localStorage call is whole; a reload can fall between any two
+    of a save's calls. Afterwards the last value or the new one loads
+    (never an older one, nothing or garbage; with a damaged main copy the
+    backup may be the last good one) and the next save works."""
+    old, new = ["Ada", 1], ["Ada", 2]
+    probe = Storage()
+    Store(webhost.KeyFS(probe)).save("game", 0x47, ["Ada", 0])  # older: in name.bak
+    Store(webhost.KeyFS(probe)).save("game", 0x47, old)
+    before = dict(probe.items)
+    if damaged:
+        before["zt/game"] = "00"
+    probe.items = dict(before)
+    probe.changes = 0
+    Store(webhost.KeyFS(probe)).save("game", 0x47, new)
+    total = probe.changes
+    assert total >= 3
+    for cut in range(total + 1):
+        storage = Storage()
+        storage.items = dict(before)
+        storage.cut_in = cut
+        try:
+            Store(webhost.KeyFS(storage)).save("game", 0x47, new)
+        except Reload:
+            pass
+        storage.cut_in = -1
+        st = Store(webhost.KeyFS(storage))  # the reloaded page
+        value, _ = st.load("game", 0x47)
+        assert value in ((old, new, ["Ada", 0]) if damaged else (old, new)), cut
+        if cut == total:
+            assert value == new
+        st.save("game", 0x47, ["Ada", 3])
+        assert st.load("game", 0x47) == (["Ada", 3], None)
