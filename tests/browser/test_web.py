@@ -69,8 +69,9 @@ def server():
 @pytest.fixture(scope="module")
 def browser():
     with sync_api.sync_playwright() as p:
-        # root in a container: no sandbox; the page needs no GPU
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        # root in a container: no sandbox, and a small /dev/shm is not used
+        b = p.chromium.launch(executable_path=CHROMIUM,
+                              args=["--no-sandbox", "--disable-dev-shm-usage"])
         yield b
         b.close()
 
