@@ -22,8 +22,7 @@ Files go through a tiny adapter with `read`, `write`, `rename`, `remove`,
 `exists` and `names`: `DirFS` for a real folder (MicroPython `os` or
 CPython); the tests' in-memory double with fault injection is
 tests/fakes/memfs.py (not shipped to the device), and web/webhost.py has
-`KeyFS` on the browser's localStorage. An adapter raises OSError(ENOENT)
-for a missing file, whatever number its port uses.
+`KeyFS` on the browser's localStorage.
 """
 
 import os
@@ -32,6 +31,7 @@ from engine.codec import CodecError, pack, unpack
 from firmware.files import BAK, NEW
 
 ENOENT = 2
+ENOENT_WASM = 44  # a missing file on the WebAssembly port (Emscripten's numbering)
 ENOSPC = 28
 
 
@@ -56,8 +56,11 @@ class SaveFailed(Exception):
 
 
 def _missing(exc):
-    """True when an OSError from `read` means the file does not exist."""
-    return not exc.args or exc.args[0] == ENOENT
+    """True when an OSError from `read` means the file does not exist. The
+    WebAssembly port's file system raises Emscripten's number for it (44,
+    while its errno.ENOENT is 2); no device port uses 44 for anything the
+    store meets."""
+    return not exc.args or exc.args[0] == ENOENT or exc.args[0] == ENOENT_WASM
 
 
 class Store:
@@ -199,34 +202,17 @@ class DirFS:
     def _p(self, name):
         return self.path + "/" + name
 
-    def _error(self, exc, name):
-        """`exc` as the store expects it: a missing file as ENOENT. Ports
-        number errors their own way (the WebAssembly port raises
-        Emscripten's 44 for a missing file while its errno.ENOENT is 2), so
-        any other number is checked by looking for the file; on the device
-        a missing file already says ENOENT and costs no look."""
-        if exc.args and exc.args[0] != ENOENT and not self.exists(name):
-            return OSError(ENOENT, "no file " + name)
-        return exc
-
     def read(self, name):
-        """The bytes of file `name`; OSError(ENOENT) when it does not exist."""
-        try:
-            f = open(self._p(name), "rb")
-        except OSError as e:
-            raise self._error(e, name)
-        with f:
+        """The bytes of file `name`; OSError when it does not exist."""
+        with open(self._p(name), "rb") as f:
             size = f.seek(0, 2)  # read at the exact size: one allocation, no regrowth
             f.seek(0)
             return f.read(size)
 
     def open(self, name):
         """File `name` opened for reading (binary, seek + read: the Master's
-        tables); OSError(ENOENT) when it does not exist. The caller closes it."""
-        try:
-            return open(self._p(name), "rb")
-        except OSError as e:
-            raise self._error(e, name)
+        tables); OSError when it does not exist. The caller closes it."""
+        return open(self._p(name), "rb")
 
     def write(self, name, data):
         """Write `data` as file `name` (replacing it) and close it."""
@@ -245,11 +231,8 @@ class DirFS:
         (replace or os.rename)(self._p(old), self._p(new))
 
     def remove(self, name):
-        """Delete file `name`; OSError(ENOENT) when it does not exist."""
-        try:
-            os.remove(self._p(name))
-        except OSError as e:
-            raise self._error(e, name)
+        """Delete file `name`; OSError when it does not exist."""
+        os.remove(self._p(name))
 
     def exists(self, name):
         """True when file `name` exists."""

@@ -229,7 +229,7 @@ def test_whole_game_against_the_master_with_a_reload_mid_turn(browser, server, t
     both("A")  # roll
     before = sync(page, sim, "the first roll")
     assert before["screen"] == "play" and before["phase"] == "keep", before
-    both("UP")  # pick the scoring dice: mid-turn, a choice not saved yet
+    both("UP")  # the scoring dice picked and "roll on?" asked: mid-turn, nothing saved yet
     sync(page, sim, "the picked dice")
     if os.environ.get("WEB_SCREENSHOT"):  # the README's picture
         page.page.locator("main").screenshot(path=os.environ["WEB_SCREENSHOT"])

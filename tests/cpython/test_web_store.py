@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from firmware import store as store_module
-from firmware.store import ENOENT, ENOSPC, DirFS, NoSave, SaveFailed, Store
+from firmware.store import ENOENT, ENOSPC, DirFS, NoSave, SaveDamaged, SaveFailed, Store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -119,10 +119,10 @@ def test_keyfs_has_no_open():
     assert not hasattr(webhost.KeyFS(Storage()), "open")
 
 
-def test_dirfs_maps_a_foreign_missing_file_error(tmp_path, monkeypatch):
+def test_store_takes_the_wasm_missing_file_error(tmp_path, monkeypatch):
     """On the WebAssembly port a missing file raises OSError(44): the store
-    must still see ENOENT (else every first save failed), while other
-    errors on files that exist pass through unchanged."""
+    must still take it as missing (else every first save failed), while
+    other errors on files that exist still count as damage."""
     real_open = open
     real_remove = os.remove
 
@@ -147,10 +147,9 @@ def test_dirfs_maps_a_foreign_missing_file_error(tmp_path, monkeypatch):
     monkeypatch.setattr(store_module, "open", emscripten_open, raising=False)
     monkeypatch.setattr(store_module, "os", Os)
     fs = DirFS(str(tmp_path))
-    for op in (lambda: fs.read("game"), lambda: fs.open("game"), lambda: fs.remove("game")):
-        with pytest.raises(OSError) as e:
-            op()
-        assert e.value.args[0] == ENOENT
+    with pytest.raises(OSError) as e:
+        fs.read("game")
+    assert e.value.args[0] == 44  # what the port says; the store takes it as missing
     st = Store(fs)
     with pytest.raises(NoSave):
         st.load("game", 0x47)
@@ -165,42 +164,5 @@ def test_dirfs_maps_a_foreign_missing_file_error(tmp_path, monkeypatch):
 
     monkeypatch.setattr(store_module, "open", broken_open, raising=False)
     (tmp_path / "game").write_bytes(b"x")
-    with pytest.raises(OSError) as e:
-        fs.read("game")
-    assert e.value.args[0] == errno.EIO  # an existing file's error is kept
-
-
-@pytest.mark.parametrize("damaged", [False, True])
-def test_a_reload_between_any_two_storage_calls_keeps_a_save(damaged):
-    """Each localStorage call is whole; a reload can fall between any two
-    of a save's calls. Afterwards the last value or the new one loads
-    (never an older one, nothing or garbage; with a damaged main copy the
-    backup may be the last good one) and the next save works."""
-    old, new = ["Ada", 1], ["Ada", 2]
-    probe = Storage()
-    Store(webhost.KeyFS(probe)).save("game", 0x47, ["Ada", 0])  # older: in name.bak
-    Store(webhost.KeyFS(probe)).save("game", 0x47, old)
-    before = dict(probe.items)
-    if damaged:
-        before["zt/game"] = "00"
-    probe.items = dict(before)
-    probe.changes = 0
-    Store(webhost.KeyFS(probe)).save("game", 0x47, new)
-    total = probe.changes
-    assert total >= 3
-    for cut in range(total + 1):
-        storage = Storage()
-        storage.items = dict(before)
-        storage.cut_in = cut
-        try:
-            Store(webhost.KeyFS(storage)).save("game", 0x47, new)
-        except Reload:
-            pass
-        storage.cut_in = -1
-        st = Store(webhost.KeyFS(storage))  # the reloaded page
-        value, _ = st.load("game", 0x47)
-        assert value in ((old, new, ["Ada", 0]) if damaged else (old, new)), cut
-        if cut == total:
-            assert value == new
-        st.save("game", 0x47, ["Ada", 3])
-        assert st.load("game", 0x47) == (["Ada", 3], None)
+    with pytest.raises(SaveDamaged):  # an existing file's error is no "missing"
+        Store(fs).load("game", 0x47)
