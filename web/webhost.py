@@ -1,0 +1,231 @@
+"""The browser host: the app on the MicroPython WebAssembly port.
+
+web/host.js loads MicroPython, writes the game's files into its memory file
+system and calls `start(...)` here; from then on it calls `Host.step(now,
+held)` on every animation frame and key change, exactly as the device loop
+and simulator/host.py call `App.step`, and copies the frame buffer at
+`Host.address()` into a canvas when a step returns True.
+
+Saves go through firmware.store.Store onto `KeyFS`, a file adapter over the
+browser's localStorage (the wasm port's own file system lives in memory
+and forgets everything on reload). Each file is one localStorage item, and
+setting an item replaces it whole, so every adapter operation is as atomic
+as a littlefs write or rename and the store's write, read back, rename
+sequence keeps its promise across a reload at any moment.
+
+Dice: `ByteDice` over `crypto.getRandomValues` (the JS side hands in
+`random(n) -> bytes`), or `SeededDice(seed)` when the page was opened
+with `?seed=N` (the browser tests compare it with the simulator).
+"""
+
+import binascii
+import gc
+import sys
+
+import framebuf
+
+from engine.dice import ByteDice, SeededDice
+from firmware.store import ENOENT, ENOSPC, DirFS, Store
+
+PREFIX = "zt/"  # localStorage keys of the game's files: "zt/game", "zt/game.bak", ...
+TABLES_DIR = "/tables"  # where host.js puts the shipped tables (memory file system)
+LAYOUTS = {"pico_ssd1306_i2c": "128x64", "thumby": "72x40"}  # the boards the page offers
+
+
+class KeyFS:
+    """The Store's file adapter on a key-value storage with `getItem`,
+    `setItem`, `removeItem`, `key(i)` and `length` (the browser's
+    localStorage, or a stand-in in tests). A file is one item under
+    `prefix + name`, its bytes in hex (the port's binascii does hex
+    natively, base64 in slow Python: 2 s for a 10 KB plan)."""
+
+    def __init__(self, storage, prefix=PREFIX):
+        self.storage = storage
+        self.prefix = prefix
+
+    def _get(self, name):
+        text = self.storage.getItem(self.prefix + name)
+        if text is None:
+            raise OSError(ENOENT, "no file " + name)
+        return text
+
+    def _set(self, name, text):
+        try:
+            self.storage.setItem(self.prefix + name, text)
+        except Exception:  # QuotaExceededError from the browser: nothing was stored
+            raise OSError(ENOSPC, "browser storage full")
+
+    def read(self, name):
+        """The bytes of file `name`; OSError(ENOENT) when it does not exist."""
+        return binascii.unhexlify(self._get(name))
+
+    def write(self, name, data):
+        """Store `data` as file `name`, replacing it whole."""
+        self._set(name, binascii.hexlify(data).decode())
+
+    def rename(self, old, new):
+        """Move file `old` to `new`, replacing `new`. The copy lands before the
+        old name goes, so no moment lacks the data."""
+        self._set(new, self._get(old))
+        self.storage.removeItem(self.prefix + old)
+
+    def remove(self, name):
+        """Delete file `name`; OSError(ENOENT) when it does not exist."""
+        self._get(name)
+        self.storage.removeItem(self.prefix + name)
+
+    def exists(self, name):
+        """True when file `name` exists."""
+        return self.storage.getItem(self.prefix + name) is not None
+
+    def append(self, name, data):
+        """Add `data` at the end of file `name` (made when missing); returns
+        its new size (firmware.recovery writes its log with it)."""
+        try:
+            old = self.read(name)
+        except OSError:
+            old = b""
+        self.write(name, old + data)
+        return len(old) + len(data)
+
+    def names(self):
+        """The names of the stored files."""
+        out = []
+        storage = self.storage
+        n = len(self.prefix)
+        for i in range(storage.length):
+            key = storage.key(i)
+            if key is not None and key.startswith(self.prefix):
+                out.append(key[n:])
+        return out
+
+
+class Canvas(framebuf.FrameBuffer):
+    """The frame buffer, with the two panel calls firmware.recovery makes
+    (host.js draws whatever a step leaves in it)."""
+
+    def refresh(self):
+        """Nothing to do: the page always draws the whole frame."""
+
+    def show(self):
+        """Nothing to do: host.js draws the frame after the step."""
+
+
+def recovery_stop():
+    """firmware.recovery's STOP (imported only once a step has failed)."""
+    from firmware import recovery
+
+    return recovery.STOP
+
+
+class Host:
+    """One handheld in the page: the app, its canvas and its failure path.
+
+    `board` is a key of LAYOUTS, `storage` the localStorage, `random` a
+    callable n -> bytes, `seed` None or an int for seeded dice."""
+
+    def __init__(self, board, storage, random, seed=None, now=0):
+        if board not in LAYOUTS:
+            raise ValueError("unknown board %r" % board)
+        __import__("boards." + board)
+        profile = sys.modules["boards." + board]
+        self.board = board
+        self.width = profile.WIDTH
+        self.height = profile.HEIGHT
+        self.buf = bytearray(self.width * self.height // 8)
+        self.canvas = Canvas(self.buf, self.width, self.height, framebuf.MONO_VLSB)
+        self.fs = KeyFS(storage)
+        self.dice = SeededDice(seed) if seed is not None else ByteDice(random)
+        self.tables = DirFS(TABLES_DIR)
+        self.failed = None  # None, or firmware.recovery's RESTART or STOP
+        self.fault_bits = 0  # buttons held when the step failed
+        self.swallow = 0  # buttons held since the restart, kept from the new app
+        self.restarted_at = None
+        self.app = None
+        self._make(now)
+
+    def _make(self, now):
+        from firmware.app import App
+
+        self.app = App(self.canvas, self.width, self.height, Store(self.fs), self.dice,
+                       self.tables, now)
+        self.app.has_sound = False  # the page has no buzzer (yet)
+
+    def address(self):
+        """Where the frame buffer lives in the wasm memory (host.js reads it
+        from there: no copy through a proxy)."""
+        import uctypes
+
+        return uctypes.addressof(self.buf)
+
+    def step(self, now, held):
+        """One app step; True when the frame changed. A failure is handled
+        as on the device (firmware.recovery): logged to error.log, a message
+        in the player's language, and the next press plays on from the last
+        save."""
+        try:
+            if self.failed:
+                new = held & ~self.fault_bits  # only a new press counts, as on the device
+                self.fault_bits = held
+                if not new or self.failed == recovery_stop():
+                    return False
+                self.swallow = held  # the restarting press is not the app's
+                self._restart(now)
+                return True
+            self.swallow &= held
+            return self.app.step(now, held & ~self.swallow)
+        except Exception as e:  # the device shows a message instead of dying
+            self.fault_bits = held
+            self._fail(e, now)
+            return True
+
+    def _fail(self, error, now):
+        from firmware import recovery
+        from firmware.clock import ticks_diff
+
+        lang = getattr(self.app, "lang", "de")
+        self.app = None
+        gc.collect()
+        sys.stderr.write(recovery.traceback_text(error))  # host.js: console.error
+        try:
+            recovery.log(self.fs, error, now)
+        except Exception:  # full storage: the message still shows
+            pass
+        again = self.restarted_at is not None and ticks_diff(
+            now, self.restarted_at) < recovery.RECRASH_MS
+        self.failed = recovery.STOP if again else recovery.RESTART
+        recovery.show(self.canvas, self.width, lang, again)
+
+    def _restart(self, now):
+        gc.collect()
+        self.failed = None
+        self.restarted_at = now
+        self._make(now)
+        if self.app.session.has_game():
+            from firmware.screens.title import resume
+
+            resume(self.app)
+        self.app.step(now, 0)
+
+    def state_json(self):
+        """The app's state (screen name, engine state) as JSON, for tests."""
+        import json
+
+        if self.app is None:
+            return json.dumps({"screen": "failed", "board": self.board})
+        out = self.app.state()
+        out["board"] = self.board  # as simulator.host.Sim.state
+        return json.dumps(out)
+
+
+def start(board, storage, random_hex, seed=None, now=0):
+    """Make the page's Host and run its first step (the title).
+    `random_hex(n)` gives n random bytes as hex (crypto.getRandomValues in
+    host.js; a string crosses from JavaScript without a proxy)."""
+
+    def read(n):
+        return binascii.unhexlify(random_hex(n))
+
+    host = Host(board, storage, read, seed, now)
+    host.step(now, 0)
+    return host
