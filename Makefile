@@ -48,8 +48,9 @@ lint: $(VENV)/.stamp-test
 
 # engine/, firmware/ and boards/ against the RP2040 MicroPython stubs
 # (basedpyright, basic mode, settings in pyproject.toml): no error allowed.
+# -p: this project's settings, never a pyrightconfig.json in a folder above.
 typecheck: $(VENV)/.stamp-test $(VENV)/.stamp-stubs
-	$(VENV)/bin/basedpyright
+	$(VENV)/bin/basedpyright -p pyproject.toml
 
 pytest: $(VENV)/.stamp-test $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
 	$(PY) -m pytest -q
