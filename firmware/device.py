@@ -10,8 +10,9 @@
 4. the store on the littlefs root (`/data`, created when missing, never
    formatted) and the shipped tables (`/tables`),
 5. the app, then the loop: read the buttons, `app.step(now, bits)`, push
-   the frame only when it changed, sleep until the next poll (POLL_MS:
-   a press is seen within 5 ms and counts on its first edge).
+   the frame only when it changed, sleep until the next poll (POLL_MS;
+   a press caught by its pin interrupt ends the sleep within 1 ms, and
+   counts on its first edge).
 
 Power: after `DIM_MS` without a button change the contrast goes down; after
 `SLEEP_MS` the display goes off and the loop sleeps in `machine.lightsleep`
@@ -306,10 +307,15 @@ class Device:
         elif idle >= self.dim_after and not self.dimmed:
             self.dimmed = True
             self.display.contrast(DIM_CONTRAST)
+        # Wait for the next poll in 1 ms slices, and not at all once a press
+        # was caught (the pin interrupt sets keys.caught): the press then
+        # reaches the app within a millisecond instead of 2.5 on average.
         clock = self.clock
-        spent = ticks_diff(clock.ticks_ms(), now)
-        if spent < POLL_MS:
-            clock.sleep_ms(POLL_MS - spent)
+        keys = self.keys
+        left = POLL_MS - ticks_diff(clock.ticks_ms(), now)
+        while left > 0 and not keys.caught:
+            clock.sleep_ms(1)
+            left -= 1
 
     def failed(self, error):
         """Hand `error` to firmware.recovery, after letting go of the app so
