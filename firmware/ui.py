@@ -120,9 +120,12 @@ class Ui:
         if index >= rows:
             first = index - rows + 1
         for i in range(first, min(len(labels), first + rows)):
+            label = self.fit(labels[i], self.w - 4)
             if i == index:
-                canvas.fill_rect(0, y - 1, self.w, self.line, 1)
-            self.text(canvas, self.fit(labels[i], self.w - 4), 2, y, 0 if i == index else 1)
+                # The bar as wide as its label: a cursor move then changes
+                # fewer columns of the panel (less to send over I2C).
+                canvas.fill_rect(0, y - 1, self.width(label) + 4, self.line, 1)
+            self.text(canvas, label, 2, y, 0 if i == index else 1)
             y += self.line
         if first > 0:
             self.text(canvas, "↑", self.w - self.width("↑"), self.line + 1)
