@@ -10,6 +10,19 @@ from firmware.screens.setup import KINDS
 from simulator.host import Sim
 
 
+def scripted_game(rules, seats, faces, scores=()):
+    """A Game of `rules` for `seats` ([(name, kind)]) whose dice come from
+    `faces`, with the first seats' banked `scores` (entered when above 0)."""
+    from engine.dice import ScriptedDice
+    from engine.game import Game
+
+    game = Game(rules, list(seats), ScriptedDice(faces))
+    for i, score in enumerate(scores):
+        game.seats[i].score = score
+        game.seats[i].entered = score > 0
+    return game
+
+
 def press(sim, *keys):
     """Press keys in order."""
     for key in keys:

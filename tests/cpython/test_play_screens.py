@@ -7,13 +7,11 @@ turn count of a game alone."""
 
 import pytest
 
-from engine.dice import ScriptedDice
-from engine.game import Game
 from engine.rules import preset
 from firmware import font
 from firmware.screens.play import Play
 from simulator.host import Sim
-from tests.cpython.simdriver import press
+from tests.cpython.simdriver import press, scripted_game
 from tools.texts import de as texts_de
 from tools.texts import en as texts_en
 
@@ -25,10 +23,7 @@ def _sim(tmp_path, board, rules, faces, names=("Anna", "Ben"), scores=(), lang="
     sim = Sim(board, str(tmp_path / board / lang), seed=1)
     sim.app.lang = lang
     seats = [n if isinstance(n, tuple) else (n, "") for n in names]
-    game = Game(rules, seats, ScriptedDice(faces))
-    for i, score in enumerate(scores):
-        game.seats[i].score = score
-        game.seats[i].entered = score > 0
+    game = scripted_game(rules, seats, faces, scores)
     sim.app.home(Play(sim.app, game))
     sim.run(200)
     return sim, game

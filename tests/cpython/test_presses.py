@@ -6,19 +6,15 @@ play keys"): the first UP or DOWN picks every scoring die and asks, the
 same key again does it. A single die picked by hand therefore costs one
 press more than before (3); a roll where banking is refused is not asked."""
 
-from engine.dice import ScriptedDice
-from engine.game import Game
 from engine.rules import preset
 from firmware.screens.play import Play
 from simulator.host import Sim
+from tests.cpython.simdriver import scripted_game
 
 
 def _sim(tmp_path, rules, faces, scores=(0, 0), kinds=("", "")):
     sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
-    game = Game(rules, [("Anna", kinds[0]), ("Ben", kinds[1])], ScriptedDice(faces))
-    for i, score in enumerate(scores):
-        game.seats[i].score = score
-        game.seats[i].entered = score > 0
+    game = scripted_game(rules, [("Anna", kinds[0]), ("Ben", kinds[1])], faces, scores)
     sim.app.home(Play(sim.app, game))
     sim.run(200)
     return sim, game

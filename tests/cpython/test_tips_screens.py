@@ -13,7 +13,7 @@ from engine.rules import preset
 from firmware import tips_store
 from firmware.screens.play import Play
 from simulator.host import Sim
-from tests.cpython.simdriver import person_turn_step, press
+from tests.cpython.simdriver import person_turn_step, press, scripted_game
 
 BOARDS = ("pico_ssd1306_i2c", "thumby")
 LANGS = ("de", "en")
@@ -76,10 +76,7 @@ def _scripted(tmp_path, board, lang, faces, scores=(0, 0), flags=(True, False),
     at Anna's hand-over (or her first screen)."""
     sim = Sim(board, str(tmp_path / (board + lang + str(len(faces)))), seed=1)
     sim.app.lang = lang
-    game = Game(preset("zehntausend"), list(seats), ScriptedDice(faces))
-    for i, score in enumerate(scores):
-        game.seats[i].score = score
-        game.seats[i].entered = score > 0
+    game = scripted_game(preset("zehntausend"), seats, faces, scores)
     tips_store.start_game(sim.app.session, game, list(flags))
     sim.app.session.save_game(game)
     sim.app.home(Play(sim.app, game))
