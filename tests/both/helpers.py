@@ -71,3 +71,15 @@ def device_rig(board_name="pico_ssd1306_i2c"):
     clock = machine.Clock(1000)
     machine.use_clock(clock)
     return board, model, clock
+
+
+def tap(dev, board, key):
+    """Press and release `key` on a device of the rig, four guarded loop
+    passes each (an app failure goes to firmware.recovery, as on the board)."""
+    import machine  # the fake
+
+    pin = board.BUTTONS[key]
+    machine.press(pin)
+    dev.loop(4, guard=True)
+    machine.release(pin)
+    dev.loop(4, guard=True)

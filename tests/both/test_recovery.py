@@ -4,7 +4,7 @@ save; a fault that comes back at once stays on its message. Runs under
 CPython and the MicroPython Unix port."""
 
 # isort: off
-from tests.both.helpers import device_rig  # (first: it puts the fakes on sys.path)
+from tests.both.helpers import device_rig, tap  # (first: it puts the fakes on sys.path)
 import machine  # (tests/fakes/machine.py)
 # isort: on
 
@@ -42,14 +42,6 @@ def _rig(board_name="pico_ssd1306_i2c"):
     return board, model, clock, dev, fs
 
 
-def _press(dev, board, key):
-    pin = board.BUTTONS[key]
-    machine.press(pin)
-    dev.loop(4, guard=True)
-    machine.release(pin)
-    dev.loop(4, guard=True)
-
-
 def _text(model):
     """The lit rows of the panel as a crude fingerprint (the message differs
     from any app screen)."""
@@ -70,7 +62,7 @@ def test_a_fault_is_logged_shown_and_a_press_plays_on_from_the_last_save():
     assert model.shows(dev.display.buffer)
     dev.loop(50, guard=True)
     assert dev.fault == recovery.RESTART  # waits for a press
-    _press(dev, board, "A")
+    tap(dev, board, "A")
     assert dev.fault is None
     assert dev.app.top().name in ("play", "handover")  # the saved game, resumed
     assert isinstance(dev.app.stack[1], Play)
@@ -81,13 +73,13 @@ def test_a_fault_right_after_a_restart_stays_on_its_message():
     board, model, clock, dev, fs = _rig()
     dev.app.push(Faulty(ValueError("first")))
     dev.loop(3, guard=True)
-    _press(dev, board, "B")
+    tap(dev, board, "B")
     assert dev.fault is None and dev.app.top().name == "title"  # no saved game
     dev.app.push(Faulty(ValueError("second")))
     dev.loop(3, guard=True)
     assert dev.fault == recovery.STOP
     lit = _text(model)
-    _press(dev, board, "A")
+    tap(dev, board, "A")
     assert dev.fault == recovery.STOP and dev.app is None and _text(model) == lit
     log = fs.read(recovery.LOG).decode()
     assert log.count("--- ") == 2 and "first" in log and "second" in log
@@ -97,7 +89,7 @@ def test_a_later_fault_restarts_again():
     board, model, clock, dev, fs = _rig()
     dev.app.push(Faulty(KeyError("x")))
     dev.loop(3, guard=True)
-    _press(dev, board, "A")
+    tap(dev, board, "A")
     clock.advance(recovery.RECRASH_MS + 1)
     dev.app.push(Faulty(KeyError("y")))
     dev.loop(3, guard=True)
@@ -116,7 +108,7 @@ def test_memory_error_is_survived_and_the_log_stays_bounded():
         older = fs.read(recovery.LOG + ".1")  # the full log moved aside
         assert older.startswith(b"xxxx") and b"MemoryError" in older
         assert not fs.exists(recovery.LOG)
-        _press(dev, board, "A")
+        tap(dev, board, "A")
         clock.advance(recovery.RECRASH_MS + 1)
         fs.write(recovery.LOG, b"y" * 590)  # full again
         dev.app.push(Faulty(MemoryError("again")))

@@ -8,7 +8,7 @@ the wrap: tests/both/test_ticks_wrap.py.)
 """
 
 # isort: off
-from tests.both.helpers import device_rig  # (first: it puts the fakes on sys.path)
+from tests.both.helpers import device_rig, tap  # (first: it puts the fakes on sys.path)
 import machine  # (tests/fakes/machine.py)
 # isort: on
 
@@ -31,14 +31,6 @@ def _device(start):
     return board, model, clock, dev
 
 
-def _press(dev, board, key):
-    pin = board.BUTTONS[key]
-    machine.press(pin)
-    dev.loop(4, guard=True)
-    machine.release(pin)
-    dev.loop(4, guard=True)
-
-
 def _later(clock, ms):
     """Let `ms` pass on the wrapping clock (the fake's own `advance` does not wrap)."""
     clock.now = ticks_add(clock.now, ms)
@@ -54,7 +46,7 @@ def test_sleep_off_stays_awake_for_weeks_across_the_wrap():
         _later(clock, DAY_MS // 4)
         dev.loop(2, guard=True)
         assert not dev.asleep and dev.dimmed
-    _press(dev, board, "DOWN")  # a press still brightens and counts...
+    tap(dev, board, "DOWN")  # a press still brightens and counts...
     assert not dev.dimmed and dev.app.state()["index"] == 1
     dev.loop(device.DIM_MS // device.POLL_MS + 2, guard=True)
     assert dev.dimmed and not dev.asleep  # ...and the dim time runs again from it
@@ -73,7 +65,7 @@ def test_a_failure_days_after_a_restart_restarts_again():
     dev.apply_settings()
     _fault(dev)
     assert dev.fault == recovery.RESTART
-    _press(dev, board, "A")  # restart, 3 s before the wrap
+    tap(dev, board, "A")  # restart, 3 s before the wrap
     assert dev.fault is None and dev.recrash.armed
     _later(clock, 5000)
     _fault(dev)  # 5 s later, across the wrap: it came back at once
@@ -82,7 +74,7 @@ def test_a_failure_days_after_a_restart_restarts_again():
     dev.app.session.settings["sleep"] = 0
     dev.apply_settings()
     _fault(dev)
-    _press(dev, board, "A")
+    tap(dev, board, "A")
     dev.loop(recovery.RECRASH_MS // device.POLL_MS + 2, guard=True)
     assert not dev.recrash.armed  # passed: cleared by the loop
     for _ in range(8):  # a week later, past the wrap and half the clock's period
@@ -96,11 +88,11 @@ def test_a_failure_after_a_sleep_long_after_a_restart_restarts_again():
     board, model, clock, dev = _device(1000)
     dev.sleep_after = 400
     _fault(dev)
-    _press(dev, board, "A")
+    tap(dev, board, "A")
     dev.loop(600 // device.POLL_MS, guard=True)
     assert dev.asleep and not dev.recrash.armed  # asleep within the re-crash time
     _later(clock, 7 * DAY_MS)  # a week in the drawer
-    _press(dev, board, "A")  # wakes (the waking press is swallowed)
+    tap(dev, board, "A")  # wakes (the waking press is swallowed)
     assert not dev.asleep
     _fault(dev)
     assert dev.fault == recovery.RESTART
