@@ -1,7 +1,7 @@
 """Minimal test runner for the MicroPython Unix port (also runs under CPython).
 
 Usage:
-    micropython -X heapsize=256k tests/mprun.py [--mpy DIR] tests/both/test_rules.py [...]
+    micropython -X heapsize=288k tests/mprun.py [--mpy DIR] tests/both/test_rules.py [...]
 
 With ``--mpy DIR``, packages compiled by mpy-cross into DIR (for example
 DIR/engine/*.mpy) are imported before the sources, as on the device.

@@ -13,7 +13,7 @@ native code (viper, firmware/native.py) is compiled for this machine's CPU
 instead (``-march=host``), so its machine code runs here too. ``--source``
 imports the sources instead.
 
-Usage: python3 tools/mptest.py [--heap 256k] [--source] [FILE ...]
+Usage: python3 tools/mptest.py [--heap 288k] [--source] [FILE ...]
 """
 
 import argparse
@@ -83,7 +83,7 @@ def run_module(mp, heap, path, mpy_dir=None):
 def main(argv=None):
     """Run the MicroPython checks; return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--heap", default="256k", help="heap cap for micropython -X heapsize")
+    parser.add_argument("--heap", default="288k", help="heap cap for micropython -X heapsize")
     parser.add_argument("--source", action="store_true", help="import sources, not .mpy")
     parser.add_argument("files", nargs="*", help="test modules (default: tests/both/test_*.py)")
     args = parser.parse_args(argv)

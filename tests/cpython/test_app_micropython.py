@@ -6,7 +6,7 @@ policy, one computer) through `app.step` alone. The device packages are
 compiled with mpy-cross -march=armv6m first, as on the board.
 
 Heap caps: with the shipped tables (as on the device) every level plays
-in the project's 256k cap. Solving a plan on the spot (custom rules,
+in 256k, below the project's 288k cap (Makefile: MP_HEAP). Solving a plan on the spot (custom rules,
 `--no-tables`) needs about 290k next to the app on the 64-bit Unix port;
 that case runs here with 384k (see `make bench`).
 """
