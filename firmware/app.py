@@ -32,16 +32,18 @@ RELEASE = sys.implementation.name == "micropython"
 # The Screen and Menu bases live in firmware.screen, outside this prefix:
 # every screen needs them, so they stay loaded and never load again.
 RELEASED = ("firmware.screens.", "engine.scorepad")
-# Loaded once at boot and let go (App.warm_up): their names then sit in
-# MicroPython's qstr table. That table grows by doubling, and the step past
-# 1270 names needs one block of about 9 KB: asked for late in a session, in
-# a fragmented heap, it failed (a MemoryError at the end of a game, and at
-# a Master's first move). At boot the heap is still in one piece; these
-# modules take the table past 1270 names on the chip (to about 1300: a
-# module added to the game may need one more here).
-WARM = ("engine.game", "firmware.screens.setup", "firmware.screens.play",
-        "firmware.screens.table", "firmware.stats", "firmware.screens.help",
-        "engine.master", "engine.coach", "firmware.coach_view", "firmware.screens.rules_edit")
+# Warmed up one a step after boot (App.warm_up): the names of these modules,
+# and of the engine and firmware modules they import, are interned while
+# the heap is still in one piece (firmware.qstr_warmup says why). They take
+# MicroPython's qstr table past 1270 names on the chip (to about 1300: a
+# module added to the game may need its name here, and
+# tests/cpython/test_warm_up.py checks that every import is listed).
+WARM = ("engine.scoring", "engine.game", "engine.levels", "engine.rules", "firmware.players",
+        "firmware.screens.setup", "firmware.tips_store", "firmware.tips",
+        "firmware.screens.play", "firmware.screens.table", "firmware.stats",
+        "firmware.screens.pager", "firmware.screens.help", "engine.odds", "engine.turnplan",
+        "engine.bots", "engine.master", "engine.view", "engine.coach", "firmware.tip_words",
+        "firmware.coach_view", "firmware.screens.rules_edit")
 
 
 class App:
@@ -67,6 +69,7 @@ class App:
         self.draw_us = 0
         self.stack = []
         self.moves = 0  # bumped by every change of the stack (screens cache by it)
+        self.warming = None  # the WARM modules still to warm up (warm_step)
         self.dirty = True
         from firmware.ui import Ui
 
@@ -134,19 +137,35 @@ class App:
             self.release_modules()
 
     def warm_up(self):
-        """Import the WARM modules and forget them again with whatever they
-        loaded (MicroPython only; see WARM). Their code leaves the heap at
-        the next collection."""
+        """Start the warm-up (MicroPython only; see WARM): from now on
+        `warm_step` takes one module a call."""
         if not RELEASE:
             return
         import gc
 
-        before = [name for name in sys.modules]
-        for name in WARM:  # one at a time: the heap never holds them all
+        gc.collect()  # the first frame's garbage goes before a qstr pool is asked for
+        self.warming = list(WARM)
+
+    def warm_step(self):
+        """Warm up the next WARM module: intern the names of its .mpy file
+        (firmware.qstr_warmup), or, where it is a source, import it and
+        forget it again with whatever it loaded (its code leaves the heap
+        at the next collection). The device calls it between polls while
+        no press waits, until `warming` is None."""
+        warming = self.warming
+        if warming is None:
+            return
+        from firmware.qstr_warmup import intern_module
+
+        name = warming.pop(0)
+        if not intern_module(name):
+            before = [k for k in sys.modules]
             __import__(name)
             for loaded in [k for k in sys.modules if k not in before]:
                 _forget(loaded)
-            gc.collect()
+        if not warming:
+            self.warming = None
+            _forget("firmware.qstr_warmup")
 
     def release_modules(self):
         """Forget the modules of RELEASED that no screen on the stack comes

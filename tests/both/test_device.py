@@ -241,6 +241,8 @@ def test_idle_loop_allocates_nothing():
         return  # CPython
     board, model, clock, dev = _start()
     dev.loop(5)  # the title is drawn and shown
+    dev.loop(100, lambda d: d.app.warming is None)  # and the warm-up is over
+    assert dev.app.warming is None
     gc.collect()
     before = gc.mem_alloc()
     dev.loop(200)

@@ -70,7 +70,9 @@ class _Run:
         # The shipped tables, as on the device: the computer reads its plan.
         self.app = App(disp, board.WIDTH, board.HEIGHT, Store(MemFS()), SeededDice(11),
                        DirFS("tables"), 0)
-        self.app.warm_up()  # as the device does after its first frame
+        self.app.warm_up()  # as the device does after its first frame,
+        while self.app.warming is not None:  # and then between polls
+            self.app.warm_step()
         self.now = 0
         self.shows = 0
         self.data = 0  # data bytes the model received for the app's frames

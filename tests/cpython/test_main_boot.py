@@ -10,7 +10,7 @@ come from `make chipbench`).
 
 CAP_KIB is 272, not the 256 of the rest of the checks: the boot now grows
 MicroPython's qstr table to 2550 entries while the heap is in one piece
-(firmware.app.WARM), 14 KB in one block on this port (9 KB on the chip),
+(firmware.app.WARM, one module a poll), 14 KB in one block on this port (9 KB on the chip),
 which a session needs sooner or later anyway; this game alone never did.
 """
 

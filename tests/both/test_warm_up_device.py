@@ -1,0 +1,62 @@
+"""The warm-up after boot (firmware.app.App.warm_up, firmware.qstr_warmup):
+on MicroPython it takes one WARM module a poll and gives way to a press;
+elsewhere there is none. Runs under CPython and MicroPython."""
+
+# isort: off
+from tests.both.helpers import device_rig  # (first: it puts the fakes on sys.path)
+import machine  # (tests/fakes/machine.py)
+# isort: on
+
+import sys  # noqa: E402
+
+from engine.dice import SeededDice  # noqa: E402
+from firmware import app as app_mod  # noqa: E402
+from firmware import device  # noqa: E402
+from firmware.store import Store  # noqa: E402
+from tests.fakes.memfs import MemFS  # noqa: E402
+
+MICROPYTHON = sys.implementation.name == "micropython"
+
+
+def _start():
+    board, model, clock = device_rig()
+    dev = device.start(board, machine, clock, dice=SeededDice(5), store=Store(MemFS()),
+                       tables=None)
+    return board, dev
+
+
+def model_frame_is_shown(dev):
+    return dev.shows >= 2  # the title, then the moved cursor
+
+
+def test_the_warm_up_takes_one_module_a_poll_and_gives_way_to_a_press():
+    board, dev = _start()
+    dev.loop(1)  # the title is on the panel
+    if not MICROPYTHON:
+        assert dev.app.warming is None  # CPython keeps every module: nothing to warm up
+        return
+    assert dev.app.warming == list(app_mod.WARM)[1:]  # the first one went in that pass
+    dev.loop(2)
+    assert len(dev.app.warming) == len(app_mod.WARM) - 3
+    pin = board.BUTTONS["DOWN"]
+    machine.press(pin)
+    dev.loop(1)  # the press is answered in the pass that reads it, a module after it
+    assert dev.app.state()["index"] == 1 and model_frame_is_shown(dev)
+    assert len(dev.app.warming) == len(app_mod.WARM) - 4
+    machine.release(pin)
+    dev.loop(3)
+    assert dev.app.top().name == "title" and dev.app.state()["index"] == 1
+    dev.loop(len(app_mod.WARM))
+    assert dev.app.warming is None
+    for name in app_mod.WARM:  # their names are in; their code is not on the heap
+        if name not in ("engine.rules", "engine.levels"):  # (the title needs these two)
+            assert name not in sys.modules, name
+    assert "firmware.qstr_warmup" not in sys.modules
+    import engine
+
+    if getattr(engine, "__file__", "").endswith(".mpy"):  # compiled, as on the device
+        from firmware.qstr_warmup import intern_module
+
+        assert intern_module("engine.master")  # read from its file, not imported
+        assert "engine.master" not in sys.modules
+        assert not intern_module("engine.no_such_module")
