@@ -13,11 +13,12 @@ What it does:
    with the cursor, bank from 300; the computer's steps hurried by a
    press), the statistics, and last a game under custom rules from the
    rules editor, whose plan the device solves at the Master's first turn
-   with the heap as the course left it. Every press is recorded with its
-   kind (cursor move, die pick, value change, screen change, roll, bank,
-   computer step) and the screen it was made on, and the simulator's screen
-   is kept at chosen points. Made at run time, so the course follows the
-   screens as they change.
+   with the heap as the course left it; first of all, two cursor moves
+   800 ms after power-on, while the game warms up. Every press is recorded
+   with its kind (cursor move, die pick, value change, screen change, roll,
+   bank, computer step, press in the warm-up) and the screen it was made
+   on, and the simulator's screen is kept at chosen points. Made at run
+   time, so the course follows the screens as they change.
 2. Stages the board's tree as `make stage` does (tools.deploy), adds
    `bench.json` (seeded dice, so the chip plays the same game; the per
    frame `@prof` / `@heap` lines of firmware/profiling.py), optionally
@@ -101,6 +102,7 @@ KINDS = (
     ("roll", "roll"),
     ("bank", "bank"),
     ("computer", "computer step"),
+    ("warmup", "press in the warm-up"),
 )
 KIND_LABEL = dict(KINDS)
 
@@ -117,11 +119,14 @@ WAIT_MS = {
     "roll": 1200,  # the animation (360 ms), then the tips
     "bank": 700,  # the computer's first step comes at its pace (650 ms), the rest hurried
     "computer": 300,  # and no new one before the screen was still QUIET_MS
+    "warmup": 300,
 }
 # Screens that take long to appear on the chip: extra wait when a press opens them.
 SLOW_SCREENS = {"text": 1200, "play": 500, "handover": 1000, "stats": 400, "winner": 600,
                 "message": 600, "rules_edit": 200, "setup": 300, "stats_name": 200}
-BOOT_WAIT_MS = 3000  # power-on to the first shot of the title
+BOOT_WAIT_MS = 3000  # power-on to the first press of the menus
+TITLE_SHOT_MS = 700  # power-on to the shot of the title
+WARMUP_PRESS_MS = 800  # a player's first press, while the game warms up (App.warm_up)
 BURST_GAP_MS = 2.0  # frames this close after each other belong to one show()
 SETTLE_MS = 700  # no shot this close to a change the play screen makes by time
 QUIET_MS = 250  # a computer is hurried only after its screen was still this long
@@ -595,8 +600,14 @@ def build_course(board=DEFAULT_BOARD, seed=SEED, data_dir=None, slow=1.0, parts=
         c = Course(sim, slow)
         if c.screen() != "title":
             raise CourseError("the simulator starts on %r, not the title" % c.screen())
-        c.run(c.scaled(BOOT_WAIT_MS))
+        # Not scaled: the title is up (about 0.55 s), the warm-up under way.
+        # The shot comes first: boot_ms looks for the title before it.
+        c.run(TITLE_SHOT_MS)
         c.shot("title")
+        c.run(WARMUP_PRESS_MS - c.total_ms())
+        c.press("DOWN", "warmup")
+        c.press("UP", "warmup")
+        c.run(c.scaled(BOOT_WAIT_MS) - c.total_ms())
         if "menus" in parts:
             c.menus()
         if "game" in parts:

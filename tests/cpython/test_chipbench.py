@@ -87,7 +87,8 @@ def test_script_text(course):
         if op == "wait":
             assert int(x.split()[1]) > 0
     # Each press is named in a comment: its number, kind and screen.
-    assert "# press 1: cursor move on title" in text
+    assert "# press 1: press in the warm-up on title" in text
+    assert "# press 3: cursor move on title" in text
     # Without @prof lines the solve gets a fixed wait instead.
     plain = cb.script_text(course, serial=False)
     assert "expect-serial" not in plain
