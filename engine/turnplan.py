@@ -436,7 +436,9 @@ class PlanSolver:
 
     def __init__(self, rules, tables=None):
         self.rules = rules
-        self.tables: list = tables if tables is not None else [None]
+        # Index n holds the roll table of n dice (0: None); None where it is
+        # still to be built.
+        self.tables: list = tables if tables is not None else [None] * (rules.dice + 1)
         self.plan = None
         self.made = None  # the plan before its reach rows
         self.top = 0
@@ -447,24 +449,36 @@ class PlanSolver:
         # Steps of the roll tables (ROLLS_PER_STEP rolls each), then the rows
         # (counted once the table height is known).
         self.total = 1
-        for n in range(len(self.tables), rules.dice + 1):
-            self.total += (_roll_count(n) + ROLLS_PER_STEP - 1) // ROLLS_PER_STEP
-        if len(self.tables) > rules.dice:  # roll tables given: straight to the rows
+        for n in range(1, rules.dice + 1):
+            if self.tables[n] is None:
+                self.total += (_roll_count(n) + ROLLS_PER_STEP - 1) // ROLLS_PER_STEP
+        if not self._missing():  # roll tables given: straight to the rows
             self._start(_top(rules, self.tables))
+
+    def _missing(self):
+        """The most dice whose roll table is still to be built, else 0. The
+        largest table comes first: its one block (2.4 KB for six dice) is
+        asked for while the heap is least cut up by the solve's own work."""
+        tables = self.tables
+        for n in range(self.rules.dice, 0, -1):
+            if tables[n] is None:
+                return n
+        return 0
 
     def step(self):
         """Do one piece of work; True when the plan is ready."""
         if self.plan is not None:
             return True
         rules = self.rules
-        if len(self.tables) <= rules.dice:  # a few rolls of a roll table per step
+        n = self._missing()
+        if n:  # a few rolls of a roll table per step
             if self.grouping is None:
-                self.grouping = RollGrouping(len(self.tables), rules)
+                self.grouping = RollGrouping(n, rules)
             if self.grouping.step(ROLLS_PER_STEP):
-                self.tables.append(self.grouping.table())
+                self.tables[n] = self.grouping.table()
                 self.grouping = None
             self.done += 1
-            if len(self.tables) > rules.dice:
+            if not self._missing():
                 self._start(_top(rules, self.tables))
             return False
         if self.ti >= 0:  # one turn total (all dice counts) per step
@@ -483,7 +497,8 @@ class PlanSolver:
         return False
 
     def finished_tables(self):
-        """The roll tables built so far (index 0 is None): what a new solver
+        """The roll tables built so far (None where one is still to be
+        built, and at index 0): what a new solver
         can go on from, e.g. after a MemoryError left this one's rows
         unfinished."""
         return self.tables

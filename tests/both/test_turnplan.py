@@ -216,6 +216,21 @@ def test_solver_steps_stay_short_and_count_up_to_the_total():
     assert len(seen) > 2 * rules.dice  # the roll tables took several steps each
 
 
+def test_the_solver_builds_the_largest_roll_table_first_and_goes_on_from_finished_ones():
+    rules = FIVE_SIMPLE
+    solver = PlanSolver(rules)
+    while solver.finished_tables()[rules.dice] is None:
+        solver.step()
+    built = solver.finished_tables()
+    assert built[1:rules.dice] == [None] * (rules.dice - 1)  # the others come after it
+    assert built[rules.dice] == roll_table(rules.dice, rules)
+    # A new solver on those tables (as after a MemoryError) ends at the same plan.
+    again = PlanSolver(rules, list(built))
+    while not again.step():
+        pass
+    assert again.plan.to_bytes() == TurnPlan.solve(rules).to_bytes()
+
+
 def test_progress_is_reported():
     seen = []
     rules = FIVE_SIMPLE
