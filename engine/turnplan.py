@@ -431,8 +431,11 @@ class PlanSolver:
     """Solves a TurnPlan a little at a time, so a device can show progress:
     call `step()` until it returns True, then take `plan`. `done` and
     `total` tell how far it is (roll tables first, a few rolls a step,
-    then the turn totals from the top down, then the reach distances up
-    to the target). No step takes more than a few ms on the Unix port."""
+    the largest first and the rows made right after it; then the turn
+    totals from the top down, then the reach distances up to the target).
+    No step takes more than a few ms on the Unix port. The big blocks come
+    in that order so that they are asked for while the solve itself has
+    cut the heap up least."""
 
     def __init__(self, rules, tables=None):
         self.rules = rules
@@ -448,12 +451,17 @@ class PlanSolver:
         self.done = 0
         # Steps of the roll tables (ROLLS_PER_STEP rolls each), then the rows
         # (counted once the table height is known).
-        self.total = 1
-        for n in range(1, rules.dice + 1):
+        # Nothing is allocated here: after a MemoryError the Solving screen
+        # makes a new solver, and its blocks are asked for in `step`.
+        self.total = 1 + self._table_steps()
+
+    def _table_steps(self):
+        """The steps of the roll tables still to be built."""
+        steps = 0
+        for n in range(1, self.rules.dice + 1):
             if self.tables[n] is None:
-                self.total += (_roll_count(n) + ROLLS_PER_STEP - 1) // ROLLS_PER_STEP
-        if not self._missing():  # roll tables given: straight to the rows
-            self._start(_top(rules, self.tables))
+                steps += (_roll_count(n) + ROLLS_PER_STEP - 1) // ROLLS_PER_STEP
+        return steps
 
     def _missing(self):
         """The most dice whose roll table is still to be built, else 0. The
@@ -470,6 +478,11 @@ class PlanSolver:
         if self.plan is not None:
             return True
         rules = self.rules
+        if self.r is None and self.tables[rules.dice] is not None:
+            # The rows (1.4 KB a dice count with six dice) right after the
+            # largest roll table, before the smaller tables cut the heap up.
+            self._start(_top(rules, self.tables))
+            return False
         n = self._missing()
         if n:  # a few rolls of a roll table per step
             if self.grouping is None:
@@ -478,8 +491,6 @@ class PlanSolver:
                 self.tables[n] = self.grouping.table()
                 self.grouping = None
             self.done += 1
-            if not self._missing():
-                self._start(_top(rules, self.tables))
             return False
         if self.ti >= 0:  # one turn total (all dice counts) per step
             _roll_row(rules, self.tables, self.top, self.r, self.ti)
@@ -507,7 +518,7 @@ class PlanSolver:
         self.top = top
         self.r = [None] + [[0] * (top + 1) for _ in range(self.rules.dice)]
         self.ti = top
-        self.total = self.done + top + 1 + reach_size(self.rules)
+        self.total = self.done + self._table_steps() + top + 1 + reach_size(self.rules)
 
     def _finish(self):
         rules = self.rules

@@ -10,7 +10,11 @@ rows of the plan). Late in a long session the chip's heap can be too
 fragmented for them although enough is free: the screen lets go of the
 screen modules nobody needs first, and after a MemoryError it collects and
 goes on from the finished roll tables (a step that failed half-way may have
-left its own work wrong, so only finished tables are kept).
+left its own work wrong, so only finished tables are kept). When that fails
+RETRIES times, the game is put away (it is saved after every decision):
+the screen goes on alone above the title, so the game, its computers and
+tips leave the heap, and when the plan is cached on flash the game is
+loaded again and plays on.
 """
 
 import gc
@@ -34,6 +38,7 @@ class Solving(Screen):
         self.solver = PlanSolver(players.rules)
         self.shown = -1
         self.retries = -1  # -1: the modules were not let go yet
+        self.away = False  # the game put away to make room (see the module docstring)
 
     def _free(self, app):
         """Let go of the screen modules nobody needs now, then collect."""
@@ -56,12 +61,21 @@ class Solving(Screen):
             for _ in range(ROWS_PER_STEP):
                 if solver.step():
                     self.players.adopt(solver.plan)
-                    app.pop()
+                    if self.away:
+                        from firmware.screens.title import resume
+
+                        app.home()
+                        resume(app)
+                    else:
+                        app.pop()
                     return True
         except MemoryError:
-            if self.retries >= RETRIES:
+            if self.retries < RETRIES:
+                self.retries += 1
+            elif self._put_game_away(app):
+                self.retries = 0
+            else:
                 raise
-            self.retries += 1
             # A new solver on the finished tables; the old one's rows are
             # garbage before the collection (a new solver allocates its rows
             # only in its steps).
@@ -74,6 +88,21 @@ class Solving(Screen):
             self.shown = percent
             return True
         return False
+
+    def _put_game_away(self, app):
+        """Leave only the title below this screen, so that the game and its
+        players leave the heap; False when that was done already or there
+        is no saved game to come back to."""
+        if self.away or not app.session.has_game():
+            return False
+        from firmware.players import Players
+
+        old = self.players
+        self.players = Players(old.rules, None, old.store_fs)  # (only to cache the plan)
+        del old
+        self.away = True
+        app.home(self)
+        return True
 
     def draw(self, app, canvas):
         """Title, bar and percentage."""

@@ -45,16 +45,19 @@ def test_b_leaves_the_solving_screen(tmp_path):
     assert sim.state()["screen"] == "title"
 
 
-def _solve_plan_bytes(tmp_path, fail_at=()):
-    """Solve custom rules on the solving screen; PlanSolver.step raises a
-    MemoryError at the calls numbered in `fail_at`. Returns the cached plan."""
+def _solve(tmp_path, fail_at=(), saved=False):
+    """Solve custom rules on the solving screen (the game saved first with
+    `saved`); PlanSolver.step raises a MemoryError at the calls numbered in
+    `fail_at`. Returns (sim, rules, calls, the stack's screens at each call)."""
     import engine.turnplan as turnplan
 
     calls = [0]
+    stacks = []
     real_step = turnplan.PlanSolver.step
 
     def step(self):
         calls[0] += 1
+        stacks.append([x.name for x in sim.app.stack])
         if calls[0] in fail_at:
             raise MemoryError("memory allocation failed, allocating 2456 bytes")
         return real_step(self)
@@ -64,16 +67,23 @@ def _solve_plan_bytes(tmp_path, fail_at=()):
         sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
         rules = preset("fuenf").replace(target=2000)
         game = Game(rules, [("Profi", "profi"), ("Anna", "")], ScriptedDice([2] * 50))
+        if saved:
+            sim.app.session.save_game(game)
         sim.app.home(Play(sim.app, game))
         for _ in range(5000):
             sim.step(20)
             if sim.state()["screen"] != "solving":
                 break
-        assert sim.state()["screen"] == "play"
-        fs = sim.app.session.store.fs
-        return fs.read(plan_file(rules)), calls[0]
+        return sim, rules, calls[0], stacks
     finally:
         turnplan.PlanSolver.step = real_step
+
+
+def _solve_plan_bytes(tmp_path, fail_at=()):
+    """The cached plan after `_solve`, and the solver's steps."""
+    sim, rules, calls, _ = _solve(tmp_path, fail_at)
+    assert sim.state()["screen"] == "play"
+    return sim.app.session.store.fs.read(plan_file(rules)), calls
 
 
 def test_a_memory_error_while_solving_goes_on_to_the_same_plan(tmp_path):
@@ -89,3 +99,19 @@ def test_memory_errors_without_end_reach_the_recovery(tmp_path):
 
     with pytest.raises(MemoryError):
         _solve_plan_bytes(tmp_path, fail_at=range(10, 10000))
+
+
+def test_when_retries_run_out_the_game_is_put_away_and_comes_back(tmp_path):
+    """Six steps in a row fail (a heap too cut up while the game is held):
+    the screen puts the saved game away, solves above the title alone,
+    caches the plan and loads the game again."""
+    sim, rules, _, stacks = _solve(tmp_path, fail_at=range(10, 16), saved=True)
+    assert stacks[0] == ["title", "play", "solving"]
+    assert stacks[-1] == ["title", "solving"]  # the game was put away
+    assert sim.app.session.store.fs.exists(plan_file(rules))  # the plan cached on flash
+    state = sim.state()
+    assert state["screen"] == "play" and state["scores"] == [0, 0]  # the game is back
+    assert [x.name for x in sim.app.stack] == ["title", "play"]
+    sim.run(3000)
+    game = sim.app.top().game
+    assert game.current == 1 or game.phase != "start"  # the computer played
