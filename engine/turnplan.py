@@ -478,7 +478,7 @@ class PlanSolver:
         if self.plan is not None:
             return True
         rules = self.rules
-        if self.r is None and self.tables[rules.dice] is not None:
+        if self.r is None and self.made is None and self.tables[rules.dice] is not None:
             # The rows (1.4 KB a dice count with six dice) right after the
             # largest roll table, before the smaller tables cut the heap up.
             self._start(_top(rules, self.tables))
