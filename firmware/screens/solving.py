@@ -39,6 +39,7 @@ class Solving(Screen):
         self.shown = -1
         self.retries = -1  # -1: the modules were not let go yet
         self.away = False  # the game put away to make room (see the module docstring)
+        self.note = None  # the play screen's status line then ("Schlussrunde!"): not saved
 
     def _free(self, app):
         """Let go of the screen modules nobody needs now, then collect."""
@@ -66,6 +67,7 @@ class Solving(Screen):
 
                         app.home()
                         resume(app)
+                        self._restore_note(app)
                     else:
                         app.pop()
                     return True
@@ -100,9 +102,22 @@ class Solving(Screen):
         old = self.players
         self.players = Players(old.rules, None, old.store_fs)  # (only to cache the plan)
         del old
+        from firmware.screens.play import Play
+
+        for screen in app.stack:
+            if isinstance(screen, Play):
+                self.note = screen.msg
         self.away = True
         app.home(self)
         return True
+
+    def _restore_note(self, app):
+        """Give the loaded play screen the status line it had."""
+        from firmware.screens.play import Play
+
+        for screen in app.stack:
+            if isinstance(screen, Play) and self.note:
+                screen.msg = self.note
 
     def draw(self, app, canvas):
         """Title, bar and percentage."""

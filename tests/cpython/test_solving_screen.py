@@ -45,10 +45,11 @@ def test_b_leaves_the_solving_screen(tmp_path):
     assert sim.state()["screen"] == "title"
 
 
-def _solve(tmp_path, fail_at=(), saved=False):
+def _solve(tmp_path, fail_at=(), saved=False, note=""):
     """Solve custom rules on the solving screen (the game saved first with
     `saved`); PlanSolver.step raises a MemoryError at the calls numbered in
-    `fail_at`. Returns (sim, rules, calls, the stack's screens at each call)."""
+    `fail_at`; `note` is the play screen's status line. Returns (sim, rules,
+    calls, the stack's screens at each call)."""
     import engine.turnplan as turnplan
 
     calls = [0]
@@ -69,7 +70,9 @@ def _solve(tmp_path, fail_at=(), saved=False):
         game = Game(rules, [("Profi", "profi"), ("Anna", "")], ScriptedDice([2] * 50))
         if saved:
             sim.app.session.save_game(game)
-        sim.app.home(Play(sim.app, game))
+        play = Play(sim.app, game)
+        play.msg = note
+        sim.app.home(play)
         for _ in range(5000):
             sim.step(20)
             if sim.state()["screen"] != "solving":
@@ -105,12 +108,14 @@ def test_when_retries_run_out_the_game_is_put_away_and_comes_back(tmp_path):
     """Six steps in a row fail (a heap too cut up while the game is held):
     the screen puts the saved game away, solves above the title alone,
     caches the plan and loads the game again."""
-    sim, rules, _, stacks = _solve(tmp_path, fail_at=range(10, 16), saved=True)
+    sim, rules, _, stacks = _solve(tmp_path, fail_at=range(10, 16), saved=True,
+                                   note="Schlussrunde!")
     assert stacks[0] == ["title", "play", "solving"]
     assert stacks[-1] == ["title", "solving"]  # the game was put away
     assert sim.app.session.store.fs.exists(plan_file(rules))  # the plan cached on flash
     state = sim.state()
     assert state["screen"] == "play" and state["scores"] == [0, 0]  # the game is back
+    assert state["message"] == "Schlussrunde!"  # with its status line
     assert [x.name for x in sim.app.stack] == ["title", "play"]
     sim.run(3000)
     game = sim.app.top().game
