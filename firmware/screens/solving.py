@@ -101,23 +101,17 @@ class Solving(Screen):
 
         old = self.players
         self.players = Players(old.rules, None, old.store_fs)  # (only to cache the plan)
-        del old
-        from firmware.screens.play import Play
-
-        for screen in app.stack:
-            if isinstance(screen, Play):
-                self.note = screen.msg
+        play = _play_screen(app)
+        self.note = play.msg if play is not None else None
         self.away = True
         app.home(self)
         return True
 
     def _restore_note(self, app):
         """Give the loaded play screen the status line it had."""
-        from firmware.screens.play import Play
-
-        for screen in app.stack:
-            if isinstance(screen, Play) and self.note:
-                screen.msg = self.note
+        play = _play_screen(app)
+        if play is not None and self.note:
+            play.msg = self.note
 
     def draw(self, app, canvas):
         """Title, bar and percentage."""
@@ -133,3 +127,13 @@ class Solving(Screen):
     def state(self):
         """How far the work is."""
         return {"percent": self.shown}
+
+
+def _play_screen(app):
+    """The play screen on the app's stack, or None."""
+    from firmware.screens.play import Play
+
+    for screen in app.stack:
+        if isinstance(screen, Play):
+            return screen
+    return None

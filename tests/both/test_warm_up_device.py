@@ -25,7 +25,7 @@ def _start():
     return board, dev
 
 
-def model_frame_is_shown(dev):
+def _cursor_frame_shown(dev):
     return dev.shows >= 2  # the title, then the moved cursor
 
 
@@ -41,7 +41,7 @@ def test_the_warm_up_takes_one_module_a_poll_and_gives_way_to_a_press():
     pin = board.BUTTONS["DOWN"]
     machine.press(pin)
     dev.loop(1)  # the press is answered in the pass that reads it, a module after it
-    assert dev.app.state()["index"] == 1 and model_frame_is_shown(dev)
+    assert dev.app.state()["index"] == 1 and _cursor_frame_shown(dev)
     assert len(dev.app.warming) == len(app_mod.WARM) - 4
     machine.release(pin)
     dev.loop(3)
