@@ -181,6 +181,15 @@ class App:
                 continue
             _forget(name)
 
+    def forget(self, names):
+        """Forget the modules `names` that are loaded (MicroPython only),
+        so that their code leaves the heap at the next collection; they
+        load again when next imported."""
+        if RELEASE:
+            for name in names:
+                if name in sys.modules:
+                    _forget(name)
+
     def redraw(self):
         """Ask for a redraw at the end of this step."""
         self.dirty = True

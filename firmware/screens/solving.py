@@ -13,7 +13,7 @@ goes on from the finished roll tables (a step that failed half-way may have
 left its own work wrong, so only finished tables are kept). When that fails
 RETRIES times, the game is put away (it is saved after every decision):
 the screen goes on alone above the title, so the game, its computers and
-tips leave the heap, and when the plan is cached on flash the game is
+tips, and their modules' code leave the heap, and when the plan is cached on flash the game is
 loaded again and plays on.
 """
 
@@ -26,6 +26,11 @@ from firmware.screen import Screen
 
 ROWS_PER_STEP = 1  # solver steps per loop pass: each is 60-70 ms on the chip (a few up to 0.5 s)
 RETRIES = 3  # MemoryErrors survived before the error goes to the recovery screen
+# What the game held and the solve does not need: forgotten with the game
+# put away, their code leaves large holes in the heap.
+GAME_MODULES = ("engine.master", "engine.coach", "engine.bots", "engine.view", "engine.game",
+                "firmware.tips", "firmware.tips_store", "firmware.coach_view",
+                "firmware.tip_words")
 
 
 class Solving(Screen):
@@ -105,6 +110,7 @@ class Solving(Screen):
         self.note = play.msg if play is not None else None
         self.away = True
         app.home(self)
+        app.forget(GAME_MODULES)
         return True
 
     def _restore_note(self, app):

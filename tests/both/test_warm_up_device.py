@@ -60,3 +60,11 @@ def test_the_warm_up_takes_one_module_a_poll_and_gives_way_to_a_press():
         assert intern_module("engine.master")  # read from its file, not imported
         assert "engine.master" not in sys.modules
         assert not intern_module("engine.no_such_module")
+
+
+def test_forget_lets_go_of_loaded_modules_on_micropython_only():
+    board, dev = _start()
+    import engine.view  # noqa: F401  (loaded now)
+
+    dev.app.forget(("engine.view", "engine.no_such_module"))
+    assert ("engine.view" in sys.modules) == (not MICROPYTHON)  # CPython keeps every module
