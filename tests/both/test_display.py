@@ -70,15 +70,15 @@ class _Run:
         # The shipped tables, as on the device: the computer reads its plan.
         self.app = App(disp, board.WIDTH, board.HEIGHT, Store(MemFS()), SeededDice(11),
                        DirFS("tables"), 0)
-        self.app.warm_up()  # as the device does after its first frame,
-        while self.app.warming is not None:  # and then between polls
-            self.app.warm_step()
         self.now = 0
         self.shows = 0
         self.data = 0  # data bytes the model received for the app's frames
         self.partial = 0  # SH1106 shows that sent fewer than all pages
         self.screens = []
-        self.step(0)
+        self.step(0)  # the title first (its texts load), as on the device,
+        self.app.warm_up()  # then the warm-up,
+        while self.app.warming is not None:  # a module between polls
+            self.app.warm_step()
 
     def step(self, held):
         if self.app.step(self.now, held):
