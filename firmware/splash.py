@@ -7,15 +7,26 @@ panel first thing, with only the board and the display driver loaded. The
 app then draws its own title: where it equals the picture (the usual
 case) the display sends nothing; where it differs (a game was saved since,
 the language changed) the changes follow a moment later, and `remember`
-keeps the new picture for the next boot. A missing or wrong-sized file
-shows nothing.
+keeps the new picture for the next boot.
+
+The first boot after flashing has no kept picture yet: then SHIPPED, the
+title of a fresh device (default settings, no saves) that the simulator
+drew when the tree was staged (tools.deploy), goes on the panel instead. A
+missing or wrong-sized file shows nothing.
 """
 
 FILE = "/data/title.frm"
+SHIPPED = "/firmware/title.frm"
 
 
-def show(display, path=FILE):
-    """Put the kept title on `display`; True when there was one."""
+def show(display, path=FILE, shipped=SHIPPED):
+    """Put the kept title on `display`, else the shipped one (None: no
+    fallback); True when one was shown."""
+    return _show(display, path) or (shipped is not None and _show(display, shipped))
+
+
+def _show(display, path):
+    """Put the frame kept in `path` on `display`; True when it was one."""
     buf = display.buffer
     try:
         with open(path, "rb") as f:

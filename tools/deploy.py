@@ -13,6 +13,9 @@ The tree that goes onto the board (see `stage`):
     engine/  firmware/ (with every subfolder)  boards/ (__init__, the chosen
                      board and any board the firmware imports by name)
                      compiled with mpy-cross -march=armv6m
+    firmware/title.frm  the title of a fresh device as the simulator draws
+                     it (the display buffer's bytes): firmware.splash puts it
+                     on the panel at the first power-on, before the code loads
     tables/          the strategy tables, copied as they are (may be absent)
     data/            an empty folder for the saves (firmware.store.DirFS does
                      not create it)
@@ -48,6 +51,7 @@ DATA = "data"
 MANIFEST = "deploy.json"
 BOARD_FILE = "board.txt"
 MAIN = "main.py"
+TITLE_FRAME = "firmware/title.frm"  # firmware.splash.SHIPPED, relative to the tree
 OWNED_DIRS = PACKAGES + (BOARDS, TABLES)  # on the board these folders are ours alone
 # firmware.board.board_name() prefers a board_choice module over board.txt:
 # one left on the board would override the board chosen here, so it goes.
@@ -177,6 +181,18 @@ def table_files():
     )
 
 
+def title_frame(board):
+    """The first frame of a fresh `board` (default settings, no saves): the
+    title, as the simulator draws it with the device's own code, so its
+    bytes equal the display buffer the board's app fills at its first boot."""
+    import tempfile
+
+    from simulator.host import Sim  # (imported here: simulator.host imports this module)
+
+    with tempfile.TemporaryDirectory() as data:
+        return bytes(Sim(board, data, seed=0).buf)
+
+
 def sha256_file(path):
     """The hex sha256 of a file's bytes."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -234,6 +250,7 @@ def stage(board, dest, mpy_cross=None, log=print):
         if proc.returncode != 0:
             raise DeployError("mpy-cross failed on %s:\n%s" % (
                 src.relative_to(ROOT), (proc.stdout + proc.stderr).strip()))
+    (dest / TITLE_FRAME).write_bytes(title_frame(board))
     (dest / MAIN).write_text(root_main_text(), encoding="utf-8")
     (dest / BOARD_FILE).write_text(board + "\n", encoding="utf-8")
     for src in table_files():

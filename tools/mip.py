@@ -12,8 +12,10 @@ Another board has its own file, `github:OWNER/REPO/package-thumby.json`,
 which differs in the board module and in board.txt.
 
 The URLs are relative to the package file, so the files name no owner and
-no repository. main.py and board.txt, which deploy writes while staging,
-come from mip/ (written here too).
+no repository. main.py, board.txt and firmware/title.frm (the first boot's
+title picture, firmware.splash), which deploy writes while staging, come
+from mip/ (written here too; `--check`, run by the tests, finds them stale
+when the title screen changes).
 """
 
 import json
@@ -22,7 +24,7 @@ import sys
 from tools import deploy
 
 ROOT = deploy.ROOT
-FOLDER = "mip"  # main.py and one BOARD.txt per board, for the package files to point at
+FOLDER = "mip"  # main.py, one BOARD.txt and BOARD.frm per board, for the package files
 VERSION = "0.1.0"
 
 
@@ -38,15 +40,22 @@ def board_file(board):
     return "%s/%s.txt" % (FOLDER, board)
 
 
+def title_file(board):
+    """The repository path of the title picture shipped for `board`."""
+    return "%s/%s.frm" % (FOLDER, board)
+
+
 def urls(board):
     """[[path on the board, path in the repository]] for `board`: every
-    module deploy stages (as .py), main.py, board.txt and the tables."""
+    module deploy stages (as .py), main.py, board.txt, the title picture
+    and the tables."""
     out = []
     for src, _ in deploy.sources(board):
         rel = src.relative_to(ROOT).as_posix()
         out.append([rel, rel])
     out.append([deploy.MAIN, FOLDER + "/" + deploy.MAIN])
     out.append([deploy.BOARD_FILE, board_file(board)])
+    out.append([deploy.TITLE_FRAME, title_file(board)])
     for src in deploy.table_files():
         rel = src.relative_to(ROOT).as_posix()
         out.append([rel, rel])
@@ -66,10 +75,11 @@ def package_text(board):
 
 
 def expected():
-    """{repository path: text} of every file this tool writes."""
+    """{repository path: text (str) or bytes} of every file this tool writes."""
     files = {FOLDER + "/" + deploy.MAIN: deploy.root_main_text()}
     for board in deploy.board_names():
         files[board_file(board)] = board + "\n"
+        files[title_file(board)] = deploy.title_frame(board)
         files[package_name(board)] = package_text(board)
     return files
 
@@ -77,9 +87,11 @@ def expected():
 def stale():
     """The repository paths whose contents differ from `expected()`."""
     out = []
-    for rel, text in expected().items():
+    for rel, data in expected().items():
         path = ROOT / rel
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        if not path.exists() or path.read_bytes() != data:
             out.append(rel)
     return out
 
@@ -91,10 +103,10 @@ def main(argv):
         for rel in bad:
             print("out of date: %s (run python -m tools.mip)" % rel, file=sys.stderr)
         return 1 if bad else 0
-    for rel, text in expected().items():
+    for rel, data in expected().items():
         path = ROOT / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
     return 0
 
 

@@ -30,6 +30,35 @@ def raises(exc_type, fn, *args, **kwargs):
     )
 
 
+def tmpdir(prefix="zt-test"):
+    """A new empty folder under /tmp (os.mkdir works on both interpreters)."""
+    import os
+
+    if hasattr(os, "getpid"):
+        base = "/tmp/%s-%d" % (prefix, os.getpid())
+    else:
+        import random
+
+        base = "/tmp/%s-%d" % (prefix, random.getrandbits(30))
+    n = 0
+    while True:
+        path = "%s-%d" % (base, n)
+        try:
+            os.mkdir(path)
+            return path
+        except OSError:
+            n += 1
+
+
+def rmtree(path):
+    """Remove the folder `path` and the files in it (no subfolders)."""
+    import os
+
+    for name in os.listdir(path):
+        os.remove(path + "/" + name)
+    os.rmdir(path)
+
+
 _PLANS = {}
 
 

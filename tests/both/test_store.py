@@ -12,7 +12,7 @@ from firmware.store import (
     SaveFailed,
     Store,
 )
-from tests.both.helpers import raises
+from tests.both.helpers import raises, rmtree, tmpdir
 from tests.fakes.memfs import MemFS
 
 KIND = 0x53  # "S": a settings-like file
@@ -20,38 +20,15 @@ GAME = [3, "Anna", [450, 1200, -50], [1, 5, 5], None, True, b"\x00\xff"]
 LATER = [4, "Anna", [450, 1650, -50], [], None, False, b""]
 
 
-def _tmpdir():
-    """A new empty folder under /tmp (os.mkdir works on both interpreters)."""
-    base = "/tmp/zt-store-test-%d" % os.getpid() if hasattr(os, "getpid") else None
-    if base is None:
-        import random
-
-        base = "/tmp/zt-store-test-%d" % random.getrandbits(30)
-    n = 0
-    while True:
-        path = "%s-%d" % (base, n)
-        try:
-            os.mkdir(path)
-            return path
-        except OSError:
-            n += 1
-
-
-def _rmtree(path):
-    for name in os.listdir(path):
-        os.remove(path + "/" + name)
-    os.rmdir(path)
-
-
 def each_fs(check):
     """Run `check(fs, names)` on a MemFS and on a DirFS; `names()` lists the files."""
     mem = MemFS()
     check(mem, lambda: sorted(mem.files))
-    path = _tmpdir()
+    path = tmpdir()
     try:
         check(DirFS(path), lambda: sorted(os.listdir(path)))
     finally:
-        _rmtree(path)
+        rmtree(path)
 
 
 def rewrite(fs, name, change):
@@ -293,7 +270,7 @@ def test_memfs_damage_helpers():
 
 
 def test_dirfs_basics():
-    path = _tmpdir()
+    path = tmpdir()
     try:
         fs = DirFS(path + "/")
         raises(OSError, fs.read, "x")
@@ -305,4 +282,4 @@ def test_dirfs_basics():
         fs.remove("x")
         assert os.listdir(path) == []
     finally:
-        _rmtree(path)
+        rmtree(path)

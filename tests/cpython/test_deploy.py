@@ -153,6 +153,34 @@ def test_staged_tree_imports_under_micropython(staged, board):
         assert proc.stdout.split()[-1] == board
 
 
+@pytest.mark.parametrize("board", BOARDS)
+def test_shipped_title_is_the_first_frame_of_a_fresh_device(staged, board):
+    """firmware/title.frm (shown at the first power-on, firmware.splash) is
+    exactly the panel a fresh device shows once its app has drawn: the boot
+    on the fake board with an empty store, the splash skipped."""
+    # isort: off
+    from tests.both.helpers import device_rig  # (first: it puts the fakes on sys.path)
+    import machine  # the fake
+    # isort: on
+    from engine.dice import SeededDice
+    from firmware import device, splash
+    from firmware.store import Store
+    from tests.fakes.memfs import MemFS
+
+    dest, manifest = staged[board]
+    assert "/" + deploy.TITLE_FRAME == splash.SHIPPED
+    assert deploy.TITLE_FRAME in manifest["files"]
+    shipped = (dest / deploy.TITLE_FRAME).read_bytes()
+    fake_board, model, clock = device_rig(board)
+    dev = device.start(fake_board, machine, clock, dice=SeededDice(1), store=Store(MemFS()),
+                       tables=None)
+    assert dev is not None
+    dev.loop(1)
+    assert dev.app.top().name == "title"
+    assert len(shipped) == fake_board.WIDTH * fake_board.HEIGHT // 8
+    assert model.frame() == shipped
+
+
 def test_tables_copied_unchanged(staged):
     dest, manifest = staged[BOARDS[0]]
     for src in deploy.table_files():
