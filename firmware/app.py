@@ -46,6 +46,9 @@ WARM = ("engine.scoring", "engine.game", "engine.levels", "engine.rules", "firmw
         "firmware.coach_view", "firmware.screens.rules_edit")
 
 
+MEMO = 32  # texts `App.t` keeps for the current screens
+
+
 class App:
     """The handheld game; see the module docstring."""
 
@@ -69,6 +72,9 @@ class App:
         self.draw_us = 0
         self.stack = []
         self.moves = 0  # bumped by every change of the stack (screens cache by it)
+        self._memo = {}  # key: text, for the screens on the stack now (see `t`)
+        self._memo_at = -1  # `moves` when the memo was started
+        self._memo_lang = None
         self.warming = None  # the WARM modules still to warm up (warm_step)
         self.dirty = True
         from firmware.ui import Ui
@@ -81,15 +87,28 @@ class App:
     # ------------------------------------------------------------ strings
 
     def t(self, key):
-        """The text of `key` in the app's language."""
-        return strings.text(self.lang, key)
+        """The text of `key` in the app's language. The texts asked for
+        are kept (at most MEMO of them) until the screen stack or the
+        language changes: on the chip a lookup takes about 0.3 ms and makes
+        a new str, and a screen asks for the same dozen at every redraw."""
+        memo = self._memo
+        if self._memo_at != self.moves or self._memo_lang != self.lang:
+            memo.clear()  # (frees the table: a new screen starts small)
+            self._memo_at = self.moves
+            self._memo_lang = self.lang
+        text = memo.get(key)
+        if text is None:
+            text = strings.text(self.lang, key)
+            if len(memo) < MEMO:
+                memo[key] = text
+        return text
 
     def tf(self, key, values=()):
         """The text of `key` filled with as many of `values` as it has
         placeholders: an engine refusal (a reason key and its values,
         e.g. "why_" + IllegalAction.key) in the player's language. A
         language may leave out trailing values it does not say."""
-        text = strings.text(self.lang, key)
+        text = self.t(key)
         n = text.count("%")
         return text % tuple(values[:n]) if n else text
 

@@ -55,19 +55,36 @@ class Setup(Menu):
         return ["preset", "target", "count"] + ["seat"] * len(self.seats) + [
             "order", "tips", "start"]
 
-    def _choices(self, app):
-        """(label, rules) of every rules choice: presets, saved sets, an edit."""
-        from engine.rules import Rules
+    def _choice_count(self):
+        """How many rules choices there are: presets, saved sets, an edit."""
+        return len(PRESETS) + len(self.sets) + (0 if self.custom is None else 1)
 
-        out = [(app.t("preset_" + k), k) for k in PRESETS]
-        out += [(name, Rules.decode(enc)) for name, enc in self.sets]
-        if self.custom is not None:
-            out.append((app.t("rules_custom"), self.custom))
-        return out
+    def _choice(self):
+        """The number of the chosen rules (kept in range when a saved set is
+        gone)."""
+        return min(self.preset, self._choice_count() - 1)
+
+    def _choice_label(self, app):
+        """The chosen rules' name: a preset's, a saved set's, or "custom".
+        (Only this one: the form redraws at every value change, and each
+        text costs a lookup on the chip.)"""
+        i = self._choice()
+        if i < len(PRESETS):
+            return app.t("preset_" + PRESETS[i])
+        i -= len(PRESETS)
+        return self.sets[i][0] if i < len(self.sets) else app.t("rules_custom")
 
     def _rules(self, app):
-        found = self._choices(app)[min(self.preset, len(self._choices(app)) - 1)][1]
-        return preset(found) if isinstance(found, str) else found
+        """The chosen rules."""
+        i = self._choice()
+        if i < len(PRESETS):
+            return preset(PRESETS[i])
+        i -= len(PRESETS)
+        if i < len(self.sets):
+            from engine.rules import Rules
+
+            return Rules.decode(self.sets[i][1])
+        return self.custom
 
     def _edited(self, app, rules, name):
         """From the rules editor: choose the saved set `name` or the edit."""
@@ -98,7 +115,7 @@ class Setup(Menu):
     def labels(self, app):
         """One text per row."""
         out = [
-            app.t("rules_preset") + ": " + self._choices(app)[self.preset][0],
+            app.t("rules_preset") + ": " + self._choice_label(app),
             app.t("target") + ": %d" % self.target,
             app.t("seats") + ": %d" % len(self.seats),
         ]
@@ -113,7 +130,7 @@ class Setup(Menu):
         """LEFT/RIGHT cycle the value of a row."""
         row = self._rows()[index]
         if row == "preset":
-            self.preset = (self.preset + step) % len(self._choices(app))
+            self.preset = (self.preset + step) % self._choice_count()
             self.target = self._rules(app).target
         elif row == "tips":
             people = [name for name, kind in self.seats if not kind]

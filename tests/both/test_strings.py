@@ -39,3 +39,40 @@ def test_only_one_language_is_held():
     assert "firmware.texts_de" not in sys.modules
     strings.text("de", "new_game")
     assert "firmware.texts_en" not in sys.modules
+
+
+def _app():
+    import framebuf  # (CPython: the simulator's stand-in, installed by tests/conftest.py)
+
+    from engine.dice import SeededDice
+    from firmware.app import App
+    from firmware.store import Store
+    from tests.fakes.memfs import MemFS
+
+    canvas = framebuf.FrameBuffer(bytearray(128 * 8), 128, 64, framebuf.MONO_VLSB)
+    return App(canvas, 128, 64, Store(MemFS()), SeededDice(1), None, 0)
+
+
+def test_the_apps_kept_texts_follow_the_language_and_the_screens():
+    from firmware import app as app_mod
+
+    app = _app()
+    assert app.t("new_game") == de.TEXTS["new_game"]
+    assert app.t("new_game") is app.t("new_game")  # kept: no second lookup
+    assert list(app._memo) == ["new_game"]
+    assert app.t("no_such_key") == "no_such_key"
+    app.lang = "en"  # as the settings screen switches it
+    assert app.t("new_game") == en.TEXTS["new_game"]
+    assert app.tf("new_game") == en.TEXTS["new_game"]
+    assert list(app._memo) == ["new_game"]  # the German texts went with the language
+    app.push(app.top())  # any change of the stack starts the memo again
+    assert app.t("target") == en.TEXTS["target"]
+    assert list(app._memo) == ["target"]
+    for key in list(en.TEXTS)[:app_mod.MEMO + 20]:  # more than it keeps: all still right
+        assert app.t(key) == en.TEXTS[key]
+    assert len(app._memo) == app_mod.MEMO
+    for key in list(en.TEXTS)[:app_mod.MEMO + 20]:
+        assert app.t(key) == en.TEXTS[key]
+    app.lang = "de"
+    for key in list(de.TEXTS)[:app_mod.MEMO + 20]:
+        assert app.t(key) == de.TEXTS[key]

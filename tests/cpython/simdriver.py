@@ -51,7 +51,7 @@ def new_game(sim, preset_key, kinds):
     press(sim, "A")
     assert sim.state()["screen"] == "setup"
     to_row(sim, 0)
-    for _ in range(len(sim.app.top()._choices(sim.app))):
+    for _ in range(sim.app.top()._choice_count()):
         if sim.state()["preset"] == preset_key:
             break
         press(sim, "RIGHT")
