@@ -102,7 +102,7 @@ class Menu(Screen):
     def draw(self, app, canvas):
         """Title, list and hints."""
         ui = app.ui
-        canvas.fill(0)
+        app.ui.clear(canvas)
         ui.title(canvas, self.title(app))
         labels = self.texts(app)
         self.index = min(self.index, len(labels) - 1)

@@ -7,6 +7,11 @@ positions instead of hard-coding pixels where the layouts differ.
 
 from firmware import font
 
+try:  # native on the chip (firmware/native.py); framebuf's own fill otherwise
+    from firmware.native import fill as _fill
+except Exception:  # CPython, WebAssembly, or a .mpy of another architecture
+    _fill = None
+
 # Pip positions on a 3x3 grid: (column, row) per face.
 _PIPS = (
     (),
@@ -48,6 +53,16 @@ class Ui:
         self.rows = (self.h - self.line) // self.line  # list rows above the hint line
         style = app.session.settings.get("dice", 0)
         self.dice_style = style if style in DICE_STYLES else 0  # the settings screen sets it
+
+    def clear(self, canvas):
+        """Blank `canvas` (every screen's draw starts so). The display
+        driver's buffer is cleared by a native loop where there is one:
+        framebuf's fill sets pixel by pixel, 0.8 ms for 128x64 on the chip."""
+        buf = getattr(canvas, "buffer", None)
+        if _fill is not None and buf is not None:
+            _fill(buf, len(buf), 0)
+        else:
+            canvas.fill(0)
 
     # ------------------------------------------------------------ text
 

@@ -23,7 +23,7 @@ class Message(Screen):
 
     def draw(self, app, canvas):
         """Title, lines, hint."""
-        canvas.fill(0)
+        app.ui.clear(canvas)
         app.ui.title(canvas, self.title_text)
         app.ui.lines(canvas, self.text_lines)
         app.ui.hints(canvas, app.t("ok_hint"))

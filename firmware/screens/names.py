@@ -97,7 +97,7 @@ class Typer(Screen):
     def draw(self, app, canvas):
         """The name with the cursor under the current letter."""
         ui = app.ui
-        canvas.fill(0)
+        app.ui.clear(canvas)
         ui.title(canvas, app.t("type_name"))
         y = ui.line * 2
         x = 2

@@ -255,7 +255,7 @@ class PadScreen(Screen):
         ui = app.ui
         pad = self.pad
         seat = pad.seat()
-        canvas.fill(0)
+        app.ui.clear(canvas)
         rnd = app.t("pad_round") % pad.round_no
         canvas.fill_rect(0, 0, ui.w, ui.line, 1)
         ty = 1 if app.big else 0
@@ -357,7 +357,7 @@ class PadOverview(Screen):
     def draw(self, app, canvas):
         """Standings (left) and table (right, 128x64) or below (72x40)."""
         ui = app.ui
-        canvas.fill(0)
+        app.ui.clear(canvas)
         pad = self.screen.pad
         ui.title(canvas, self.heading(app))
         f, step, rows, n = self._rows(app)
@@ -547,7 +547,7 @@ class PadDigits(Screen):
     def draw(self, app, canvas):
         """The digits with the cursor under one, the message, hints."""
         ui = app.ui
-        canvas.fill(0)
+        app.ui.clear(canvas)
         pad = self.screen.pad
         ui.title(canvas, ui.fit_name(app.t("your_turn"), pad.seat().name, ui.w - 2))
         from firmware import font
@@ -606,7 +606,7 @@ class PadAdjust(Screen):
     def draw(self, app, canvas):
         """The seat, the change and the new total."""
         ui = app.ui
-        canvas.fill(0)
+        app.ui.clear(canvas)
         s = self.screen.pad.seats[self.seat]
         ui.title(canvas, ui.fit_name(app.t("pad_adjust_title"), s.name, ui.w - 2))
         total = max(0, s.score + self.delta)
@@ -774,7 +774,7 @@ class PadWinner(Screen):
         """The winner and the standings."""
         ui = app.ui
         pad = self.screen.pad
-        canvas.fill(0)
+        app.ui.clear(canvas)
         ui.title(canvas, ui.fit_name(app.t("winner"), pad.seats[pad.winner].name, ui.w - 2))
         rows = max(1, (ui.h - 2 * ui.line) // ui.line)
         ui.lines(canvas, standing_lines(app, pad)[:rows])

@@ -51,7 +51,7 @@ class Pager(Screen):
     def draw(self, app, canvas):
         """Title, the visible lines with scroll marks, hint."""
         ui = app.ui
-        canvas.fill(0)
+        app.ui.clear(canvas)
         ui.title(canvas, self.title_text)
         lines = self.lines(app)
         rows = self._rows(app)

@@ -359,7 +359,7 @@ class Play(Screen):
         ui = app.ui
         game = self.game
         seat = game.seat()
-        canvas.fill(0)
+        app.ui.clear(canvas)
         # Header: who plays and their total ("Anna: 350", alone "Zug 4: 350");
         # the turn total on the right.
         turn = "+%d" % game.turn_total

@@ -147,7 +147,7 @@ class RulesEditor(Menu):
         from firmware.screens.help import wrap
 
         ui = app.ui
-        canvas.fill(0)
+        app.ui.clear(canvas)
         ui.title(canvas, self.title(app))
         lines = wrap(app, problem_text(app, self.found, True))[:2]
         y = ui.line + 2

@@ -122,7 +122,7 @@ class Solving(Screen):
     def draw(self, app, canvas):
         """Title, bar and percentage."""
         ui = app.ui
-        canvas.fill(0)
+        app.ui.clear(canvas)
         ui.title(canvas, app.t("solving"))
         y = ui.h // 2 - 3
         canvas.rect(4, y, ui.w - 8, 7, 1)

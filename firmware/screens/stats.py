@@ -152,7 +152,7 @@ class Confirm(Screen):
 
     def draw(self, app, canvas):
         """Title, the question, hint."""
-        canvas.fill(0)
+        app.ui.clear(canvas)
         app.ui.title(canvas, self.title_text)
         app.ui.lines(canvas, self.text_lines)
         app.ui.hints(canvas, app.t(self.hint))

@@ -92,7 +92,7 @@ class HandOver(Screen):
         a tip (tips on), the hint."""
         ui = app.ui
         game = self.play.game
-        canvas.fill(0)
+        app.ui.clear(canvas)
         ui.title(canvas, ui.fit_name(app.t("your_turn"), game.seat().name, ui.w - 2))
         y = ui.line + 2
         lines = []
@@ -297,7 +297,7 @@ class Winner(Screen):
         """The winner, the reason, and the standings."""
         ui = app.ui
         game = self.game
-        canvas.fill(0)
+        app.ui.clear(canvas)
         ui.title(canvas, app.t("winner") % game.seats[game.winner].name)
         rows = max(1, (ui.h - 2 * ui.line) // ui.line)
         ui.lines(canvas, (win_reason(app, game, self.best) + standing_lines(app, game))[:rows])

@@ -143,3 +143,36 @@ def test_a_native_search_that_misses_is_not_used():
             assert strings._native_ok()
     finally:
         strings._find = kept
+
+
+def test_ui_clear_blanks_the_canvas_as_framebuf_fill_does():
+    from firmware import ui as ui_mod
+
+    if MICROPYTHON:
+        assert ui_mod._fill is not None, "firmware.native.fill did not load"
+
+    class Driver(Canvas):  # the display driver's shape: `buffer` is the frame
+        def __init__(self, width, height):
+            Canvas.__init__(self, width, height)
+            self.buffer = memoryview(self.buf)
+
+    class App:
+        width = 128
+        height = 64
+        big = True
+
+        class session:  # noqa: N801 (the app's attribute)
+            settings = {}
+
+    ui = ui_mod.Ui(App())
+    rng = Rng(7)
+    for width, height in ((128, 64), (72, 40)):
+        for canvas in (Driver(width, height), Canvas(width, height)):
+            for i in range(len(canvas.buf)):
+                canvas.buf[i] = rng.below(256) | 1
+            ui.clear(canvas)
+            assert bytes(canvas.buf) == bytes(len(canvas.buf))
+    if ui_mod._fill is not None:
+        buf = bytearray(b"\xaa" * 10)
+        ui_mod._fill(buf, 7, 0x5C)  # only the first n bytes
+        assert bytes(buf) == b"\x5c" * 7 + b"\xaa" * 3
