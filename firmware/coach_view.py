@@ -58,6 +58,8 @@ class CoachView:
         self.note = ""  # the cost of the last decision, until the next press
         self._note_at = 0  # app.now of the step that set the note
         self._judged = None
+        self._reason = None  # `reason`'s line for the advice now (None: not worked out)
+        self._reason_at = -1  # app.moves when it was
 
     def forget(self):
         """Work the tip out anew (tips were switched)."""
@@ -119,6 +121,7 @@ class CoachView:
         if situation == self._situation:
             return
         self._situation = situation
+        self._reason = None
         self.advice = None
         self.marks = []
         self.basic = self.coach() is None
@@ -141,6 +144,7 @@ class CoachView:
         if coach is None:  # _stale is set only with a coach; kept for the type check
             return False
         self.advice = advice = coach.advise(self._view())
+        self._reason = None
         if game.phase == "keep" and advice.keep:
             self.marks = _positions(game.roll, advice.keep)
         return True
@@ -226,7 +230,16 @@ class CoachView:
                                               len(game.roll), self._wins()))
 
     def reason(self, app, play):
-        """Why (128x64's second line), or ''."""
+        """Why (128x64's second line), or ''. Worked out once for each
+        advice (its fraction takes about a millisecond of float sums on the
+        chip, at every redraw before) and again after any change of the
+        screen stack (the language may have changed)."""
+        if self._reason is None or self._reason_at != app.moves:
+            self._reason = self._reason_line(app)
+            self._reason_at = app.moves
+        return self._reason
+
+    def _reason_line(self, app):
         game = self.game
         a = self.advice
         if game.phase not in ("keep", "decide"):

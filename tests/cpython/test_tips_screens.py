@@ -133,6 +133,37 @@ def test_the_tip_names_the_dice_then_what_to_do(tmp_path):
                 assert _shown(sim, _t(sim, "selection", 200))
 
 
+def test_the_reason_is_worked_out_once_per_tip_and_follows_the_language(tmp_path, monkeypatch):
+    from firmware import tip_words
+
+    calls = []
+    real = tip_words.reason
+
+    def counted(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(tip_words, "reason", counted)
+    sim, game = _scripted(tmp_path, "pico_ssd1306_i2c", "de", [1, 1, 5, 2, 3, 6])
+    press(sim, "A")
+    sim.run(600)
+    assert _shown(sim, _t(sim, "tip_hits", 9, 10))
+    worked = len(calls)
+    assert worked >= 1
+    play = _play(sim)
+    for _ in range(3):  # redraws of the same tip (the cursor moves) ask no more sums
+        press(sim, "RIGHT")
+        assert _shown(sim, _t(sim, "tip_hits", 9, 10))
+    assert len(calls) == worked
+    sim.app.push(sim.app.top())  # (a screen above and back: the stack changed)
+    sim.app.lang = "en"  # as the settings screen switches it
+    sim.app.pop()
+    sim.run(100)
+    assert play.tips.view.reason(sim.app, play) == _t(sim, "tip_hits", 9, 10)
+    assert _shown(sim, _t(sim, "tip_hits", 9, 10))  # in English now
+    assert len(calls) == worked + 1
+
+
 def test_a_bank_tip_says_why(tmp_path):
     for board in BOARDS:
         for lang in LANGS:
