@@ -19,14 +19,19 @@ frame without copying it.
 Partial updates (I2C): a 1 KB frame takes 26 ms at 400 kHz, so `show()`
 compares the frame with a copy of what the panel shows
 (firmware.native.diff_pages: native code on the chip, the same in Python
-elsewhere) and sends, for each page that changed, only the quarter-width
-column window around the change (32 columns, 0.8 ms on the wire). The
-frame buffer keeps one spare byte in front: before a window goes out the
-byte just before it is set to 0x40 for the moment of the transfer, so
-every window leaves as one `writeto` of a prepared memoryview, without a
-copy or an allocation. SPI (10 MHz: a whole frame in under 1 ms) always
-sends the whole frame. `refresh()` makes the next `show()` send everything
-(after waking, or when the panel's RAM is unknown).
+elsewhere) and sends, for each page that changed, only the columns from
+the first to the last change, rounded up to a multiple of _GRAIN (4)
+columns (about 25 us a byte on the wire, 0.3 ms a window). The window's
+bytes are copied (firmware.native.copy) behind the 0x40 control byte of
+one page-sized scratch buffer, and one of its prepared memoryviews, as
+long as the window, goes out in a single `writeto`: no allocation.
+(Windows of whole 32-column quarters, each a premade view of the frame,
+sent a quarter more bytes for a die pick in the chip bench's course, and
+80 views took more heap than the scratch and its 32 views.) When the
+windows would cost as much as the whole frame, the SSD1306 sends it in
+one transfer instead. SPI (10 MHz: a whole frame in under 1 ms) always
+sends the whole frame. `refresh()` makes the next `show()` send
+everything (after waking, or when the panel's RAM is unknown).
 
 Both have `contrast(0..255)` (scaled to the board's CONTRAST_MAX),
 `poweroff()`, `poweron()` and `invert(flag)`.
@@ -82,13 +87,16 @@ _VCOM_DESEL = const(0xDB)
 _CHARGE_PUMP = const(0x8D)
 _SH_DCDC = const(0xAD)
 _SH_PAGE = const(0xB0)
-_SEG = const(32)  # columns per window segment of a partial update
-_SEG_SHIFT = const(5)
+_GRAIN = const(4)  # a window's width is a multiple of this many columns
 _WINDOW_COST = const(10)  # bytes on the wire a window costs beyond its data
 
-try:  # native on the chip; the Python version below gives the same result
-    from firmware.native import diff_pages
+try:  # native on the chip; the Python versions below give the same result
+    from firmware.native import copy, diff_pages
 except Exception:  # CPython, WebAssembly, or a .mpy of another architecture
+
+    def copy(dst, at, src, start, n):
+        """Python version of firmware.native.copy (see there)."""
+        dst[at:at + n] = src[start:start + n]
 
     def diff_pages(frame, shadow, width, pages, spans):
         """Python version of firmware.native.diff_pages (see there)."""
@@ -192,11 +200,6 @@ class SPIBus:
         self.cs(1)
 
 
-def _pair(q0, q1, segs):
-    """The number of the window from segment q0 to q1 (q0 <= q1) of a page."""
-    return q0 * segs - q0 * (q0 - 1) // 2 + q1 - q0
-
-
 class SSD1306(framebuf.FrameBuffer):
     """An SSD1306 panel of `width` x `height` whose column 0 is RAM column
     `col_offset`; `extra` holds extra init commands (the Thumby's 0xAD 0x30).
@@ -221,21 +224,15 @@ class SSD1306(framebuf.FrameBuffer):
         self._c2 = bytearray(2)
         self.partial = getattr(bus, "partial", False)
         if self.partial:
-            segs = self._segs = (width + _SEG - 1) >> _SEG_SHIFT
-            per_page = segs * (segs + 1) // 2
-            views = []
-            for p in range(pages):
-                for q0 in range(segs):
-                    for q1 in range(q0, segs):
-                        end = min(width, (q1 + 1) * _SEG)
-                        views.append(memoryview(raw)[p * width + q0 * _SEG:1 + p * width + end])
-            self._views = views  # made once: a window goes out without a new memoryview
-            self._per_page = per_page
+            win = self._win = bytearray(1 + width)  # 0x40, then a window's bytes
+            win[0] = 0x40
+            self._lens = [memoryview(win)[:1 + min(n, width)]  # made once: sent as they are
+                          for n in range(_GRAIN, width + _GRAIN, _GRAIN)]
             self._shadow = bytearray(pages * width)  # what the panel shows
             self._spans = bytearray(2 * pages)
             self._window = bytearray(self._window_commands())
         else:
-            self._views = None
+            self._lens = None
             self._window = bytearray((_COL_ADDR, col_offset, col_offset + width - 1,
                                       _PAGE_ADDR, 0, pages - 1))
         self._full = True  # the panel's RAM is unknown: the first show() sends everything
@@ -334,16 +331,15 @@ class SSD1306(framebuf.FrameBuffer):
         if not mask:
             return
         raw = self._raw
-        segs = self._segs
-        views = self._views
-        assert views is not None  # made in __init__ for a partial (I2C) bus
+        lens = self._lens
+        assert lens is not None  # made in __init__ for a partial (I2C) bus
         bus = self.bus  # (a bound method kept in a local would be a new object)
         if self.whole_frames:  # most of the screen changed: one transfer beats many windows
             cost = 0
             for p in range(pages):
                 if mask & (1 << p):
-                    cost += (min(width, ((spans[2 * p + 1] >> _SEG_SHIFT) + 1) << _SEG_SHIFT)
-                             - ((spans[2 * p] >> _SEG_SHIFT) << _SEG_SHIFT) + _WINDOW_COST)
+                    cost += min(width, ((spans[2 * p + 1] - spans[2 * p]) // _GRAIN + 1)
+                                * _GRAIN) + _WINDOW_COST
             if cost >= len(raw) + _WINDOW_COST:
                 w = self._window
                 w[2] = self.col_offset
@@ -353,25 +349,25 @@ class SSD1306(framebuf.FrameBuffer):
                 bus.send(w)
                 bus.send(raw)  # raw[0] is the data control byte
                 return
+        win = self._win
         for p in range(pages):
             if not mask & (1 << p):
                 continue
-            q0 = spans[2 * p] >> _SEG_SHIFT
-            q1 = spans[2 * p + 1] >> _SEG_SHIFT
-            c0 = q0 << _SEG_SHIFT
-            self._set_window(p, c0, min(width, (q1 + 1) << _SEG_SHIFT) - 1)
-            j = p * width + c0  # the byte before the window: 0x40 while it goes out
-            kept = raw[j]
-            raw[j] = 0x40
-            bus.send(views[p * self._per_page + _pair(q0, q1, segs)])
-            raw[j] = kept
-
+            c0 = spans[2 * p]
+            k = (spans[2 * p + 1] - c0) // _GRAIN  # the window's length: (k + 1) grains
+            n = min(width, (k + 1) * _GRAIN)
+            if c0 + n > width:
+                c0 = width - n
+            self._set_window(p, c0, c0 + n - 1)
+            copy(win, 1, raw, 1 + p * width + c0, n)
+            bus.send(lens[k])
 
 class SH1106(SSD1306):
     """An SH1106 panel (132-column RAM, page addressing only) showing columns
     `col_offset`.. of its RAM; `show()` sends only the changed windows."""
 
     whole_frames = False  # page addressing: a transfer ends at its page's edge
+    _pages_views = None  # SPI: a view of each page, made at the first show
 
     def _window_commands(self):
         return (0x00, _SH_PAGE, 0x00, 0x10)
@@ -396,13 +392,13 @@ class SH1106(SSD1306):
         """Send every page whole (an SH1106 on SPI; no board has one yet).
         (SH1106 does not override `show`: on MicroPython calling a method of
         a second-level subclass of FrameBuffer allocated 64 bytes a call.)"""
-        views = self._views
+        views = self._pages_views
         if views is None:  # made at the first show: later ones allocate nothing
             width = self.width
             col = self.col_offset
             self._page_cmd = bytearray((0, col & 0x0F, 0x10 | (col >> 4)))
-            views = self._views = [self.buffer[p * width:(p + 1) * width]
-                                   for p in range(self.pages)]
+            views = self._pages_views = [self.buffer[p * width:(p + 1) * width]
+                                         for p in range(self.pages)]
         cmd = self._page_cmd
         for p in range(self.pages):
             cmd[0] = _SH_PAGE | p

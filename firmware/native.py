@@ -15,6 +15,8 @@ plain-Python versions, which must give identical pixels and results
 - `diff_pages(...)`: compare a frame with the copy last sent, page by page,
   note the changed column span of each page and update the copy.
 - `find_text(...)`: find a text key's number by its hash (firmware.strings).
+- `copy(dst, at, src, start, n)`: copy n bytes (firmware.display: a
+  window of the frame behind its control byte).
 - `fill(buf, n, value)`: set the first `n` bytes of `buf` to `value`
   (firmware.ui.Ui.clear: framebuf's own fill sets the frame pixel by
   pixel, 0.8 ms for 128x64 on the chip).
@@ -121,6 +123,15 @@ def diff_pages(frame: ptr8, shadow: ptr8, width: int, pages: int, spans: ptr8) -
         base += width
         p += 1
     return mask
+
+
+@micropython.viper
+def copy(dst: ptr8, at: int, src: ptr8, start: int, n: int):
+    """Copy `src[start:start + n]` to `dst[at:at + n]` (no overlap)."""
+    i = 0
+    while i < n:
+        dst[at + i] = src[start + i]
+        i += 1
 
 
 @micropython.viper

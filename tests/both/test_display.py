@@ -97,7 +97,7 @@ class _Run:
         size = len(frame)
         ram = model.ram
         changed = 0
-        window_bytes = 0  # what the quarter-width windows around the changes hold
+        window_bytes = 0  # what the windows around the changes hold (multiples of 4 columns)
         for p in range(self.disp.pages):
             base = p * model.columns + model.col_offset
             first = last = -1
@@ -108,7 +108,7 @@ class _Run:
                     last = c
             if first >= 0:
                 changed += 1
-                window_bytes += min(width, (last // 32 + 1) * 32) - first // 32 * 32
+                window_bytes += min(width, ((last - first) // 4 + 1) * 4)
         # SSD1306: when the windows with their commands cost as much as the
         # whole frame, the whole frame goes out in one transfer instead
         whole = self.disp.whole_frames and window_bytes + 10 * changed >= size + 11
@@ -181,25 +181,62 @@ def test_i2c_refresh_sends_every_page_and_nothing_when_unchanged():
         sent = model.data_bytes
         disp.show()
         assert model.data_bytes == sent  # nothing changed: nothing sent
-        disp.pixel(5, 17, 1)  # page 2, first quarter
+        disp.pixel(5, 17, 1)  # page 2: one column, sent as a window of 4
         disp.show()
-        assert model.data_bytes - sent == 32
+        assert model.data_bytes - sent == 4
         assert model.pixel(5, 17) == 1
         sent = model.data_bytes
-        disp.pixel(40, 17, 1)  # page 2, second quarter
-        disp.pixel(100, 60, 1)  # page 7, fourth quarter
+        disp.pixel(40, 17, 1)  # page 2
+        disp.pixel(126, 60, 1)  # page 7, at the right edge: the window ends there
         disp.show()
-        assert model.data_bytes - sent == 64
+        assert model.data_bytes - sent == 8
+        assert model.pixel(126, 60) == 1
         sent = model.data_bytes
         disp.pixel(10, 30, 1)
-        disp.pixel(70, 30, 1)  # page 3: quarters 0..2 in one window
+        disp.pixel(70, 30, 1)  # page 3: columns 10..70 in one window of 64
         disp.show()
-        assert model.data_bytes - sent == 96
+        assert model.data_bytes - sent == 64
+        assert model.shows(disp.buffer)
         sent = model.data_bytes
         disp.refresh()
         disp.show()
         assert model.data_bytes - sent == 8 * 128
         assert model.shows(disp.buffer)
+
+
+def test_random_changes_reach_the_panel_exactly():
+    """Dots, bars and blocks anywhere (the right edge, page edges, a whole
+    page): after every show the panel equals the frame, and a change
+    narrower than the panel never sends it whole."""
+    seed = 12345
+
+    def below(n):
+        nonlocal seed
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        return (seed >> 8) % n
+
+    for name, spi in (("pico_ssd1306_i2c", True), ("pico_sh1106_i2c", True),
+                      ("thumby", False)):
+        board, model, disp = _rig(name, spi)
+        w, h = disp.width, disp.height
+        disp.fill(0)
+        disp.show()
+        for i in range(60):
+            kind = below(4)
+            x, y = below(w), below(h)
+            if kind == 0:
+                disp.pixel(x, y, below(2))
+            elif kind == 1:
+                disp.fill_rect(x, y, 1 + below(w - x), 1 + below(4), below(2))
+            elif kind == 2:
+                disp.fill_rect(w - 1 - below(3), y, 1 + below(3), 1, 1)  # at the right edge
+            else:
+                disp.fill_rect(0, y & ~7, w, 8, below(2))  # a whole page
+            sent = model.data_bytes
+            disp.show()
+            assert model.shows(disp.buffer), (name, i)
+            if kind == 0:
+                assert model.data_bytes - sent <= 4, (name, i)
 
 
 class _SpyI2C:
@@ -233,22 +270,22 @@ class _SpySPI:
         self.parts.append(buf)
 
 
-def test_frame_leaves_without_a_copy():
+def test_a_window_leaves_in_one_prepared_buffer():
     for kind in (display.SSD1306, display.SH1106):
         i2c = _SpyI2C()
         disp = kind(display.I2CBus(i2c, 0x3C))
         disp.fill(0)
         disp.show()  # the first frame goes out whole
-        disp.fill_rect(40, 20, 3, 3, 1)  # page 2 (rows 20..22), second quarter
+        disp.fill_rect(40, 20, 6, 3, 1)  # page 2 (rows 20..22), columns 40..45
         del i2c.parts[:]
         del i2c.sent[:]
         frame = bytes(disp.buffer)
         disp.show()
         data = [b for b in i2c.sent if b[0] == 0x40]
-        assert data == [b"\x40" + frame[2 * 128 + 32:2 * 128 + 64]], data
+        assert data == [b"\x40" + frame[2 * 128 + 40:2 * 128 + 48]], data
         window = [p for p in i2c.parts if isinstance(p, memoryview)]
-        assert len(window) == 1  # a prepared view of the frame's own memory
-        assert bytes(disp.buffer) == frame  # the spare byte went back
+        assert len(window) == 1  # a prepared view: the window went out as it was
+        assert bytes(disp.buffer) == frame
     spi = _SpySPI()
     disp = display.SSD1306(display.SPIBus(spi, _SpyPin(), _SpyPin()))
     disp.show()  # the first: the frame, then the power-on command

@@ -176,3 +176,18 @@ def test_ui_clear_blanks_the_canvas_as_framebuf_fill_does():
         buf = bytearray(b"\xaa" * 10)
         ui_mod._fill(buf, 7, 0x5C)  # only the first n bytes
         assert bytes(buf) == b"\x5c" * 7 + b"\xaa" * 3
+
+
+def test_copy_moves_exactly_the_window():
+    if MICROPYTHON:
+        from firmware import native
+
+        assert display.copy is native.copy, "the display copies in Python"
+    rng = Rng(3)
+    src = bytearray(rng.below(256) for _ in range(1025))  # a frame behind its spare byte
+    cases = ((1, 0, 4), (1, 1 + 3 * 128 + 124, 4), (0, 17, 128), (5, 1024, 1), (1, 2, 0))
+    for at, start, n in cases:
+        dst = bytearray(b"\xee" * 140)
+        display.copy(dst, at, src, start, n)
+        assert dst[at:at + n] == src[start:start + n]
+        assert dst[:at] == b"\xee" * at and dst[at + n:] == b"\xee" * (140 - at - n)
