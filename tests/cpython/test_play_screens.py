@@ -102,6 +102,33 @@ def test_no_single_press_loses_points_or_ends_the_turn(tmp_path, board, lang, dr
     assert game.seats[0].score == 250 and game.current == 1
 
 
+def test_a_frame_scores_the_selection_once(tmp_path, monkeypatch, drawn):
+    """The dice (a crossed die), the status line and the tips all ask about
+    the selection; a frame works it out and scores it once, and a
+    non-scoring pick still shows crossed."""
+    from firmware.screens import play as play_mod
+
+    sim, game = _sim(tmp_path, "pico_ssd1306_i2c", preset("zehntausend"), [1, 5, 2, 3, 4, 6])
+    press(sim, "A")  # hand-over: roll
+    sim.run(600)
+    play = sim.app.top()
+    assert game.phase == "keep"
+    press(sim, "A")  # the cursor's die: the 1
+    assert play.selected() == (1,)
+    calls = []
+    real = play_mod.scoring.score_keep
+
+    def counted(*args):
+        calls.append(args[0])
+        return real(*args)
+
+    monkeypatch.setattr(play_mod.scoring, "score_keep", counted)
+    texts = drawn(sim)  # one fresh frame
+    assert calls == [(1,)]
+    assert TEXTS["de"]["selection"] % 100 in texts
+    assert play._chosen is None and play.selected() == (1,)  # nothing kept after the frame
+
+
 @pytest.mark.parametrize("board", BOARDS)
 def test_roll_on_asks_once_and_b_opens_the_standings(tmp_path, board, drawn):
     sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 5, 2, 3, 4, 4, 2, 2, 2, 3])
