@@ -7,10 +7,11 @@ positions instead of hard-coding pixels where the layouts differ.
 
 from firmware import font
 
-try:  # native on the chip (firmware/native.py); framebuf's own fill otherwise
+try:  # native on the chip (firmware/native.py); framebuf's own calls otherwise
+    from firmware.native import die as _die
     from firmware.native import fill as _fill
 except Exception:  # CPython, WebAssembly, or a .mpy of another architecture
-    _fill = None
+    _die = _fill = None
 
 # Pip positions on a 3x3 grid: (column, row) per face.
 _PIPS = (
@@ -30,6 +31,10 @@ _DIE_GEOMETRY = {
     9: (1, (2, 4, 6)),
     7: (1, (1, 3, 5)),
 }
+# The same for firmware.native.die: each face's pips as bytes (column,
+# row, ...), each size's grid as bytes.
+_PIP_BYTES = tuple(bytes(v for pair in pips for v in pair) for pips in _PIPS)
+_GRID_BYTES = {size: bytes(geometry[1]) for size, geometry in _DIE_GEOMETRY.items()}
 
 
 # Dice styles (the "dice" setting, cosmetic): pips on square dice, pips on
@@ -157,7 +162,13 @@ class Ui:
         pip, grid = _DIE_GEOMETRY[size]
         fg = 0 if inverted else 1
         style = self.dice_style
-        if inverted:  # a dark rim keeps neighbouring selected dice apart
+        buf = getattr(canvas, "buffer", None)
+        native = _die is not None and buf is not None
+        if native:  # the display driver on the chip: square and pips in one call
+            pips = b"" if style == DIGITS else _PIP_BYTES[face]
+            _die(buf, canvas.width, canvas.pages, x, y, size, 1 if inverted else 0, pips,
+                 len(pips) >> 1, _GRID_BYTES[size], pip)
+        elif inverted:  # a dark rim keeps neighbouring selected dice apart
             canvas.fill_rect(x, y, size, size, 0)
             canvas.fill_rect(x + 1, y + 1, size - 2, size - 2, 1)
         else:
@@ -178,7 +189,7 @@ class Ui:
             s = "%d" % face
             # a digit fills the font's height but its descender row
             f.draw(canvas, s, x + (size - f.width(s)) // 2, y + (size - f.height + 1) // 2, fg)
-        else:
+        elif not native:  # (the native die has its pips; they never touch the corners)
             for col, row in _PIPS[face]:
                 canvas.fill_rect(x + grid[col], y + grid[row], pip, pip, fg)
         if crossed:

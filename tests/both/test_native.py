@@ -145,26 +145,34 @@ def test_a_native_search_that_misses_is_not_used():
         strings._find = kept
 
 
+class Driver(Canvas):
+    """The display driver's shape: `buffer` is the frame (Ui's native paths)."""
+
+    def __init__(self, width, height):
+        Canvas.__init__(self, width, height)
+        self.buffer = memoryview(self.buf)
+
+
+def _ui(width=128, height=64):
+    from firmware import ui as ui_mod
+
+    class App:
+        big = width >= 128
+
+        class session:  # noqa: N801 (the app's attribute)
+            settings = {}
+
+    App.width = width
+    App.height = height
+    return ui_mod.Ui(App())
+
+
 def test_ui_clear_blanks_the_canvas_as_framebuf_fill_does():
     from firmware import ui as ui_mod
 
     if MICROPYTHON:
         assert ui_mod._fill is not None, "firmware.native.fill did not load"
-
-    class Driver(Canvas):  # the display driver's shape: `buffer` is the frame
-        def __init__(self, width, height):
-            Canvas.__init__(self, width, height)
-            self.buffer = memoryview(self.buf)
-
-    class App:
-        width = 128
-        height = 64
-        big = True
-
-        class session:  # noqa: N801 (the app's attribute)
-            settings = {}
-
-    ui = ui_mod.Ui(App())
+    ui = _ui()
     rng = Rng(7)
     for width, height in ((128, 64), (72, 40)):
         for canvas in (Driver(width, height), Canvas(width, height)):
@@ -191,3 +199,36 @@ def test_copy_moves_exactly_the_window():
         display.copy(dst, at, src, start, n)
         assert dst[at:at + n] == src[start:start + n]
         assert dst[:at] == b"\xee" * at and dst[at + n:] == b"\xee" * (140 - at - n)
+
+
+def test_dice_pixels_equal_the_framebuf_path():
+    """Every face, size, colour and style, also clipped at each edge: the
+    driver's native die equals the framebuf calls pixel for pixel."""
+    from firmware import ui as ui_mod
+
+    if MICROPYTHON:
+        assert ui_mod._die is not None, "firmware.native.die did not load"
+    ui = _ui()
+    rng = Rng(11)
+    places = ((0, 0), (55, 9), (120, 20), (-5, 30), (40, -6), (20, 58), (125, 60), (3, 47))
+    for style in ui_mod.DICE_STYLES:
+        ui.dice_style = style
+        for size in (17, 12, 9, 7):
+            for face in range(7):
+                for inverted in (False, True):
+                    x, y = places[rng.below(len(places))]
+                    crossed = rng.below(4) == 0
+                    a = Driver(128, 64)
+                    b = Canvas(128, 64)
+                    fill = rng.below(2)
+                    a.fill(fill)
+                    b.fill(fill)
+                    ui.draw_die(a, x, y, size, face, inverted, crossed)
+                    ui.draw_die(b, x, y, size, face, inverted, crossed)
+                    assert a.buf == b.buf, (style, size, face, inverted, x, y)
+    # and by hand: a 17 px one, its rim and its pip in the middle
+    c = Canvas(128, 64)
+    ui.dice_style = ui_mod.PIPS
+    ui.draw_die(c, 10, 8, 17, 1)
+    assert c.pixel(10, 8) == 1 and c.pixel(26, 24) == 1 and c.pixel(11, 9) == 0
+    assert c.pixel(18, 16) == 1 and c.pixel(17, 15) == 1 and c.pixel(16, 14) == 0
