@@ -36,7 +36,7 @@ class Play(Screen):
 
     name = "play"
     _chosen = None  # while drawing: the selection, worked out once per frame (see draw)
-    _points = None  # while drawing: its score_keep (None: not a scoring keep)
+    _scored = None  # the last score asked for: (dice, open singles, rules, points)
 
     def __init__(self, app, game):
         self.game = game
@@ -75,12 +75,18 @@ class Play(Screen):
         return chosen
 
     def _score(self, chosen):
-        """score_keep of the dice `chosen` (the frame's selection is scored
-        once, in draw: each score takes about 0.6 ms on the chip)."""
-        if chosen is self._chosen:
-            return self._points
+        """score_keep of the dice `chosen` from the roll on the table. The
+        last answer is kept: the press that picks a die, and the dice, the
+        status line and the tips of the frame that shows it, all ask (a
+        score takes about 0.6 ms on the chip)."""
         game = self.game
-        return scoring.score_keep(chosen, game.rules, game.open_singles)
+        last = self._scored
+        if (last is not None and last[1] is game.open_singles and last[2] is game.rules
+                and last[0] == chosen):
+            return last[3]
+        points = scoring.score_keep(chosen, game.rules, game.open_singles)
+        self._scored = (chosen, game.open_singles, game.rules, points)
+        return points
 
     def _bad_dice(self):
         """Positions of selected dice that belong to no scoring combination
@@ -198,7 +204,7 @@ class Play(Screen):
             if refusal:
                 self.msg = app.tf("why_" + refusal[0], refusal[1])
                 return
-            points = scoring.score_keep(chosen, game.rules, game.open_singles)
+            points = self._score(chosen)
             actions = [keep, then]
         # The engine says whether banking (after the keep) is refused: a
         # refused bank is told, a roll then needs no question.
@@ -220,12 +226,18 @@ class Play(Screen):
 
     def _select_all(self):
         """Pick every scoring die (the best keep the rules allow)."""
-        found = scoring.scoring_keep(self.game.roll, self.game.rules, self.game.open_singles)
-        allowed = [k[0] for k in self.game.valid_keeps()]
+        game = self.game
+        valid = game.valid_keeps()  # (kept by the game: keeps() walks every subset)
+        # Without an exact target every keep is valid: the one with the most
+        # dice is scoring_keep's. With one, a keep past it is not, and the
+        # best allowed one comes first.
+        found = (scoring.scoring_keep(game.roll, game.rules, game.open_singles)
+                 if game.rules.exact else scoring.most_dice(valid))
+        allowed = [k[0] for k in valid]
         if found is None:
             return
         keep = found[0] if found[0] in allowed else (allowed[0] if allowed else ())
-        self.sel = _mark(self.game.roll, keep)
+        self.sel = _mark(game.roll, keep)
 
     # ------------------------------------------------------------ input
 
@@ -368,18 +380,13 @@ class Play(Screen):
     # ------------------------------------------------------------ drawing
 
     def draw(self, app, canvas):
-        """The whole play screen. The selection and its score, which the
-        dice, the status line and the tips each ask for, are worked out
-        once for the frame."""
-        game = self.game
-        chosen = self._chosen = self.selected()
-        self._points = (scoring.score_keep(chosen, game.rules, game.open_singles)
-                        if chosen and game.phase == "keep" else None)
+        """The whole play screen. The selection, which the dice, the status
+        line and the tips each ask for, is worked out once for the frame."""
+        self._chosen = self.selected()
         try:
             self._draw(app, canvas)
         finally:
             self._chosen = None
-            self._points = None
 
     def _draw(self, app, canvas):
         ui = app.ui

@@ -103,9 +103,9 @@ def test_no_single_press_loses_points_or_ends_the_turn(tmp_path, board, lang, dr
 
 
 def test_a_frame_scores_the_selection_once(tmp_path, monkeypatch, drawn):
-    """The dice (a crossed die), the status line and the tips all ask about
-    the selection; a frame works it out and scores it once, and a
-    non-scoring pick still shows crossed."""
+    """The press that picks a die, the dice (a crossed die), the status line
+    and the tips all ask about the selection: it is scored once, and a new
+    roll (other open singles) or another pick is scored anew."""
     from firmware.screens import play as play_mod
 
     sim, game = _sim(tmp_path, "pico_ssd1306_i2c", preset("zehntausend"), [1, 5, 2, 3, 4, 6])
@@ -123,10 +123,17 @@ def test_a_frame_scores_the_selection_once(tmp_path, monkeypatch, drawn):
         return real(*args)
 
     monkeypatch.setattr(play_mod.scoring, "score_keep", counted)
-    texts = drawn(sim)  # one fresh frame
-    assert calls == [(1,)]
+    texts = drawn(sim)  # a fresh frame: the press scored the pick already
+    assert calls == []
     assert TEXTS["de"]["selection"] % 100 in texts
     assert play._chosen is None and play.selected() == (1,)  # nothing kept after the frame
+    press(sim, "RIGHT", "A")  # the 5 too
+    assert calls == [(1, 5)]
+    assert TEXTS["de"]["selection"] % 150 in drawn(sim)
+    assert calls == [(1, 5)]
+    play._scored = (1, 5), (5,), game.rules, 999  # the same dice, other open singles
+    assert TEXTS["de"]["selection"] % 150 in drawn(sim)
+    assert calls == [(1, 5), (1, 5)]
 
 
 @pytest.mark.parametrize("board", BOARDS)
@@ -428,3 +435,40 @@ def test_solo_header_fits_with_big_numbers(tmp_path, lang, drawn):
     game.turn_total = 3200  # a long turn, set here rather than rolled
     texts = drawn(sim)
     assert _t(sim, "solo_head") % (99, 9950) in texts and "+3200" in texts
+
+
+def test_picking_all_scoring_dice_chooses_as_scoring_keep_does(tmp_path):
+    """UP/DOWN with nothing picked picks every scoring die: from the game's
+    kept list of valid keeps, the same dice as the full subset walk chose
+    (scoring_keep, then the best allowed keep when that one is past an
+    exact target), for every preset, near its target too."""
+    import random
+
+    from engine import scoring
+    from engine.rules import PRESETS
+    from firmware import buttons
+
+    assert any(preset(key).exact for key in PRESETS)  # the exact branch is walked too
+    rng = random.Random(5)
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
+    checked = 0
+    for key in PRESETS:
+        rules = preset(key)
+        for _ in range(40):
+            faces = [rng.randint(1, 6) for _ in range(rules.dice)]
+            score = rng.choice((0, rules.target - 50, rules.target - 300, rules.target // 2))
+            game = scripted_game(rules, [("Anna", ""), ("Ben", "")], faces + [2] * 12,
+                                 (max(0, score), 0))
+            play = Play(sim.app, game)
+            sim.app.home(play)
+            play.on_key(sim.app, buttons.A, "press")  # A rolls
+            if game.phase != "keep":
+                continue
+            found = scoring.scoring_keep(game.roll, game.rules, game.open_singles)
+            allowed = [k[0] for k in game.valid_keeps()]
+            want = found[0] if found and found[0] in allowed else (allowed[0] if allowed else ())
+            play.sel = [False] * len(game.roll)
+            play._select_all()
+            assert play.selected() == tuple(sorted(want)), (key, game.roll, score)
+            checked += 1
+    assert checked > 100
