@@ -163,11 +163,16 @@ class Ui:
         fg = 0 if inverted else 1
         style = self.dice_style
         buf = getattr(canvas, "buffer", None)
-        native = _die is not None and buf is not None
-        if native:  # the display driver on the chip: square and pips in one call
+        native = False
+        if _die is not None and buf is not None:
+            # the display driver on the chip: square and pips in one call
+            native = True
             pips = b"" if style == DIGITS else _PIP_BYTES[face]
-            _die(buf, canvas.width, canvas.pages, x, y, size, 1 if inverted else 0, pips,
-                 len(pips) >> 1, _GRID_BYTES[size], pip)
+            _die(buf, canvas.width, canvas.pages, x, y, size, 1 if inverted else 0,
+                 pips,  # pyright: ignore[reportArgumentType]  (viper takes a buffer for a ptr8 argument)
+                 len(pips) >> 1,
+                 _GRID_BYTES[size],  # pyright: ignore[reportArgumentType]  (as above)
+                 pip)
         elif inverted:  # a dark rim keeps neighbouring selected dice apart
             canvas.fill_rect(x, y, size, size, 0)
             canvas.fill_rect(x + 1, y + 1, size - 2, size - 2, 1)

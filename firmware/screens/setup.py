@@ -84,7 +84,9 @@ class Setup(Menu):
             from engine.rules import Rules
 
             return Rules.decode(self.sets[i][1])
-        return self.custom
+        # _choice reaches past the saved sets only when there is an edit;
+        # the first preset stands in should that ever change.
+        return self.custom if self.custom is not None else preset(PRESETS[0])
 
     def _edited(self, app, rules, name):
         """From the rules editor: choose the saved set `name` or the edit."""
