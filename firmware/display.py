@@ -21,7 +21,10 @@ compares the frame with a copy of what the panel shows
 (firmware.native.diff_pages: native code on the chip, the same in Python
 elsewhere) and sends, for each page that changed, only the columns from
 the first to the last change, rounded up to a multiple of _GRAIN (4)
-columns (about 25 us a byte on the wire, 0.3 ms a window). The window's
+columns (about 25 us a byte on the wire, 0.3 ms a window). On an SSD1306
+(horizontal addressing) neighbouring changed pages share one window of
+their joint columns when that costs fewer bytes than a window each and
+fits the scratch buffer (a die's three pages go as one). The window's
 bytes are copied (firmware.native.copy) behind the 0x40 control byte of
 one page-sized scratch buffer, and one of its prepared memoryviews, as
 long as the window, goes out in a single `writeto`: no allocation.
@@ -250,14 +253,15 @@ class SSD1306(framebuf.FrameBuffer):
         """The prefixed command buffer of one window: 0x00, column range, page range."""
         return (0x00, _COL_ADDR, 0, 0, _PAGE_ADDR, 0, 0)
 
-    def _set_window(self, page, c0, c1):
-        """Point the controller at columns c0..c1 of `page` (frame columns)."""
+    def _set_window(self, page, c0, c1, end):
+        """Point the controller at columns c0..c1 (frame columns) of pages
+        `page`..`end`."""
         w = self._window
         off = self.col_offset
         w[2] = c0 + off
         w[3] = c1 + off
         w[5] = page
-        w[6] = page
+        w[6] = end
         self.bus.send(w)
 
     def _init_commands(self):
@@ -350,17 +354,40 @@ class SSD1306(framebuf.FrameBuffer):
                 bus.send(raw)  # raw[0] is the data control byte
                 return
         win = self._win
-        for p in range(pages):
+        merge = self.whole_frames  # horizontal addressing: a window may span pages
+        p = 0
+        while p < pages:
             if not mask & (1 << p):
+                p += 1
                 continue
             c0 = spans[2 * p]
-            k = (spans[2 * p + 1] - c0) // _GRAIN  # the window's length: (k + 1) grains
-            n = min(width, (k + 1) * _GRAIN)
+            c1 = spans[2 * p + 1]
+            end = p  # the window's last page
+            if merge:  # take in the next changed pages while one window is cheaper
+                cost = ((c1 - c0) // _GRAIN + 1) * _GRAIN + _WINDOW_COST
+                q = p + 1
+                while q < pages and mask & (1 << q):
+                    a = min(c0, spans[2 * q])
+                    b = max(c1, spans[2 * q + 1])
+                    size = (q - p + 1) * ((b - a) // _GRAIN + 1) * _GRAIN
+                    alone = ((spans[2 * q + 1] - spans[2 * q]) // _GRAIN + 1) * _GRAIN
+                    if size > width or size > cost + alone:  # (the scratch holds `width`)
+                        break
+                    c0 = a
+                    c1 = b
+                    cost = size + _WINDOW_COST
+                    end = q
+                    q += 1
+            n = min(width, ((c1 - c0) // _GRAIN + 1) * _GRAIN)  # a multiple of _GRAIN
             if c0 + n > width:
                 c0 = width - n
-            self._set_window(p, c0, c0 + n - 1)
-            copy(win, 1, raw, 1 + p * width + c0, n)
-            bus.send(lens[k])
+            self._set_window(p, c0, c0 + n - 1, end)
+            at = 1
+            for page in range(p, end + 1):
+                copy(win, at, raw, 1 + page * width + c0, n)
+                at += n
+            bus.send(lens[(at - 1) // _GRAIN - 1])
+            p = end + 1
 
 class SH1106(SSD1306):
     """An SH1106 panel (132-column RAM, page addressing only) showing columns
@@ -372,9 +399,10 @@ class SH1106(SSD1306):
     def _window_commands(self):
         return (0x00, _SH_PAGE, 0x00, 0x10)
 
-    def _set_window(self, page, c0, c1):
+    def _set_window(self, page, c0, c1, end):
         """Point the controller at column c0 of `page` (page addressing: the
-        column advances with each data byte)."""
+        column advances with each data byte; `end` is `page`: an SH1106
+        window never spans pages)."""
         w = self._window
         col = c0 + self.col_offset
         w[1] = _SH_PAGE | page
