@@ -37,6 +37,8 @@ class Play(Screen):
     name = "play"
     _chosen = None  # while drawing: the selection, worked out once per frame (see draw)
     _scored = None  # the last score asked for: (dice, open singles, rules, points)
+    _judged_sel = None  # the last _bad_dice: (roll, rules, open singles, picks, answer)
+    _head = None  # the header's texts and what they were for (see _header)
 
     def __init__(self, app, game):
         self.game = game
@@ -90,11 +92,23 @@ class Play(Screen):
 
     def _bad_dice(self):
         """Positions of selected dice that belong to no scoring combination
-        of the selection, and the reason text key."""
+        of the selection, and the reason text key. The last answer is kept
+        for the same picks of the same roll: the press that picks a die and
+        the frame that shows it both ask (about 0.6 ms on the chip)."""
         game = self.game
         chosen = self.selected()
         if not chosen:
             return [], ""
+        last = self._judged_sel
+        if (last is not None and last[0] is game.roll and last[1] is game.rules
+                and last[2] is game.open_singles and last[3] == self.sel):
+            return last[4]
+        found = self._find_bad_dice(chosen)
+        self._judged_sel = (game.roll, game.rules, game.open_singles, list(self.sel), found)
+        return found
+
+    def _find_bad_dice(self, chosen):
+        game = self.game
         points = self._score(chosen)
         if points is not None:
             allowed = [k[0] for k in game.valid_keeps()]

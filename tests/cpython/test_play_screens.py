@@ -136,6 +136,35 @@ def test_a_frame_scores_the_selection_once(tmp_path, monkeypatch, drawn):
     assert calls == [(1, 5), (1, 5)]
 
 
+def test_a_pick_finds_the_dice_that_do_not_score_once(tmp_path, monkeypatch, drawn):
+    """The press that picks a die and the frame that shows it both ask
+    which picked dice do not score: they are worked out once per pick, and
+    anew after another pick or a new roll."""
+    sim, game = _sim(tmp_path, "pico_ssd1306_i2c", preset("zehntausend"), [1, 5, 2, 3, 4, 6])
+    press(sim, "A")  # hand-over: roll
+    sim.run(600)
+    play = sim.app.top()
+    calls = []
+    real = Play._find_bad_dice
+
+    def counted(self, chosen):
+        calls.append(chosen)
+        return real(self, chosen)
+
+    monkeypatch.setattr(Play, "_find_bad_dice", counted)
+    press(sim, "RIGHT", "RIGHT", "A")  # the 2: it does not score
+    assert play.selected() == (2,) and calls == [(2,)]
+    texts = drawn(sim)
+    assert TEXTS["de"]["not_scoring"] % 2 in texts
+    assert play._bad_dice() == ([2], "not_scoring") and calls == [(2,)]
+    press(sim, "LEFT", "LEFT", "A")  # the 1 as well: still the 2 alone
+    assert play.selected() == (1, 2) and calls == [(2,), (1, 2)]
+    assert play._bad_dice() == ([2], "not_scoring")
+    press(sim, "RIGHT", "RIGHT", "A")  # the 2 dropped: all of it scores
+    assert play.selected() == (1,) and play._bad_dice() == ([], "")
+    assert TEXTS["de"]["selection"] % 100 in drawn(sim)
+
+
 @pytest.mark.parametrize("board", BOARDS)
 def test_roll_on_asks_once_and_b_opens_the_standings(tmp_path, board, drawn):
     sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 5, 2, 3, 4, 4, 2, 2, 2, 3])
