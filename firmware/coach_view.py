@@ -60,6 +60,11 @@ class CoachView:
         self._judged = None
         self._reason = None  # `reason`'s line for the advice now (None: not worked out)
         self._reason_at = -1  # app.moves when it was
+        self._move = None  # `move`'s words and what they were for (see `move`)
+        self._move_for = None
+        self._move_phase = None
+        self._move_picked = False
+        self._move_at = -1
 
     def forget(self):
         """Work the tip out anew (tips were switched)."""
@@ -226,8 +231,22 @@ class CoachView:
                 return app.t("tip_turn") % coach.points(a.roll)
             return ""
         chosen = play.selected() if phase == "keep" else ()
-        return self._said(app, tip_words.move(phase, a.best, a.then, a.keep, chosen,
+        # Kept for the advice, phase and screen stack they were worked out
+        # for, and whether the pick is the advised keep (the only thing
+        # tip_words.move reads of it): a die pick redraws the screen, and
+        # the wording took about a millisecond of it on the chip.
+        picked = chosen == a.keep
+        if (self._move is not None and self._move_for is a and self._move_phase == phase
+                and self._move_picked == picked and self._move_at == app.moves):
+            return self._move
+        said = self._said(app, tip_words.move(phase, a.best, a.then, a.keep, chosen,
                                               len(game.roll), self._wins()))
+        self._move = said
+        self._move_for = a
+        self._move_phase = phase
+        self._move_picked = picked
+        self._move_at = app.moves
+        return said
 
     def reason(self, app, play):
         """Why (128x64's second line), or ''. Worked out once for each

@@ -164,6 +164,42 @@ def test_the_reason_is_worked_out_once_per_tip_and_follows_the_language(tmp_path
     assert len(calls) == worked + 1
 
 
+def test_the_move_is_worded_again_only_when_the_pick_meets_the_advice(tmp_path, monkeypatch):
+    """Picks and cursor moves redraw the play screen; the tip's words are
+    worked out again only when the pick becomes (or stops being) the
+    advised keep, or the screen stack changed (the language may have)."""
+    from firmware import tip_words
+
+    calls = []
+    real = tip_words.move
+
+    def counted(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(tip_words, "move", counted)
+    sim, game = _scripted(tmp_path, "pico_ssd1306_i2c", "de", [1, 1, 5, 2, 3, 6])
+    press(sim, "A")
+    sim.run(600)
+    assert _shown(sim, _t(sim, "tip_take1", 1))
+    worked = len(calls)
+    play = _play(sim)
+    press(sim, "RIGHT", "RIGHT", "A")  # the 5: the person's own pick, the same words
+    assert play.selected() == (5,)
+    assert _shown(sim, _t(sim, "tip_take1", 1))
+    assert len(calls) == worked
+    press(sim, "A", "LEFT", "LEFT", "A")  # the advised 1: the next step in words
+    assert play.selected() == (1,)
+    assert _shown(sim, _t(sim, "tip_then_roll"))
+    assert len(calls) == worked + 1
+    sim.app.push(sim.app.top())
+    sim.app.lang = "en"
+    sim.app.pop()
+    sim.run(100)
+    assert _shown(sim, _t(sim, "tip_then_roll"))  # in English now
+    assert len(calls) == worked + 2
+
+
 def test_a_bank_tip_says_why(tmp_path):
     for board in BOARDS:
         for lang in LANGS:
