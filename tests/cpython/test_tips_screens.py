@@ -102,6 +102,31 @@ def _marked(sim, play):
     return out
 
 
+def _counted(monkeypatch, name):
+    """The calls of firmware.tip_words.`name` from now on (a list of their
+    arguments)."""
+    from firmware import tip_words
+
+    calls = []
+    real = getattr(tip_words, name)
+
+    def counted(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(tip_words, name, counted)
+    return calls
+
+
+def _rolled(tmp_path):
+    """Anna (tips on) against Ben on 128x64, her first roll 1 1 5 2 3 6 on
+    the table and the coach's answer shown."""
+    sim, _ = _scripted(tmp_path, "pico_ssd1306_i2c", "de", [1, 1, 5, 2, 3, 6])
+    press(sim, "A")
+    sim.run(600)
+    return sim
+
+
 def test_the_tip_names_the_dice_then_what_to_do(tmp_path):
     for board in BOARDS:
         for lang in LANGS:
@@ -134,19 +159,8 @@ def test_the_tip_names_the_dice_then_what_to_do(tmp_path):
 
 
 def test_the_reason_is_worked_out_once_per_tip_and_follows_the_language(tmp_path, monkeypatch):
-    from firmware import tip_words
-
-    calls = []
-    real = tip_words.reason
-
-    def counted(*args):
-        calls.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(tip_words, "reason", counted)
-    sim, game = _scripted(tmp_path, "pico_ssd1306_i2c", "de", [1, 1, 5, 2, 3, 6])
-    press(sim, "A")
-    sim.run(600)
+    calls = _counted(monkeypatch, "reason")
+    sim = _rolled(tmp_path)
     assert _shown(sim, _t(sim, "tip_hits", 9, 10))
     worked = len(calls)
     assert worked >= 1
@@ -168,19 +182,8 @@ def test_the_move_is_worded_again_only_when_the_pick_meets_the_advice(tmp_path, 
     """Picks and cursor moves redraw the play screen; the tip's words are
     worked out again only when the pick becomes (or stops being) the
     advised keep, or the screen stack changed (the language may have)."""
-    from firmware import tip_words
-
-    calls = []
-    real = tip_words.move
-
-    def counted(*args):
-        calls.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(tip_words, "move", counted)
-    sim, game = _scripted(tmp_path, "pico_ssd1306_i2c", "de", [1, 1, 5, 2, 3, 6])
-    press(sim, "A")
-    sim.run(600)
+    calls = _counted(monkeypatch, "move")
+    sim = _rolled(tmp_path)
     assert _shown(sim, _t(sim, "tip_take1", 1))
     worked = len(calls)
     play = _play(sim)
