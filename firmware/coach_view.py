@@ -60,11 +60,7 @@ class CoachView:
         self._judged = None
         self._reason = None  # `reason`'s line for the advice now (None: not worked out)
         self._reason_at = -1  # app.moves when it was
-        self._move = None  # `move`'s words and what they were for (see `move`)
-        self._move_for = None
-        self._move_phase = None
-        self._move_picked = False
-        self._move_at = -1
+        self._move = None  # `move`'s (advice, phase, picked, app.moves, words), see there
 
     def forget(self):
         """Work the tip out anew (tips were switched)."""
@@ -236,16 +232,13 @@ class CoachView:
         # tip_words.move reads of it): a die pick redraws the screen, and
         # the wording took about a millisecond of it on the chip.
         picked = chosen == a.keep
-        if (self._move is not None and self._move_for is a and self._move_phase == phase
-                and self._move_picked == picked and self._move_at == app.moves):
-            return self._move
+        last = self._move
+        if (last is not None and last[0] is a and last[1] == phase and last[2] == picked
+                and last[3] == app.moves):
+            return last[4]
         said = self._said(app, tip_words.move(phase, a.best, a.then, a.keep, chosen,
                                               len(game.roll), self._wins()))
-        self._move = said
-        self._move_for = a
-        self._move_phase = phase
-        self._move_picked = picked
-        self._move_at = app.moves
+        self._move = (a, phase, picked, app.moves, said)
         return said
 
     def reason(self, app, play):

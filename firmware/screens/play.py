@@ -37,7 +37,7 @@ class Play(Screen):
     name = "play"
     _chosen = None  # while drawing: the selection, worked out once per frame (see draw)
     _scored = None  # the last score asked for: (dice, open singles, rules, points)
-    _judged_sel = None  # the last _bad_dice: (roll, rules, open singles, picks, answer)
+    _unscored = None  # the last _bad_dice: (roll, rules, open singles, picks, answer)
     _head = None  # the header's texts and what they were for (see _header)
 
     def __init__(self, app, game):
@@ -99,15 +99,16 @@ class Play(Screen):
         chosen = self.selected()
         if not chosen:
             return [], ""
-        last = self._judged_sel
+        last = self._unscored
         if (last is not None and last[0] is game.roll and last[1] is game.rules
                 and last[2] is game.open_singles and last[3] == self.sel):
             return last[4]
         found = self._find_bad_dice(chosen)
-        self._judged_sel = (game.roll, game.rules, game.open_singles, list(self.sel), found)
+        self._unscored = (game.roll, game.rules, game.open_singles, list(self.sel), found)
         return found
 
     def _find_bad_dice(self, chosen):
+        """`_bad_dice` worked out for the sorted selection `chosen`."""
         game = self.game
         points = self._score(chosen)
         if points is not None:
