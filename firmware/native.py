@@ -189,8 +189,24 @@ def die(buf: ptr8, width: int, pages: int, x: int, y: int, size: int, inverted: 
 
 @micropython.viper
 def fill(buf: ptr8, n: int, value: int):
-    """Set the first `n` bytes of `buf` to `value`."""
+    """Set the first `n` bytes of `buf` to `value`: bytes up to a word
+    boundary, then whole words (a byte loop took 0.27 ms for a 128x64
+    frame on the chip; the display's frame starts one byte past a word,
+    behind its control byte), then the last bytes."""
     i = 0
+    while i < n and (int(buf) + i) & 3:
+        buf[i] = value
+        i += 1
+    v = value & 0xFF
+    v = v | (v << 8)
+    v = v | (v << 16)
+    words = ptr32(int(buf) + i)
+    k = 0
+    last = (n - i) >> 2
+    while k < last:
+        words[k] = v
+        k += 1
+    i += last << 2
     while i < n:
         buf[i] = value
         i += 1

@@ -204,6 +204,14 @@ def test_ui_clear_blanks_the_canvas_as_framebuf_fill_does():
         buf = bytearray(b"\xaa" * 10)
         ui_mod._fill(buf, 7, 0x5C)  # only the first n bytes
         assert bytes(buf) == b"\x5c" * 7 + b"\xaa" * 3
+        raw = bytearray(b"\xaa" * 24)
+        for start in range(4):  # every alignment (the display's frame starts at 1)
+            for n in range(17):
+                for i in range(24):
+                    raw[i] = 0xAA
+                ui_mod._fill(memoryview(raw)[start:], n, 0x5C)
+                want = b"\xaa" * start + b"\x5c" * n + b"\xaa" * (24 - start - n)
+                assert bytes(raw) == want, (start, n)
 
 
 def test_copy_moves_exactly_the_window():
