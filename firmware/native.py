@@ -156,6 +156,25 @@ def die(buf: ptr8, width: int, pages: int, x: int, y: int, size: int, inverted: 
     square = (1 << pip) - 1
     top = y >> 3  # (arithmetic: a die above the top edge starts at page -1 or -2)
     shift = y - (top << 3)
+    # The pips of each of the grid's three columns as one column mask, made
+    # once (per die column the pip loop took most of a die's 0.2 ms).
+    pm0 = 0
+    pm1 = 0
+    pm2 = 0
+    i = 0
+    while i < n:
+        bits = square << grid[pips[2 * i + 1]]
+        col = pips[2 * i]
+        if col == 0:
+            pm0 = pm0 | bits
+        elif col == 1:
+            pm1 = pm1 | bits
+        else:
+            pm2 = pm2 | bits
+        i += 1
+    g0 = grid[0]
+    g1 = grid[1]
+    g2 = grid[2]
     c = 0
     while c < size:
         xx = x + c
@@ -164,16 +183,18 @@ def die(buf: ptr8, width: int, pages: int, x: int, y: int, size: int, inverted: 
                 m = 0 if inverted else full
             else:
                 m = (full ^ rim) if inverted else rim
-            i = 0
-            while i < n:
-                gx = grid[pips[2 * i]]
-                if c >= gx and c < gx + pip:
-                    bits = square << grid[pips[2 * i + 1]]
-                    if inverted:
-                        m = m & (full ^ bits)
-                    else:
-                        m = m | bits
-                i += 1
+            bits = 0  # (the grid's pip columns never overlap)
+            if c >= g0 and c < g0 + pip:
+                bits = pm0
+            elif c >= g1 and c < g1 + pip:
+                bits = pm1
+            elif c >= g2 and c < g2 + pip:
+                bits = pm2
+            if bits:
+                if inverted:
+                    m = m & (full ^ bits)
+                else:
+                    m = m | bits
             keep = full << shift
             ink = m << shift
             p = top
