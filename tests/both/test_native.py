@@ -214,6 +214,29 @@ def test_ui_clear_blanks_the_canvas_as_framebuf_fill_does():
                 assert bytes(raw) == want, (start, n)
 
 
+def test_the_kept_hint_line_equals_the_drawn_one():
+    """On a driver's 128x64 buffer the hint line is drawn once and then
+    copied back while it stays the same: every frame's pixels equal those of
+    a canvas that draws it each time, whatever was under it, also after the
+    hint changes; on 72x40 (not a whole page) it is always drawn."""
+    rng = Rng(13)
+    for width, height in ((128, 64), (72, 40)):
+        ui = _ui(width, height)
+        for hint in ("A nehmen  B fertig", "A nehmen  B fertig", "↑ würfeln  ↓ sichern",
+                     "↑ würfeln  ↓ sichern", "A nehmen  B fertig"):
+            a = Driver(width, height)
+            b = Canvas(width, height)
+            for i in range(len(a.buf)):
+                a.buf[i] = b.buf[i] = rng.below(256)
+            ui.hints(a, hint)
+            ui.hints(b, hint)
+            assert a.buf == b.buf, (width, hint)
+        if height == 64:
+            assert ui._hint == "A nehmen  B fertig"
+        else:
+            assert ui._hint is None
+
+
 def test_copy_moves_exactly_the_window():
     if MICROPYTHON:
         from firmware import native
