@@ -16,24 +16,24 @@ frame without copying it.
 - `SH1106(bus, width, height, col_offset=2)`: 132-column RAM, page
   addressing only.
 
-Partial updates (I2C): a 1 KB frame takes 25 ms at 400 kHz, so `show()`
-compares the frame with a copy of what the panel shows (page by page as
-memoryviews, then within the pages that differ firmware.native.diff_pages:
-native code on the chip, the same in Python elsewhere) and sends, for each
-page that changed, only the columns from the first to the last change,
-rounded up to a multiple of _GRAIN (4) columns (about 25 us a byte on the
-wire, 0.3 ms a window). On an SSD1306 (horizontal addressing) neighbouring
-changed pages share one window of their joint columns when that costs fewer
-bytes than a window each and fits the scratch buffer (a die's three pages
-go as one). The window's bytes are copied (firmware.native.copy) behind the
-0x40 control byte of one page-sized scratch buffer, and one of its prepared
-memoryviews, as long as the window, goes out in a single `writeto`: no
-allocation. (Windows of whole 32-column quarters, each a premade view of
-the frame, sent a quarter more bytes for a die pick in the chip bench's
-course, and 80 views took more heap than the scratch and its 32 views.)
-When the windows would cost as much as the whole frame, the SSD1306 sends
-it in one transfer instead. SPI (10 MHz: a whole frame in under 1 ms)
-always sends the whole frame. `refresh()` makes the next `show()` send
+Partial updates (I2C): a 1 KB frame takes 26 ms at 400 kHz, so `show()`
+compares the frame with a copy of what the panel shows
+(firmware.native.diff_pages: native code on the chip, the same in Python
+elsewhere) and sends, for each page that changed, only the columns from
+the first to the last change, rounded up to a multiple of _GRAIN (4)
+columns (about 25 us a byte on the wire, 0.3 ms a window). On an SSD1306
+(horizontal addressing) neighbouring changed pages share one window of
+their joint columns when that costs fewer bytes than a window each and
+fits the scratch buffer (a die's three pages go as one). The window's
+bytes are copied (firmware.native.copy) behind the 0x40 control byte of
+one page-sized scratch buffer, and one of its prepared memoryviews, as
+long as the window, goes out in a single `writeto`: no allocation.
+(Windows of whole 32-column quarters, each a premade view of the frame,
+sent a quarter more bytes for a die pick in the chip bench's course, and
+80 views took more heap than the scratch and its 32 views.) When the
+windows would cost as much as the whole frame, the SSD1306 sends it in
+one transfer instead. SPI (10 MHz: a whole frame in under 1 ms) always
+sends the whole frame. `refresh()` makes the next `show()` send
 everything (after waking, or when the panel's RAM is unknown).
 
 Both have `contrast(0..255)` (scaled to the board's CONTRAST_MAX),
@@ -101,14 +101,14 @@ except Exception:  # CPython, WebAssembly, or a .mpy of another architecture
         """Python version of firmware.native.copy (see there)."""
         dst[at:at + n] = src[start:start + n]
 
-    def diff_pages(frame, shadow, width, pages, spans, todo):
+    def diff_pages(frame, shadow, width, pages, spans):
         """Python version of firmware.native.diff_pages (see there)."""
         mask = 0
         base = 0
         for p in range(pages):
             first = 255
             last = 0
-            for c in range(width if todo & (1 << p) else 0):
+            for c in range(width):
                 v = frame[base + c]
                 if v != shadow[base + c]:
                     shadow[base + c] = v
@@ -231,13 +231,7 @@ class SSD1306(framebuf.FrameBuffer):
             win[0] = 0x40
             self._lens = [memoryview(win)[:1 + min(n, width)]  # made once: sent as they are
                           for n in range(_GRAIN, width + _GRAIN, _GRAIN)]
-            shadow = self._shadow = bytearray(pages * width)  # what the panel shows
-            # Each page of the frame and of the shadow as a view: comparing
-            # two views is one memcmp, where the native diff takes about
-            # 0.25 ms a page on the chip (2 ms a frame).
-            self._frame_pages = [self.buffer[p * width:(p + 1) * width] for p in range(pages)]
-            shadow_view = memoryview(shadow)
-            self._shadow_pages = [shadow_view[p * width:(p + 1) * width] for p in range(pages)]
+            self._shadow = bytearray(pages * width)  # what the panel shows
             self._spans = bytearray(2 * pages)
             self._window = bytearray(self._window_commands())
         else:
@@ -331,17 +325,7 @@ class SSD1306(framebuf.FrameBuffer):
         width = self.width
         pages = self.pages
         spans = self._spans
-        todo = (1 << pages) - 1
-        if not self._full:  # only the pages that differ are diffed column by column
-            todo = 0
-            frame_pages = self._frame_pages
-            shadow_pages = self._shadow_pages
-            for p in range(pages):
-                if frame_pages[p] != shadow_pages[p]:
-                    todo |= 1 << p
-            if not todo:
-                return
-        mask = diff_pages(self.buffer, self._shadow, width, pages, spans, todo)
+        mask = diff_pages(self.buffer, self._shadow, width, pages, spans)
         if self._full:
             self._full = False
             mask = (1 << pages) - 1

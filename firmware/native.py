@@ -12,10 +12,8 @@ plain-Python versions, which must give identical pixels and results
   MONO_VLSB buffer, clipped to the canvas; returns the end x. On a canvas
   0 px wide it draws nothing and its end x from 0 is the string's width
   (one loop for both: a viper call to a helper would cost 15 us a glyph).
-- `diff_pages(...)`: compare a frame with the copy last sent, page by page
-  (only the pages in a mask: the driver skips the equal ones with a
-  memcmp first), note the changed column span of each page and update the
-  copy.
+- `diff_pages(...)`: compare a frame with the copy last sent, page by page,
+  note the changed column span of each page and update the copy.
 - `find_text(...)`: find a text key's number by its hash (firmware.strings).
 - `copy(dst, at, src, start, n)`: copy n bytes (firmware.display: a
   window of the frame behind its control byte).
@@ -100,11 +98,9 @@ def text(buf: ptr8, width: int, pages: int, s, x: int, y: int, color: int, bits:
 
 
 @micropython.viper
-def diff_pages(frame: ptr8, shadow: ptr8, width: int, pages: int, spans: ptr8,
-               todo: int) -> int:
+def diff_pages(frame: ptr8, shadow: ptr8, width: int, pages: int, spans: ptr8) -> int:
     """Compare `frame` with `shadow` (both `pages` x `width` bytes) page by
-    page, the pages in the bit mask `todo` only (the others are known to be
-    equal). For each page p, spans[2p], spans[2p+1] get the first and last
+    page. For each page p, spans[2p], spans[2p+1] get the first and last
     changed column (255, 0 when none changed), and the changed bytes are
     copied into `shadow`. Returns a bit mask of the changed pages."""
     mask = 0
@@ -114,8 +110,6 @@ def diff_pages(frame: ptr8, shadow: ptr8, width: int, pages: int, spans: ptr8,
         first = 255
         last = 0
         c = 0
-        if not todo & (1 << p):
-            c = width
         while c < width:
             j = base + c
             v = frame[j]

@@ -111,30 +111,10 @@ def test_diff_pages_finds_each_changed_span_and_updates_the_copy():
             frame[rng.below(width * pages)] ^= 1 << rng.below(8)
         want_mask, want_spans = _python_diff(frame, shadow, width, pages)
         spans = bytearray(2 * pages)
-        mask = display.diff_pages(frame, shadow, width, pages, spans, (1 << pages) - 1)
+        mask = display.diff_pages(frame, shadow, width, pages, spans)
         assert mask == want_mask
         assert [(spans[2 * p], spans[2 * p + 1]) for p in range(pages)] == want_spans
         assert shadow == frame  # the copy now holds what the panel will show
-
-
-def test_diff_pages_leaves_the_pages_outside_its_mask():
-    """Only the pages in `todo` are compared and copied; the others report
-    no change (the driver passes the pages a memcmp found different)."""
-    rng = Rng(5)
-    width, pages = 128, 8
-    shadow = bytearray(width * pages)
-    frame = bytearray(rng.below(256) for _ in range(width * pages))
-    todo = 0b00100110
-    spans = bytearray(2 * pages)
-    mask = display.diff_pages(frame, shadow, width, pages, spans, todo)
-    assert mask == todo & _python_diff(frame, bytearray(width * pages), width, pages)[0]
-    for p in range(pages):
-        a, b = p * width, (p + 1) * width
-        if todo & (1 << p):
-            assert shadow[a:b] == frame[a:b]
-        else:
-            assert (spans[2 * p], spans[2 * p + 1]) == (255, 0)
-            assert shadow[a:b] == bytearray(width)
 
 
 def test_text_keys_are_found_as_by_the_python_search():
