@@ -231,7 +231,9 @@ class SSD1306(framebuf.FrameBuffer):
             win[0] = 0x40
             self._lens = [memoryview(win)[:1 + min(n, width)]  # made once: sent as they are
                           for n in range(_GRAIN, width + _GRAIN, _GRAIN)]
-            self._shadow = bytearray(pages * width)  # what the panel shows
+            # What the panel shows, one byte in like the frame behind its
+            # control byte: native.diff_pages then compares whole words.
+            self._shadow = memoryview(bytearray(1 + pages * width))[1:]
             self._spans = bytearray(2 * pages)
             self._window = bytearray(self._window_commands())
         else:

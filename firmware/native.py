@@ -102,7 +102,14 @@ def diff_pages(frame: ptr8, shadow: ptr8, width: int, pages: int, spans: ptr8) -
     """Compare `frame` with `shadow` (both `pages` x `width` bytes) page by
     page. For each page p, spans[2p], spans[2p+1] get the first and last
     changed column (255, 0 when none changed), and the changed bytes are
-    copied into `shadow`. Returns a bit mask of the changed pages."""
+    copied into `shadow`. Returns a bit mask of the changed pages.
+
+    Where the two buffers lie equally far from a word boundary (the display
+    driver makes its shadow so), equal bytes are passed over a word at a
+    time: byte by byte the whole frame took 0.58 ms on the chip."""
+    fa = int(frame)
+    sa = int(shadow)
+    words = ((fa - sa) & 3) == 0
     mask = 0
     p = 0
     base = 0
@@ -112,13 +119,27 @@ def diff_pages(frame: ptr8, shadow: ptr8, width: int, pages: int, spans: ptr8) -
         c = 0
         while c < width:
             j = base + c
-            v = frame[j]
-            if v != shadow[j]:
-                shadow[j] = v
-                if first == 255:
-                    first = c
-                last = c
-            c += 1
+            end = c + 1
+            if words and ((fa + j) & 3) == 0:  # pass over the equal words
+                n4 = (width - c) >> 2
+                wf = ptr32(fa + j)
+                ws = ptr32(sa + j)
+                k = 0
+                while k < n4 and wf[k] == ws[k]:
+                    k += 1
+                c += k << 2
+                if c >= width:
+                    break
+                end = c + 4 if k < n4 else width  # the word that differs, or the last bytes
+            while c < end:
+                j = base + c
+                v = frame[j]
+                if v != shadow[j]:
+                    shadow[j] = v
+                    if first == 255:
+                        first = c
+                    last = c
+                c += 1
         spans[2 * p] = first
         spans[2 * p + 1] = last
         if first != 255:

@@ -102,19 +102,28 @@ def _python_diff(frame, shadow, width, pages):
 
 
 def test_diff_pages_finds_each_changed_span_and_updates_the_copy():
+    """At random changes, also in the first and last bytes of words and
+    pages, with both buffers a byte past a word (as the driver has them),
+    both on a word, and a byte apart (no word compares)."""
     rng = Rng(3)
-    for trial in range(60):
+    for trial in range(90):
         width, pages = (128, 8) if trial % 2 else (72, 5)
-        shadow = bytearray(rng.below(256) for _ in range(width * pages))
-        frame = bytearray(shadow)
-        for _ in range(rng.below(6)):
-            frame[rng.below(width * pages)] ^= 1 << rng.below(8)
+        n = width * pages
+        at_frame, at_shadow = ((1, 1), (0, 0), (1, 0))[trial % 3]
+        shadow = memoryview(bytearray(at_shadow + n))[at_shadow:]
+        frame = memoryview(bytearray(at_frame + n))[at_frame:]
+        for i in range(n):
+            shadow[i] = frame[i] = rng.below(256)
+        for _ in range(rng.below(8)):
+            i = rng.below(n) if rng.below(2) else rng.below(pages) * width + (
+                width - 1 if rng.below(2) else 0)
+            frame[i] ^= 1 << rng.below(8)
         want_mask, want_spans = _python_diff(frame, shadow, width, pages)
         spans = bytearray(2 * pages)
         mask = display.diff_pages(frame, shadow, width, pages, spans)
-        assert mask == want_mask
-        assert [(spans[2 * p], spans[2 * p + 1]) for p in range(pages)] == want_spans
-        assert shadow == frame  # the copy now holds what the panel will show
+        assert mask == want_mask, trial
+        assert [(spans[2 * p], spans[2 * p + 1]) for p in range(pages)] == want_spans, trial
+        assert bytes(shadow) == bytes(frame)  # the copy now holds what the panel will show
 
 
 def test_text_keys_are_found_as_by_the_python_search():
