@@ -226,6 +226,45 @@ def test_the_kept_hint_line_equals_the_drawn_one():
             assert ui._hint is None
 
 
+def test_fit_leaves_short_texts_unmeasured_and_right():
+    """Ui.fit passes a text short enough for the font's widest glyphs
+    without measuring it; whatever it returns fits and equals what the
+    measured fit gives, for random texts of every length and any width."""
+    rng = Rng(17)
+    for width, height in ((128, 64), (72, 40)):
+        ui = _ui(width, height)
+        f = ui.font
+        widest = [ch for ch in CHARS if f.char_width(ch) == f.max_width][0]
+        for n in range(1, 30):
+            s = widest * n
+            room = n * (f.max_width + font.SPACING) - font.SPACING
+            assert f.width(s) == room  # the bound is reached: nothing wider exists
+            assert ui.fit(s, room) == s
+            assert ui.fit(s, room - 1) == _measured_fit(f, s, room - 1)
+        for _ in range(200):
+            s = "".join(CHARS[rng.below(len(CHARS))] for _ in range(rng.below(30)))
+            room = rng.below(width + 1)
+            assert ui.fit(s, room) == _measured_fit(f, s, room), (s, room)
+    ui = _ui()
+    f = ui.font
+    measured = []
+    f.width = lambda s: measured.append(s) or 0  # (an instance attribute: put back below)
+    try:
+        assert ui.fit("Auswahl 150", 11 * (f.max_width + font.SPACING)) == "Auswahl 150"
+    finally:
+        del f.width
+    assert measured == []
+
+
+def _measured_fit(f, s, width):
+    """Ui.fit as it was before the short-text pass: always measured."""
+    if f.width(s) <= width:
+        return s
+    while s and f.width(s + "…") > width:
+        s = s[:-1]
+    return s + "…"
+
+
 def test_copy_moves_exactly_the_window():
     if MICROPYTHON:
         from firmware import native
