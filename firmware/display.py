@@ -16,25 +16,26 @@ frame without copying it.
 - `SH1106(bus, width, height, col_offset=2)`: 132-column RAM, page
   addressing only.
 
-Partial updates (I2C): a 1 KB frame takes 26 ms at 400 kHz, so `show()`
+Partial updates (I2C): a 1 KB frame takes 25 ms at 400 kHz, so `show()`
 compares the frame with a copy of what the panel shows
 (firmware.native.diff_pages: native code on the chip, the same in Python
-elsewhere) and sends, for each page that changed, only the columns from
-the first to the last change, rounded up to a multiple of _GRAIN (4)
-columns (about 25 us a byte on the wire, 0.3 ms a window). On an SSD1306
+elsewhere) and sends, for each page that changed, only the columns from the
+first to the last change, rounded up to a multiple of _GRAIN (4) columns
+(about 25 us a byte on the wire, 0.3 ms a window). On an SSD1306
 (horizontal addressing) neighbouring changed pages share one window of
-their joint columns when that costs fewer bytes than a window each and
-fits the scratch buffer (a die's three pages go as one). The window's
-bytes are copied (firmware.native.copy) behind the 0x40 control byte of
-one page-sized scratch buffer, and one of its prepared memoryviews, as
-long as the window, goes out in a single `writeto`: no allocation.
-(Windows of whole 32-column quarters, each a premade view of the frame,
-sent a quarter more bytes for a die pick in the chip bench's course, and
-80 views took more heap than the scratch and its 32 views.) When the
-windows would cost as much as the whole frame, the SSD1306 sends it in
-one transfer instead. SPI (10 MHz: a whole frame in under 1 ms) always
-sends the whole frame. `refresh()` makes the next `show()` send
-everything (after waking, or when the panel's RAM is unknown).
+their joint columns when that costs fewer bytes than a window each (a die's
+three pages go as one); its bytes go in as few transfers as the page-sized
+scratch takes, the controller going on where the last ended. The window's
+bytes are copied (firmware.native.copy) behind the 0x40 control byte of one
+page-sized scratch buffer, and one of its prepared memoryviews, as long as
+what it holds, goes out in a single `writeto`: no allocation. (Windows of
+whole 32-column quarters, each a premade view of the frame, sent a quarter
+more bytes for a die pick in the chip bench's course, and 80 views took
+more heap than the scratch and its 32 views.) When the windows would cost
+as much as the whole frame, the SSD1306 sends it in one transfer instead.
+SPI (10 MHz: a whole frame in under 1 ms) always sends the whole frame.
+`refresh()` makes the next `show()` send everything (after waking, or when
+the panel's RAM is unknown).
 
 Both have `contrast(0..255)` (scaled to the board's CONTRAST_MAX),
 `poweroff()`, `poweron()` and `invert(flag)`.
@@ -373,7 +374,7 @@ class SSD1306(framebuf.FrameBuffer):
                     b = max(c1, spans[2 * q + 1])
                     size = (q - p + 1) * ((b - a) // _GRAIN + 1) * _GRAIN
                     alone = ((spans[2 * q + 1] - spans[2 * q]) // _GRAIN + 1) * _GRAIN
-                    if size > width or size > cost + alone:  # (the scratch holds `width`)
+                    if size > cost + alone:
                         break
                     c0 = a
                     c1 = b
@@ -384,8 +385,11 @@ class SSD1306(framebuf.FrameBuffer):
             if c0 + n > width:
                 c0 = width - n
             self._set_window(p, c0, c0 + n - 1, end)
-            at = 1
+            at = 1  # the pages' bytes go out in as few transfers as the scratch allows
             for page in range(p, end + 1):
+                if at + n > width + 1:  # full: the controller goes on where this ends
+                    bus.send(lens[(at - 1) // _GRAIN - 1])
+                    at = 1
                 copy(win, at, raw, 1 + page * width + c0, n)
                 at += n
             bus.send(lens[(at - 1) // _GRAIN - 1])

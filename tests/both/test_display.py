@@ -211,8 +211,9 @@ def test_i2c_refresh_sends_every_page_and_nothing_when_unchanged():
 
 def test_neighbouring_pages_share_a_window_when_it_is_cheaper():
     """SSD1306 on I2C: a die's three pages go as one window of their joint
-    columns; pages whose changes lie far apart keep a window each; the
-    SH1106 (page addressing) always sends a window a page."""
+    columns; pages whose changes lie far apart keep a window each; two
+    whole pages share one window, their bytes in two transfers; the SH1106
+    (page addressing) always sends a window a page."""
     board, model, disp = _rig("pico_ssd1306_i2c")
     disp.fill(0)
     disp.show()
@@ -229,6 +230,12 @@ def test_neighbouring_pages_share_a_window_when_it_is_cheaper():
     assert model.shows(disp.buffer)
     assert model.commands - commands == 4  # two windows
     assert model.data_bytes - sent == 8
+    disp.fill_rect(0, 45, 128, 8, 1)  # a text line across pages 5 and 6, edge to edge
+    sent, commands = model.data_bytes, model.commands
+    disp.show()
+    assert model.shows(disp.buffer)
+    assert model.commands - commands == 2  # one window, wider than the scratch
+    assert model.data_bytes - sent == 2 * 128
     board, model, disp = _rig("pico_sh1106_i2c")
     disp.fill(0)
     disp.show()
