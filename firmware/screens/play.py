@@ -77,18 +77,28 @@ class Play(Screen):
         return chosen
 
     def _score(self, chosen):
-        """score_keep of the dice `chosen` from the roll on the table. The
-        last answer is kept: the press that picks a die, and the dice, the
-        status line and the tips of the frame that shows it, all ask (a
-        score takes about 0.6 ms on the chip)."""
+        """score_keep of the dice `chosen` from the roll on the table. A
+        valid keep's points are read from the game's kept list of them (a
+        score takes about 0.6 ms on the chip), and the last answer is kept:
+        the press that picks a die, and the dice, the status line and the
+        tips of the frame that shows it, all ask."""
         game = self.game
         last = self._scored
         if (last is not None and last[1] is game.open_singles and last[2] is game.rules
                 and last[0] == chosen):
             return last[3]
-        points = scoring.score_keep(chosen, game.rules, game.open_singles)
+        points = self._valid_points(chosen)
+        if points is None:  # not a valid keep: it may still score (past an exact target)
+            points = scoring.score_keep(chosen, game.rules, game.open_singles)
         self._scored = (chosen, game.open_singles, game.rules, points)
         return points
+
+    def _valid_points(self, chosen):
+        """The points of `chosen` when it is one of the roll's valid keeps, else None."""
+        for keep, points in self.game.valid_keeps():
+            if keep == chosen:
+                return points
+        return None
 
     def _bad_dice(self):
         """Positions of selected dice that belong to no scoring combination
@@ -110,10 +120,8 @@ class Play(Screen):
     def _find_bad_dice(self, chosen):
         """`_bad_dice` worked out for the sorted selection `chosen`."""
         game = self.game
-        points = self._score(chosen)
-        if points is not None:
-            allowed = [k[0] for k in game.valid_keeps()]
-            return [], ("" if chosen in allowed else "past_target")
+        if self._score(chosen) is not None:
+            return [], ("" if self._valid_points(chosen) is not None else "past_target")
         # The largest valid keep inside the selection; the rest do not score.
         best = ()
         for keep, _ in game.valid_keeps():

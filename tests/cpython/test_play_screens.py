@@ -104,8 +104,9 @@ def test_no_single_press_loses_points_or_ends_the_turn(tmp_path, board, lang, dr
 
 def test_a_frame_scores_the_selection_once(tmp_path, monkeypatch, drawn):
     """The press that picks a die, the dice (a crossed die), the status line
-    and the tips all ask about the selection: it is scored once, and a new
-    roll (other open singles) or another pick is scored anew."""
+    and the tips all ask about the selection: a valid keep's points are read
+    from the game's keeps (never scored), any other selection is scored
+    once, and anew after other open singles or another pick."""
     from firmware.screens import play as play_mod
 
     sim, game = _sim(tmp_path, "pico_ssd1306_i2c", preset("zehntausend"), [1, 5, 2, 3, 4, 6])
@@ -127,13 +128,19 @@ def test_a_frame_scores_the_selection_once(tmp_path, monkeypatch, drawn):
     assert calls == []
     assert TEXTS["de"]["selection"] % 100 in texts
     assert play._chosen is None and play.selected() == (1,)  # nothing kept after the frame
-    press(sim, "RIGHT", "A")  # the 5 too
-    assert calls == [(1, 5)]
+    press(sim, "RIGHT", "A")  # the 5 too: a valid keep, its points from the keeps
+    assert calls == []
     assert TEXTS["de"]["selection"] % 150 in drawn(sim)
-    assert calls == [(1, 5)]
     play._scored = (1, 5), (5,), game.rules, 999  # the same dice, other open singles
     assert TEXTS["de"]["selection"] % 150 in drawn(sim)
-    assert calls == [(1, 5), (1, 5)]
+    assert calls == []
+    press(sim, "RIGHT", "A")  # and the 2: no valid keep, scored once
+    assert play.selected() == (1, 2, 5) and calls == [(1, 2, 5)]
+    drawn(sim)
+    assert calls == [(1, 2, 5)]
+    play._scored = (1, 2, 5), (5,), game.rules, 999  # other open singles: scored anew
+    assert play._score((1, 2, 5)) is None
+    assert calls == [(1, 2, 5), (1, 2, 5)]
 
 
 def test_a_pick_finds_the_dice_that_do_not_score_once(tmp_path, monkeypatch, drawn):
