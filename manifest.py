@@ -9,8 +9,12 @@
 #
 # then flash the firmware and copy only main.py, board.txt and tables/ onto
 # the board (the tree from `make stage` minus engine/, firmware/, boards/):
-# a copy of a package on the filesystem would be imported instead of the
-# frozen one.
+# a folder of a package's name on the file system is imported instead of
+# the frozen package, even one that holds only data. The shipped title
+# picture (firmware/title.frm) may go to /data/title.frm, where the device
+# keeps its own. `make chipbench CHIPBENCH_ARGS="--frozen ..."` stages such a
+# tree (tools/chipbench.drop_frozen) and measures the firmware on the
+# emulated Pico; `make chipheap` does the same for the heap per module.
 
 include("$(PORT_DIR)/boards/manifest.py")
 

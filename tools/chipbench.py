@@ -701,14 +701,41 @@ def patch_freq(board, dest, freq, mpy_cross):
             raise SystemExit("mpy-cross failed on the patched board: " + proc.stderr)
 
 
-def stage_tree(board, dest, bench=None, freq=None, seed=SEED):
+FROZEN_PACKAGES = ("engine", "firmware", "boards")  # what manifest.py freezes
+# The shipped title picture (firmware.splash.SHIPPED) cannot stay in
+# /firmware: a folder of that name on the file system would hide the frozen
+# package. It goes where the device keeps its own (firmware.splash.FILE).
+FROZEN_TITLE = ("firmware/title.frm", "data/title.frm")
+
+
+def drop_frozen(dest):
+    """Leave in the staged tree `dest` only what a firmware with the game
+    frozen in (manifest.py) reads from the file system: main.py, board.txt,
+    tables/, and the shipped title picture as the kept one. A package left
+    on the file system would be imported instead of the frozen one."""
+    dest = Path(dest)
+    title = dest / FROZEN_TITLE[0]
+    if title.is_file():
+        kept = dest / FROZEN_TITLE[1]
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        title.replace(kept)
+    for package in FROZEN_PACKAGES:
+        if (dest / package).is_dir():
+            shutil.rmtree(dest / package)
+
+
+def stage_tree(board, dest, bench=None, freq=None, seed=SEED, frozen=False):
     """Stage `board` into `dest` as `make stage` does, then add `bench`
     (a dict, as bench.json; None for a tree that cannot read it: a boot.py
-    seeds the dice instead) and write the board's FREQ."""
+    seeds the dice instead) and write the board's FREQ. `frozen`: the
+    firmware holds the game (manifest.py), so its packages leave the tree
+    (drop_frozen)."""
     from tools import deploy
 
     deploy.stage(board, dest, log=lambda *a: None)
     dest = Path(dest)
+    if frozen:
+        drop_frozen(dest)
     if freq is not None:
         patch_freq(board, dest, freq, deploy.find_mpy_cross())
     if bench is not None:
@@ -1432,6 +1459,9 @@ def parse_args(argv=None):
     ap.add_argument("--parts", default=",".join(PARTS_ALL),
                     help="the parts of the course to run (default all: %s; a quick check: "
                     "menus)" % ",".join(PARTS_ALL))
+    ap.add_argument("--frozen", action="store_true",
+                    help="the firmware has the game frozen in (built with manifest.py): stage "
+                    "only main.py, board.txt, tables/ and the title picture (drop_frozen)")
     ap.add_argument("--slow", type=float, default=1.0, metavar="F",
                     help="scale every wait of the course by F (a slower tree: F > 1)")
     return ap.parse_args(argv)
@@ -1467,6 +1497,10 @@ def main(argv=None):
     why = check_board(args.board, args.freq)
     if why:
         print("chipbench: " + why, file=sys.stderr)
+        return 2
+    if args.frozen and args.freq is not None:
+        print("chipbench: --freq rewrites the staged board file, which a frozen firmware "
+              "holds itself; build it with the FREQ wanted", file=sys.stderr)
         return 2
     wanted = tuple(p for p in args.parts.split(",") if p)
     if not wanted or set(wanted) - set(PARTS_ALL):
@@ -1513,7 +1547,7 @@ def main(argv=None):
             tree = work / ("stage-" + name)
             if tree.exists():
                 shutil.rmtree(tree)
-            stage_tree(args.board, tree, options, args.freq, args.seed)
+            stage_tree(args.board, tree, options, args.freq, args.seed, frozen=args.frozen)
             image = work / (name + ".img")
             pack_image(tree, image)
             out = work / name
@@ -1542,8 +1576,11 @@ def main(argv=None):
         if res["tracebacks"]:
             res["warnings"].append("Python traceback(s) on the chip's serial: see %s" % (
                 work / "timing" / "serial.txt"))
-        res["title"] = "chipbench %s%s, seed %d, %s: %d presses, %.0f s emulated, %.1f min wall" % (
-            args.board, " (I2C %d kHz)" % (freq // 1000) if res["freq"] else "", args.seed,
+        res["frozen"] = args.frozen
+        res["title"] = ("chipbench %s%s%s, seed %d, %s: %d presses, %.0f s emulated, "
+                        "%.1f min wall") % (
+            args.board, " (I2C %d kHz)" % (freq // 1000) if res["freq"] else "",
+            ", game frozen into the firmware" if args.frozen else "", args.seed,
             ROOT, len(course.presses), (res["emulated_ms"] or 0) / 1000, res["wall_s"] / 60)
         if args.keep:
             for name, c in courses.items():

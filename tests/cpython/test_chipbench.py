@@ -424,3 +424,30 @@ def test_error_log_from_a_saved_image(tmp_path):
     assert cb.read_error_log(tmp_path / "none.img") is None
     (tmp_path / "junk.img").write_bytes(b"\xff" * 4096 * 4)
     assert cb.read_error_log(tmp_path / "junk.img") is None
+
+
+# ---------------------------------------------------------------- a frozen firmware
+
+
+def test_frozen_tree_keeps_only_what_the_file_system_must_hold(tmp_path):
+    tree = tmp_path / "stage"
+    cb.stage_tree(cb.DEFAULT_BOARD, tree, {"seed": 7}, frozen=True)
+    names = sorted(p.relative_to(tree).as_posix() for p in tree.rglob("*") if p.is_file())
+    assert "main.py" in names and "board.txt" in names and "bench.json" in names
+    assert "data/title.frm" in names  # the shipped title, as the kept one
+    assert any(n.startswith("tables/") for n in names)
+    for package in cb.FROZEN_PACKAGES:
+        assert not (tree / package).exists()  # it would hide the frozen package
+
+
+def test_frozen_refuses_freq(capsys):
+    assert cb.main(["--frozen", "--freq", "400000"]) == 2
+    assert "FREQ" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("frozen", [False, True])
+def test_stage_keeps_the_title_picture(tmp_path, frozen):
+    tree = tmp_path / "stage"
+    cb.stage_tree(cb.DEFAULT_BOARD, tree, {"seed": 7}, frozen=frozen)
+    title = tree / (cb.FROZEN_TITLE[1] if frozen else cb.FROZEN_TITLE[0])
+    assert title.stat().st_size == 1024
