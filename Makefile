@@ -96,7 +96,7 @@ device: $(VENV)/.stamp-device
 # The board: flash (copy what changed over USB), repl, pull-stats (CSV),
 # stage (the tree only, build/stage/BOARD), uf2 (stock MicroPython + the game
 # in one file for BOOTSEL: FIRMWARE=path/to/micropython.uf2). PORT= picks a port.
-.PHONY: flash repl pull-stats stage uf2 chipbench
+.PHONY: flash repl pull-stats stage uf2 chipbench chipheap
 flash: $(VENV)/.stamp-device
 	$(PY) -m tools.deploy --board $(BOARD) $(if $(PORT),--port $(PORT))
 
@@ -118,6 +118,11 @@ uf2: $(VENV)/.stamp-device
 # CHIPBENCH_FIRMWARE, CHIPBENCH_BOOTROM, CHIPBENCH_RP2040JS.
 chipbench: $(VENV)/.stamp-device
 	$(PY) -m tools.chipbench $(CHIPBENCH_ARGS)
+
+# The heap each game module takes on the emulated Pico (tools/chipheap.py):
+# the same parts as chipbench, in CHIPBENCH_ARGS or the CHIPBENCH_* variables.
+chipheap: $(VENV)/.stamp-device
+	$(PY) -m tools.chipheap $(CHIPBENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist out web/node_modules
