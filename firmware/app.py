@@ -157,8 +157,9 @@ class App:
 
     def warm_up(self):
         """Start the warm-up (MicroPython only; see WARM): from now on
-        `warm_step` takes one module a call."""
-        if not RELEASE:
+        `warm_step` takes one module a call. A firmware with the game
+        frozen in has none: the names of frozen modules are in its flash."""
+        if not RELEASE or frozen():
             return
         import gc
 
@@ -283,6 +284,19 @@ class App:
         for key in extra:
             out[key] = extra[key]
         return out
+
+
+def frozen(path=None):
+    """True when this module (or the file `path`) is not on the file system:
+    the game is frozen into the firmware (manifest.py), where a frozen
+    module's __file__ names no file."""
+    import os
+
+    try:
+        os.stat(__file__ if path is None else path)
+    except OSError:
+        return True
+    return False
 
 
 def _forget(name):

@@ -68,3 +68,16 @@ def test_forget_lets_go_of_loaded_modules_on_micropython_only():
 
     dev.app.forget(("engine.view", "engine.no_such_module"))
     assert ("engine.view" in sys.modules) == (not MICROPYTHON)  # CPython keeps every module
+
+
+def test_a_frozen_game_has_nothing_to_warm_up():
+    assert not app_mod.frozen()  # these tests run the game from its files
+    assert app_mod.frozen("firmware/no_such_module.py")  # a frozen module's __file__
+    board, dev = _start()
+    real = app_mod.frozen
+    app_mod.frozen = lambda path=None: True
+    try:
+        dev.app.warm_up()
+    finally:
+        app_mod.frozen = real
+    assert dev.app.warming is None
