@@ -1441,6 +1441,25 @@ def _solve_text(timing, heap):
 # ---------------------------------------------------------------- main
 
 
+def add_part_args(ap):
+    """The options naming the three outside parts (see HOW_TO_GET)."""
+    ap.add_argument("--firmware", help="MicroPython RPI_PICO firmware.elf ($CHIPBENCH_FIRMWARE)")
+    ap.add_argument("--bootrom", help="the RP2040 bootrom.mjs ($CHIPBENCH_BOOTROM)")
+    ap.add_argument("--rp2040js", help="node_modules holding rp2040js ($CHIPBENCH_RP2040JS)")
+
+
+def ready_parts(args):
+    """The outside parts and node, or None after saying on stderr what is
+    missing and how to get it."""
+    parts, missing = find_parts(args)
+    if shutil.which("node") is None:
+        missing.append("node: Node.js 18 or newer is not on PATH")
+    if missing:
+        print(missing_message(missing), file=sys.stderr)
+        return None
+    return parts
+
+
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description="Speed and heap of the game on an emulated Pico.")
     ap.add_argument("--board", default=DEFAULT_BOARD,
@@ -1448,9 +1467,7 @@ def parse_args(argv=None):
                         DEFAULT_BOARD, ", ".join(WIRING)))
     ap.add_argument("--freq", type=int, help="I2C frequency in Hz written into the staged "
                     "board file (I2C boards; default: the board's FREQ)")
-    ap.add_argument("--firmware", help="MicroPython RPI_PICO firmware.elf ($CHIPBENCH_FIRMWARE)")
-    ap.add_argument("--bootrom", help="the RP2040 bootrom.mjs ($CHIPBENCH_BOOTROM)")
-    ap.add_argument("--rp2040js", help="node_modules holding rp2040js ($CHIPBENCH_RP2040JS)")
+    add_part_args(ap)
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--keep", metavar="DIR", help="keep the staged tree, images, scripts, the "
                     "harness output (shots, report.json, serial) and the simulator's shots")
@@ -1506,11 +1523,8 @@ def main(argv=None):
     if not wanted or set(wanted) - set(PARTS_ALL):
         print("chipbench: --parts takes some of %s" % ",".join(PARTS_ALL), file=sys.stderr)
         return 2
-    parts, missing = find_parts(args)
-    if shutil.which("node") is None:
-        missing.append("node: Node.js 18 or newer is not on PATH")
-    if missing:
-        print(missing_message(missing), file=sys.stderr)
+    parts = ready_parts(args)
+    if parts is None:
         return 2
     log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
     t0 = time.time()

@@ -119,19 +119,14 @@ def format_table(res, title=""):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Heap cost of each game module on an emulated Pico.")
-    ap.add_argument("--firmware", help="MicroPython RPI_PICO firmware.elf ($CHIPBENCH_FIRMWARE)")
-    ap.add_argument("--bootrom", help="the RP2040 bootrom.mjs ($CHIPBENCH_BOOTROM)")
-    ap.add_argument("--rp2040js", help="node_modules holding rp2040js ($CHIPBENCH_RP2040JS)")
+    chipbench.add_part_args(ap)
     ap.add_argument("--frozen", action="store_true",
                     help="the firmware has the game frozen in (built with manifest.py)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--keep", metavar="DIR", help="keep the staged tree and the harness output")
     args = ap.parse_args(argv)
-    parts, missing = chipbench.find_parts(args)
-    if shutil.which("node") is None:
-        missing.append("node: Node.js 18 or newer is not on PATH")
-    if missing:
-        print(chipbench.missing_message(missing), file=sys.stderr)
+    parts = chipbench.ready_parts(args)
+    if parts is None:
         return 2
     board = chipbench.DEFAULT_BOARD
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="chipheap-"))
