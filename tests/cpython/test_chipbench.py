@@ -429,15 +429,26 @@ def test_error_log_from_a_saved_image(tmp_path):
 # ---------------------------------------------------------------- a frozen firmware
 
 
-def test_frozen_tree_keeps_only_what_the_file_system_must_hold(tmp_path):
-    tree = tmp_path / "stage"
-    cb.stage_tree(cb.DEFAULT_BOARD, tree, {"seed": 7}, frozen=True)
+@pytest.fixture(scope="module")
+def trees(tmp_path_factory):
+    """The default board staged for stock firmware and for a frozen one."""
+    out = {}
+    for frozen in (False, True):
+        tree = tmp_path_factory.mktemp("stage") / "tree"
+        cb.stage_tree(cb.DEFAULT_BOARD, tree, {"seed": 7}, frozen=frozen)
+        out[frozen] = tree
+    return out
+
+
+def test_frozen_tree_keeps_only_what_the_file_system_must_hold(trees):
+    tree = trees[True]
     names = sorted(p.relative_to(tree).as_posix() for p in tree.rglob("*") if p.is_file())
     assert "main.py" in names and "board.txt" in names and "bench.json" in names
     assert "data/title.frm" in names  # the shipped title, as the kept one
     assert any(n.startswith("tables/") for n in names)
     for package in cb.FROZEN_PACKAGES:
         assert not (tree / package).exists()  # it would hide the frozen package
+    assert (trees[False] / "firmware" / "main.mpy").is_file()  # the stock tree keeps them
 
 
 def test_frozen_refuses_freq(capsys):
@@ -446,8 +457,6 @@ def test_frozen_refuses_freq(capsys):
 
 
 @pytest.mark.parametrize("frozen", [False, True])
-def test_stage_keeps_the_title_picture(tmp_path, frozen):
-    tree = tmp_path / "stage"
-    cb.stage_tree(cb.DEFAULT_BOARD, tree, {"seed": 7}, frozen=frozen)
-    title = tree / (cb.FROZEN_TITLE[1] if frozen else cb.FROZEN_TITLE[0])
+def test_stage_keeps_the_title_picture(trees, frozen):
+    title = trees[frozen] / (cb.FROZEN_TITLE[1] if frozen else cb.FROZEN_TITLE[0])
     assert title.stat().st_size == 1024
