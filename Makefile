@@ -94,7 +94,8 @@ web-serve: web
 device: $(VENV)/.stamp-device
 
 # The board: flash (copy what changed over USB), repl, pull-stats (CSV),
-# stage (the tree only, build/stage/BOARD), uf2 (stock MicroPython + the game
+# stage (the tree only, build/stage/BOARD; FROZEN=1: for a firmware built
+# with manifest.py, no packages), uf2 (stock MicroPython + the game
 # in one file for BOOTSEL: FIRMWARE=path/to/micropython.uf2). PORT= picks a port.
 .PHONY: flash repl pull-stats stage uf2 chipbench chipheap
 flash: $(VENV)/.stamp-device
@@ -107,7 +108,7 @@ pull-stats: $(VENV)/.stamp-device
 	$(PY) -m tools.pull_stats $(if $(PORT),--port $(PORT))
 
 stage: $(VENV)/.stamp-device
-	$(PY) -m tools.deploy --board $(BOARD) --stage build/stage/$(BOARD)
+	$(PY) -m tools.deploy --board $(BOARD) --stage build/stage/$(BOARD) $(if $(FROZEN),--frozen)
 
 uf2: $(VENV)/.stamp-device
 	$(PY) -m tools.uf2 --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))

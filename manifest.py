@@ -7,14 +7,14 @@
 #
 #     make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/this/manifest.py
 #
-# then flash the firmware and copy only main.py, board.txt and tables/ onto
-# the board (the tree from `make stage` minus engine/, firmware/, boards/):
-# a folder of a package's name on the file system is imported instead of
-# the frozen package, even one that holds only data. The shipped title
-# picture (firmware/title.frm) may go to /data/title.frm, where the device
-# keeps its own. `make chipbench CHIPBENCH_ARGS="--frozen ..."` stages such a
-# tree (tools/chipbench.drop_frozen) and measures the firmware on the
-# emulated Pico; `make chipheap` does the same for the heap per module.
+# then flash the firmware and copy the tree of `make stage FROZEN=1` onto
+# the board with mpremote: main.py, board.txt, tables/ and the title picture
+# as /data/title.frm, no engine/, firmware/ or boards/ (a folder of a
+# package's name on the file system is imported instead of the frozen
+# package, even one holding only data; remove any an earlier stock install
+# left). `make chipbench CHIPBENCH_ARGS="--frozen ..."` stages such a tree
+# and measures the firmware on the emulated Pico; `make chipheap` with
+# --frozen gives the heap per module.
 
 include("$(PORT_DIR)/boards/manifest.py")
 

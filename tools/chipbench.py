@@ -701,41 +701,16 @@ def patch_freq(board, dest, freq, mpy_cross):
             raise SystemExit("mpy-cross failed on the patched board: " + proc.stderr)
 
 
-FROZEN_PACKAGES = ("engine", "firmware", "boards")  # what manifest.py freezes
-# The shipped title picture (firmware.splash.SHIPPED) cannot stay in
-# /firmware: a folder of that name on the file system would hide the frozen
-# package. It goes where the device keeps its own (firmware.splash.FILE).
-FROZEN_TITLE = ("firmware/title.frm", "data/title.frm")
-
-
-def drop_frozen(dest):
-    """Leave in the staged tree `dest` only what a firmware with the game
-    frozen in (manifest.py) reads from the file system: main.py, board.txt,
-    tables/, and the shipped title picture as the kept one. A package left
-    on the file system would be imported instead of the frozen one."""
-    dest = Path(dest)
-    title = dest / FROZEN_TITLE[0]
-    if title.is_file():
-        kept = dest / FROZEN_TITLE[1]
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        title.replace(kept)
-    for package in FROZEN_PACKAGES:
-        if (dest / package).is_dir():
-            shutil.rmtree(dest / package)
-
-
 def stage_tree(board, dest, bench=None, freq=None, seed=SEED, frozen=False):
     """Stage `board` into `dest` as `make stage` does, then add `bench`
     (a dict, as bench.json; None for a tree that cannot read it: a boot.py
     seeds the dice instead) and write the board's FREQ. `frozen`: the
-    firmware holds the game (manifest.py), so its packages leave the tree
-    (drop_frozen)."""
+    firmware holds the game (manifest.py), so the tree has no packages
+    (tools.deploy.stage)."""
     from tools import deploy
 
-    deploy.stage(board, dest, log=lambda *a: None)
+    deploy.stage(board, dest, log=lambda *a: None, frozen=frozen)
     dest = Path(dest)
-    if frozen:
-        drop_frozen(dest)
     if freq is not None:
         patch_freq(board, dest, freq, deploy.find_mpy_cross())
     if bench is not None:
@@ -1478,7 +1453,7 @@ def parse_args(argv=None):
                     "menus)" % ",".join(PARTS_ALL))
     ap.add_argument("--frozen", action="store_true",
                     help="the firmware has the game frozen in (built with manifest.py): stage "
-                    "only main.py, board.txt, tables/ and the title picture (drop_frozen)")
+                    "only main.py, board.txt, tables/ and the title picture (deploy --frozen)")
     ap.add_argument("--slow", type=float, default=1.0, metavar="F",
                     help="scale every wait of the course by F (a slower tree: F > 1)")
     return ap.parse_args(argv)

@@ -2,6 +2,10 @@
 
     python -m tools.deploy --board NAME               copy onto the board on USB
     python -m tools.deploy --board NAME --stage DIR   only write the tree, no board
+    python -m tools.deploy --board NAME --stage DIR --frozen
+                     the tree for a firmware with the game frozen in
+                     (manifest.py): no engine/, firmware/, boards/, the title
+                     as data/title.frm; copied with mpremote, never flashed
 
 The tree that goes onto the board (see `stage`):
 
@@ -52,6 +56,7 @@ MANIFEST = "deploy.json"
 BOARD_FILE = "board.txt"
 MAIN = "main.py"
 TITLE_FRAME = "firmware/title.frm"  # firmware.splash.SHIPPED, relative to the tree
+FROZEN_TITLE = "data/title.frm"  # firmware.splash.FILE: where a frozen tree ships it
 OWNED_DIRS = PACKAGES + (BOARDS, TABLES)  # on the board these folders are ours alone
 # firmware.board.board_name() prefers a board_choice module over board.txt:
 # one left on the board would override the board chosen here, so it goes.
@@ -228,8 +233,12 @@ def _clear(dest):
     shutil.rmtree(dest)
 
 
-def stage(board, dest, mpy_cross=None, log=print):
-    """Write the tree for `board` into `dest`; return the manifest (also in deploy.json)."""
+def stage(board, dest, mpy_cross=None, log=print, frozen=False):
+    """Write the tree for `board` into `dest`; return the manifest (also in deploy.json).
+    `frozen`: for a firmware with the game frozen in (manifest.py): no
+    packages (a folder of a package's name on the board's file system is
+    imported instead of the frozen package, even one holding only data),
+    and the shipped title as the kept one (FROZEN_TITLE)."""
     if board not in board_names():
         raise DeployError("unknown board %r; choose one of: %s" % (board, ", ".join(board_names())))
     mpy_cross = mpy_cross or find_mpy_cross()
@@ -240,7 +249,7 @@ def stage(board, dest, mpy_cross=None, log=print):
     if not (ROOT / "firmware" / "main.py").exists():
         log("warning: firmware/main.py does not exist yet; the board will stop at the "
             "REPL with an ImportError until it does")
-    for src, rel in sources(board):
+    for src, rel in [] if frozen else sources(board):
         out = dest / rel
         out.parent.mkdir(parents=True, exist_ok=True)
         proc = subprocess.run(
@@ -250,15 +259,19 @@ def stage(board, dest, mpy_cross=None, log=print):
         if proc.returncode != 0:
             raise DeployError("mpy-cross failed on %s:\n%s" % (
                 src.relative_to(ROOT), (proc.stdout + proc.stderr).strip()))
-    (dest / TITLE_FRAME).write_bytes(title_frame(board))
+    title = dest / (FROZEN_TITLE if frozen else TITLE_FRAME)
+    title.parent.mkdir(parents=True, exist_ok=True)
+    title.write_bytes(title_frame(board))
     (dest / MAIN).write_text(root_main_text(), encoding="utf-8")
     (dest / BOARD_FILE).write_text(board + "\n", encoding="utf-8")
     for src in table_files():
         out = dest / TABLES / src.relative_to(ROOT / TABLES)
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, out)
-    (dest / DATA).mkdir()
+    (dest / DATA).mkdir(exist_ok=True)
     manifest = build_manifest(dest, board, version)
+    if frozen:
+        manifest["frozen"] = True
     (dest / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n",
                                  encoding="utf-8")
     return manifest
@@ -519,10 +532,16 @@ def main(argv=None):
     parser.add_argument("--board", required=True, help="one of: " + ", ".join(board_names()))
     parser.add_argument("--stage", metavar="DIR", help="only write the tree into DIR (no board)")
     parser.add_argument("--port", help="serial port of the board (default: found on USB)")
+    parser.add_argument("--frozen", action="store_true", help="with --stage: the tree for a "
+                        "firmware with the game frozen in (manifest.py)")
     args = parser.parse_args(argv)
+    if args.frozen and not args.stage:
+        print("error: --frozen only stages the tree (with --stage DIR); copy it onto a board "
+              "flashed with the frozen firmware with mpremote", file=sys.stderr)
+        return 1
     try:
         if args.stage:
-            manifest = stage(args.board, args.stage)
+            manifest = stage(args.board, args.stage, frozen=args.frozen)
             print("staged %d files (%.1f KB) for %s in %s" % (
                 len(manifest["files"]), sum(e["size"] for e in manifest["files"].values()) / 1024,
                 args.board, args.stage))

@@ -446,8 +446,10 @@ def test_frozen_tree_keeps_only_what_the_file_system_must_hold(trees):
     assert "main.py" in names and "board.txt" in names and "bench.json" in names
     assert "data/title.frm" in names  # the shipped title, as the kept one
     assert any(n.startswith("tables/") for n in names)
-    for package in cb.FROZEN_PACKAGES:
+    for package in ("engine", "firmware", "boards"):
         assert not (tree / package).exists()  # it would hide the frozen package
+    assert json.loads((tree / "deploy.json").read_text())["frozen"] is True
+    assert "firmware/title.frm" not in json.loads((tree / "deploy.json").read_text())["files"]
     assert (trees[False] / "firmware" / "main.mpy").is_file()  # the stock tree keeps them
 
 
@@ -456,7 +458,20 @@ def test_frozen_refuses_freq(capsys):
     assert "FREQ" in capsys.readouterr().err
 
 
+def test_deploy_stages_a_frozen_tree_but_flashes_none(tmp_path, capsys):
+    from tools import deploy
+
+    assert deploy.main(["--board", cb.DEFAULT_BOARD, "--frozen"]) == 1
+    assert "mpremote" in capsys.readouterr().err
+    assert deploy.main(["--board", cb.DEFAULT_BOARD, "--frozen", "--stage",
+                        str(tmp_path / "t")]) == 0
+    assert not (tmp_path / "t" / "firmware").exists()
+    assert (tmp_path / "t" / deploy.FROZEN_TITLE).is_file()
+
+
 @pytest.mark.parametrize("frozen", [False, True])
 def test_stage_keeps_the_title_picture(trees, frozen):
-    title = trees[frozen] / (cb.FROZEN_TITLE[1] if frozen else cb.FROZEN_TITLE[0])
+    from tools import deploy
+
+    title = trees[frozen] / (deploy.FROZEN_TITLE if frozen else deploy.TITLE_FRAME)
     assert title.stat().st_size == 1024
