@@ -96,17 +96,8 @@ class Ui:
         self.font.draw(canvas, s, end - self.font.width(s), y, c)
 
     def fit(self, s, width):
-        """`s` shortened with '…' so that it fits `width` pixels. A text
-        short enough to fit even in the font's widest glyphs is not measured
-        (a measure takes about 0.15 ms on the chip; most labels are short)."""
-        f = self.font
-        if len(s) * (f.max_width + font.SPACING) - font.SPACING <= width:
-            return s
-        if f.width(s) <= width:
-            return s
-        while s and self.font.width(s + "…") > width:
-            s = s[:-1]
-        return s + "…"
+        """`s` shortened with '…' so that it fits `width` pixels (Font.fit)."""
+        return self.font.fit(s, width)
 
     def fit_name(self, s, name, width):
         """`s % name` in `width` pixels: the name is shortened with '…', the

@@ -377,7 +377,7 @@ class PadOverview(Screen):
                 num = "%d" % s.score
                 f.draw(canvas, head, 0, y, 1)
                 x = f.width("8»") + 1
-                f.draw(canvas, _fit(f, s.name, width - x - f.width(num) - 3), x, y, 1)
+                f.draw(canvas, f.fit(s.name, width - x - f.width(num) - 3), x, y, 1)
                 f.draw(canvas, num, width - f.width(num), y, 1)
             elif k == len(order):
                 f.draw(canvas, app.t("pad_table"), 0, y, 1)
@@ -403,15 +403,6 @@ class PadOverview(Screen):
     def state(self):
         """The first standings row shown."""
         return {"first": self.first}
-
-
-def _fit(f, s, width):
-    """`s` shortened with '…' to `width` px in font `f`."""
-    if f.width(s) <= width:
-        return s
-    while s and f.width(s + "…") > width:
-        s = s[:-1]
-    return s + "…"
 
 
 class PadMenu(Menu):
