@@ -113,11 +113,11 @@ stage: $(VENV)/.stamp-device
 uf2: $(VENV)/.stamp-device
 	$(PY) -m tools.uf2 --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))
 
-# Speed and heap of the game on an emulated Pico (tools/chipbench.py): needs
+# Speed and heap of the game on an emulated Pico (tools/chipbench/): needs
 # the firmware, bootrom and rp2040js, given in CHIPBENCH_ARGS (--firmware,
 # --bootrom, --rp2040js; also --board, --freq, --json, --keep DIR) or in
 # CHIPBENCH_FIRMWARE, CHIPBENCH_BOOTROM, CHIPBENCH_RP2040JS.
-chipbench: $(VENV)/.stamp-device
+chipbench: $(VENV)/.stamp-device $(VENV)/.stamp-sim
 	$(PY) -m tools.chipbench $(CHIPBENCH_ARGS)
 
 # The heap each game module takes on the emulated Pico (tools/chipheap.py):

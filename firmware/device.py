@@ -125,7 +125,7 @@ def entropy_ok(read):
 
 
 def bench_options(path=BENCH_FILE):
-    """The benchmark switches of `path` (written only by tools/chipbench.py
+    """The benchmark switches of `path` (written only by tools/chipbench
     into a staged tree), a dict, or None when the file is absent or bad:
     "seed" (int: seeded dice, so a run can be replayed in the simulator),
     "profile" (print an `@prof` line per frame) and "heap" (collect and

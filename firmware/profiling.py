@@ -1,6 +1,6 @@
 """Where a loop pass spends its time on the chip (benchmark builds only).
 
-`tools/chipbench.py` stages a `bench.json` that switches this on
+`tools/chipbench` stages a `bench.json` that switches this on
 (firmware.device.bench_options); a normal device never imports it. Each
 pass that pushes a frame prints one line on the USB serial:
 

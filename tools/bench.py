@@ -8,7 +8,7 @@ import, as in `make mptest`) and once with .mpy files from
 `mpy-cross -march=armv6m` (as on the device). The Unix port is 64-bit, so
 its heap figures are an upper bound for the 32-bit RP2040. The "x100"
 device estimates below are rough: on the emulated Pico this code ran 3 to
-5 times slower than that, so `make chipbench` (tools/chipbench.py) is the
+5 times slower than that, so `make chipbench` (tools/chipbench/) is the
 measure for the device.
 
 The app section runs tools/mp/app_bench.py (a whole game through

@@ -121,19 +121,6 @@ def test_pack_image_reads_back(tmp_path):
         assert f.read() == bytes(range(256)) * 20
 
 
-def test_seed_shim_is_python():
-    compile(cb.SEED_SHIM % (7, 7), "boot.py", "exec")
-
-
-def test_supports_bench(tmp_path):
-    (tmp_path / "firmware").mkdir()
-    assert not cb.supports_bench(tmp_path)
-    (tmp_path / "firmware" / "device.py").write_text("def start():\n    pass\n")
-    assert not cb.supports_bench(tmp_path)
-    (tmp_path / "firmware" / "device.py").write_text("def bench_options():\n    pass\n")
-    assert cb.supports_bench(tmp_path)
-
-
 def test_boards():
     assert cb.check_board("pico_ssd1306_i2c", None) is None
     assert cb.check_board("pico_ssd1306_i2c", 1_000_000) is None
