@@ -23,7 +23,7 @@ swallowed (it never reaches the app; the screen was dark). A press on a
 dimmed screen brightens it and does count (the screen was readable).
 
 Everything the loop touches is passed in (`machine`, `clock`, the entropy
-source, the store), so tests run it on `tests/fakes/machine.py` with a
+source, the store), so tests run it on `tools/fakes/machine.py` with a
 virtual clock, under CPython and the MicroPython Unix port.
 
 The battery gauge (firmware/battery.py) loads on first use, the buzzer

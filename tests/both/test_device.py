@@ -3,7 +3,7 @@ battery gauge, buzzer, board choice. Runs under CPython and MicroPython."""
 
 # isort: off
 from tests.both.helpers import device_rig  # (first: it puts the fakes on sys.path)
-import machine  # (tests/fakes/machine.py)
+import machine  # (tools/fakes/machine.py)
 # isort: on
 
 import framebuf  # noqa: E402  (CPython: the stand-in from tests/conftest.py)
@@ -12,7 +12,7 @@ from engine.dice import SeededDice  # noqa: E402
 from firmware import battery, device, sound  # noqa: E402
 from firmware import board as board_mod  # noqa: E402
 from firmware.store import Store  # noqa: E402
-from tests.fakes.memfs import MemFS  # noqa: E402
+from tools.fakes.memfs import MemFS  # noqa: E402
 
 
 def _urandom(n):

@@ -4,13 +4,13 @@ a millisecond instead of half a poll interval on average."""
 
 # isort: off
 from tests.both.helpers import device_rig  # (first: it puts the fakes on sys.path)
-import machine  # (tests/fakes/machine.py)
+import machine  # (tools/fakes/machine.py)
 # isort: on
 
 from engine.dice import SeededDice  # noqa: E402
 from firmware import buttons, device  # noqa: E402
 from firmware.store import Store  # noqa: E402
-from tests.fakes.memfs import MemFS  # noqa: E402
+from tools.fakes.memfs import MemFS  # noqa: E402
 
 
 def test_a_caught_press_ends_the_wait_for_the_next_poll():

@@ -3,7 +3,7 @@
 For SSD1306 on I2C and SPI, SH1106 on I2C and the Thumby's 72x40 SSD1306
 (SPI and I2C units), the app is built with the display as its canvas and
 stepped through screens by key presses; after every `show()` the model's
-decoded picture (tests/fakes/oled.py) must equal the canvas byte for byte.
+decoded picture (tools/fakes/oled.py) must equal the canvas byte for byte.
 The SH1106 must send only the pages that changed. Also: contrast, power
 and invert commands decode; the frame leaves without a copy; `show()`
 allocates nothing. Runs under CPython (framebuf stand-in) and MicroPython.
@@ -12,7 +12,7 @@ allocates nothing. Runs under CPython (framebuf stand-in) and MicroPython.
 import gc
 import sys
 
-_FAKES = __file__.replace("\\", "/").rsplit("/", 2)[0] + "/fakes"
+_FAKES = __file__.replace("\\", "/").rsplit("/", 2)[0] + "/../tools/fakes"
 if _FAKES not in sys.path:
     sys.path.insert(0, _FAKES)
 
@@ -23,15 +23,15 @@ except ImportError:  # CPython: the simulator's stand-in takes its name
 
     sys.modules["framebuf"] = _standin
 
-import machine  # noqa: E402  (tests/fakes/machine.py)
-import oled  # noqa: E402  (tests/fakes/oled.py)
+import machine  # noqa: E402  (tools/fakes/machine.py)
+import oled  # noqa: E402  (tools/fakes/oled.py)
 
 from engine.dice import SeededDice  # noqa: E402
 from firmware import board as board_mod  # noqa: E402
 from firmware import buttons, display  # noqa: E402
 from firmware.app import App  # noqa: E402
 from firmware.store import DirFS, Store  # noqa: E402
-from tests.fakes.memfs import MemFS  # noqa: E402
+from tools.fakes.memfs import MemFS  # noqa: E402
 
 FRAME_MS = 20
 

@@ -2,7 +2,7 @@
 
 from engine import codec
 from engine.rules import PRESETS, preset
-from tests.both.randomplay import play
+from tools.mp.randomplay import play
 
 
 def test_four_seat_game_of_every_preset_ends_with_a_winner():

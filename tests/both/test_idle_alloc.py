@@ -15,7 +15,7 @@ from engine.rules import preset  # noqa: E402
 from firmware import buttons  # noqa: E402
 from firmware.app import App  # noqa: E402
 from firmware.store import Store  # noqa: E402
-from tests.fakes.memfs import MemFS  # noqa: E402
+from tools.fakes.memfs import MemFS  # noqa: E402
 
 
 class _Clock:

@@ -7,7 +7,7 @@ from engine.rules import preset
 from engine.turnplan import TurnPlan
 from firmware.players import Players, plan_file
 from firmware.store import DirFS
-from tests.fakes.memfs import MemFS
+from tools.fakes.memfs import MemFS
 
 RULES = preset("fuenf")
 

@@ -5,7 +5,7 @@ CPython and the MicroPython Unix port."""
 
 # isort: off
 from tests.both.helpers import device_rig, tap  # (first: it puts the fakes on sys.path)
-import machine  # (tests/fakes/machine.py)
+import machine  # (tools/fakes/machine.py)
 # isort: on
 
 
@@ -16,7 +16,7 @@ from firmware import device, recovery  # noqa: E402
 from firmware.screen import Screen  # noqa: E402
 from firmware.screens.play import Play  # noqa: E402
 from firmware.store import Store  # noqa: E402
-from tests.fakes.memfs import MemFS  # noqa: E402
+from tools.fakes.memfs import MemFS  # noqa: E402
 
 
 class Faulty(Screen):

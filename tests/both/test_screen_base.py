@@ -15,7 +15,7 @@ from engine.dice import SeededDice  # noqa: E402
 from firmware import screen  # noqa: E402
 from firmware.app import App  # noqa: E402
 from firmware.store import Store  # noqa: E402
-from tests.fakes.memfs import MemFS  # noqa: E402
+from tools.fakes.memfs import MemFS  # noqa: E402
 
 
 def _app():

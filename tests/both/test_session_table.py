@@ -4,7 +4,7 @@ back as saved, and a damaged or inconsistent file loses only the table."""
 from engine.rules import preset
 from firmware.session import TABLE, Session
 from firmware.store import Store
-from tests.fakes.memfs import MemFS
+from tools.fakes.memfs import MemFS
 
 
 def _session(fs=None):

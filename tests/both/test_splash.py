@@ -4,7 +4,7 @@ MicroPython, on the fake board's display driver and panel model."""
 
 # isort: off
 from tests.both.helpers import device_rig, rmtree, tmpdir  # (first: the fakes on sys.path)
-import machine  # (tests/fakes/machine.py)
+import machine  # (tools/fakes/machine.py)
 # isort: on
 
 from firmware import splash  # noqa: E402

@@ -8,8 +8,8 @@ from engine.scorepad import ScorePad
 from firmware import stats
 from firmware.stats import HEADER, KIND_STATS, Stats, group_of, percent, record_game, record_pad
 from firmware.store import Store
-from tests.both.randomplay import play
-from tests.fakes.memfs import MemFS
+from tools.fakes.memfs import MemFS
+from tools.mp.randomplay import play
 
 
 def _finished(names, scores, turns, farkles, best, winner, rules=None):

@@ -13,7 +13,7 @@ from firmware.store import (
     Store,
 )
 from tests.both.helpers import raises, rmtree, tmpdir
-from tests.fakes.memfs import MemFS
+from tools.fakes.memfs import MemFS
 
 KIND = 0x53  # "S": a settings-like file
 GAME = [3, "Anna", [450, 1200, -50], [1, 5, 5], None, True, b"\x00\xff"]

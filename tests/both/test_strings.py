@@ -47,7 +47,7 @@ def _app():
     from engine.dice import SeededDice
     from firmware.app import App
     from firmware.store import Store
-    from tests.fakes.memfs import MemFS
+    from tools.fakes.memfs import MemFS
 
     canvas = framebuf.FrameBuffer(bytearray(128 * 8), 128, 64, framebuf.MONO_VLSB)
     return App(canvas, 128, 64, Store(MemFS()), SeededDice(1), None, 0)

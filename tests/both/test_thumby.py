@@ -8,8 +8,8 @@ Runs under CPython and MicroPython.
 
 # isort: off
 from tests.both import helpers  # noqa: F401  (first: it puts the fakes on sys.path)
-import machine  # (tests/fakes/machine.py)
-import oled  # (tests/fakes/oled.py)
+import machine  # (tools/fakes/machine.py)
+import oled  # (tools/fakes/oled.py)
 # isort: on
 
 import framebuf  # noqa: E402, F401  (CPython: the stand-in from tests/conftest.py)

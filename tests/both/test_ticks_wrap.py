@@ -20,7 +20,7 @@ from firmware.app import App  # noqa: E402
 from firmware.clock import Due, ticks_add, ticks_diff  # noqa: E402
 from firmware.screens.play import BOT_PACE_MS, ROLL_ANIM_MS, Play  # noqa: E402
 from firmware.store import Store  # noqa: E402
-from tests.fakes.memfs import MemFS  # noqa: E402
+from tools.fakes.memfs import MemFS  # noqa: E402
 
 STEP_MS = 20
 

@@ -9,14 +9,14 @@ the wrap: tests/both/test_ticks_wrap.py.)
 
 # isort: off
 from tests.both.helpers import device_rig, tap  # (first: it puts the fakes on sys.path)
-import machine  # (tests/fakes/machine.py)
+import machine  # (tools/fakes/machine.py)
 # isort: on
 
 from engine.dice import SeededDice  # noqa: E402
 from firmware import device, recovery  # noqa: E402
 from firmware.clock import ticks_add  # noqa: E402
 from firmware.store import Store  # noqa: E402
-from tests.fakes.memfs import MemFS  # noqa: E402
+from tools.fakes.memfs import MemFS  # noqa: E402
 
 DAY_MS = 24 * 3600 * 1000
 

@@ -4,7 +4,7 @@ elsewhere there is none. Runs under CPython and MicroPython."""
 
 # isort: off
 from tests.both.helpers import device_rig  # (first: it puts the fakes on sys.path)
-import machine  # (tests/fakes/machine.py)
+import machine  # (tools/fakes/machine.py)
 # isort: on
 
 import sys  # noqa: E402
@@ -13,7 +13,7 @@ from engine.dice import SeededDice  # noqa: E402
 from firmware import app as app_mod  # noqa: E402
 from firmware import device  # noqa: E402
 from firmware.store import Store  # noqa: E402
-from tests.fakes.memfs import MemFS  # noqa: E402
+from tools.fakes.memfs import MemFS  # noqa: E402
 
 MICROPYTHON = sys.implementation.name == "micropython"
 

@@ -108,7 +108,7 @@ def test_stage_has_every_module_compiled(staged, board):
     assert [p.relative_to(dest).as_posix() for p in sources] == ["main.py"]
     assert (dest / "board.txt").read_text().strip() == board
     assert (dest / "data").is_dir()
-    # the tests' file doubles stay on the PC (tests/fakes/memfs.py)
+    # the tests' file doubles stay on the PC (tools/fakes/memfs.py)
     assert not (dest / "tests").exists()
     for mpy in dest.rglob("*.mpy"):
         assert b"MemFS" not in mpy.read_bytes() and b"PowerCut" not in mpy.read_bytes(), mpy
@@ -165,7 +165,7 @@ def test_shipped_title_is_the_first_frame_of_a_fresh_device(staged, board):
     from engine.dice import SeededDice
     from firmware import device, splash
     from firmware.store import Store
-    from tests.fakes.memfs import MemFS
+    from tools.fakes.memfs import MemFS
 
     dest, manifest = staged[board]
     assert "/" + deploy.TITLE_FRAME == splash.SHIPPED
@@ -222,16 +222,17 @@ def test_unknown_board_refused(tmp_path):
         deploy.stage("nope", tmp_path / "x", MPY_CROSS, log=quiet)
 
 
-def test_root_main_calls_run_when_firmware_main_only_defines_it(tmp_path, monkeypatch):
-    (tmp_path / "firmware").mkdir()
-    main = tmp_path / "firmware" / "main.py"
-    monkeypatch.setattr(deploy, "ROOT", tmp_path)
-    main.write_text("def run():\n    pass\n")
-    assert deploy.root_main_text().endswith("from firmware.main import run\n\nrun()\n")
-    main.write_text("def main():\n    pass\n\n\nif __name__ == '__main__':\n    main()\n")
-    assert deploy.root_main_text().endswith("from firmware.main import main\n\nmain()\n")
-    main.write_text("def run():\n    pass\n\nrun()\n")
-    assert deploy.root_main_text().endswith("import firmware.main\n")
+def test_root_main_calls_firmware_main_which_import_does_not_run():
+    """The root main.py calls firmware.main.main(): it must exist and must
+    not run at import already (a call under `if __name__ == ...` does not)."""
+    import ast
+
+    tree = ast.parse((deploy.ROOT / "firmware" / "main.py").read_text(encoding="utf-8"))
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    called = {n.value.func.id for n in tree.body if isinstance(n, ast.Expr)
+              and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name)}
+    assert "main" in defined and "main" not in called
+    assert deploy.ROOT_MAIN_TEXT.endswith("from firmware.main import main\n\nmain()\n")
 
 
 # ---------------------------------------------------------------- flashing

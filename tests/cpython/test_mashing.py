@@ -32,7 +32,7 @@ from engine.rules import Rules
 from firmware import buttons
 from firmware.store import DirFS
 from simulator import host
-from tests.fakes.memfs import MemFS
+from tools.fakes.memfs import MemFS
 
 SEEDS = (1, 2, 3, 4, 5)
 PRESSES = int(__import__("os").environ.get("MASH", 20000))  # per seed: 100000 in total

@@ -12,7 +12,7 @@ from firmware import strings
 from firmware.stats import Stats
 from simulator.host import Sim
 from tests.cpython.simdriver import Cut, CutSim, press
-from tests.fakes.memfs import MemFS, PowerCut
+from tools.fakes.memfs import MemFS, PowerCut
 
 BOARD = "pico_ssd1306_i2c"
 

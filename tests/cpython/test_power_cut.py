@@ -24,7 +24,7 @@ import pytest
 from firmware import strings
 from simulator.host import Sim
 from tests.cpython.simdriver import Cut, CutSim, new_game, person_turn_step, press
-from tests.fakes.memfs import MemFS, PowerCut
+from tools.fakes.memfs import MemFS, PowerCut
 
 BOARD = "pico_ssd1306_i2c"
 

@@ -15,9 +15,9 @@ from firmware.store import Store
 from simulator.host import Sim
 from tests.cpython.simdriver import press
 from tests.cpython.test_pad_screens import title_to
-from tests.fakes.memfs import MemFS
+from tools.fakes.memfs import MemFS
 
-FAKES = str(Path(__file__).resolve().parent.parent / "fakes")
+FAKES = str(Path(__file__).resolve().parents[2] / "tools" / "fakes")
 if FAKES not in sys.path:
     sys.path.insert(0, FAKES)
 
@@ -123,8 +123,8 @@ def test_pace_sets_the_roll_animation(tmp_path):
 
 
 def test_the_device_loop_applies_contrast_sleep_and_sound():
-    import machine  # tests/fakes/machine.py
-    import oled  # tests/fakes/oled.py
+    import machine  # tools/fakes/machine.py
+    import oled  # tools/fakes/oled.py
 
     from firmware import board as board_mod
     from firmware import device

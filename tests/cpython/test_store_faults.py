@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from engine import codec
 from firmware.store import NoSave, SaveDamaged, SaveFailed, Store
-from tests.fakes.memfs import MemFS, PowerCut
+from tools.fakes.memfs import MemFS, PowerCut
 
 KIND = 0x47
 NAME = "game"

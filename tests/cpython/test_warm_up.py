@@ -77,7 +77,7 @@ def test_warm_lists_every_game_module_its_modules_import():
     """The boot's own modules aside, every engine/firmware module that a
     WARM module imports is in WARM too (else its names would come late)."""
     code = (
-        "import sys; sys.path.insert(0, 'tests/fakes')\n"
+        "import sys; sys.path.insert(0, 'tools/fakes')\n"
         "import firmware.app, firmware.device, firmware.main, firmware.screens.title\n"
         "boot = set(sys.modules)\n"
         "from firmware.app import WARM\n"

@@ -8,7 +8,8 @@ Builds `firmware.app.App` on a real `framebuf.FrameBuffer` (128x64
 MONO_VLSB, or 72x40 with `--small`), a Store on a MemFS, SeededDice and the
 shipped tables of tables/ (`--no-tables`: none, so a computer that needs a
 plan solves it), and plays a complete game between one person, played by a
-simple key policy that reads `app.top()`, and one computer of level
+key policy that reads `app.top()` (the scripted player of
+tools/mp/scripted_player.py), and one computer of level
 `--bot`, purely through `app.step(now, held_bits)` with virtual time
 (20 ms frames). With `--join LEVEL` a computer of LEVEL joins from the
 standings at the person's first hand-over (three seats from then on).
@@ -79,7 +80,7 @@ def build(small=False, seed=7, tables=True):
     from engine.dice import SeededDice
     from firmware.app import App
     from firmware.store import DirFS, Store
-    from tests.fakes.memfs import MemFS
+    from tools.fakes.memfs import MemFS
 
     w, h = (72, 40) if small else (128, 64)
     canvas = framebuf.FrameBuffer(bytearray(w * h // 8), w, h, framebuf.MONO_VLSB)
@@ -91,9 +92,9 @@ class Policy:
     """Which button to press next, from the screen on top; None: wait.
 
     The form is set to one person against one computer of level `bot`
-    with the target `target`; the person takes every scoring die and banks
-    from 300 points or with two dice or fewer left (rolling on when the
-    bank is refused)."""
+    with the target `target`; the person plays as the tools' scripted
+    player (tools/mp/scripted_player.py), rolling on when the bank is
+    refused."""
 
     def __init__(self, bot="profi", target=10000, join=""):
         self.bot = bot
@@ -155,8 +156,8 @@ class Policy:
         return buttons.A
 
     def _play(self, app, play):
-        from engine.scoring import score_keep, scoring_keep
         from firmware import buttons
+        from tools.mp.scripted_player import banks, chosen_keep
 
         game = play.game
         if game.seat().is_bot or game.phase == "over":
@@ -167,19 +168,10 @@ class Policy:
         if phase in ("start", "farkle"):
             return buttons.A
         refused = self.last == buttons.DOWN  # a DOWN that asked nothing: bank refused
-        if phase == "decide":
-            return buttons.DOWN if game.turn_total >= 350 and not refused else buttons.UP
         if refused:
             return buttons.UP
-        chosen = play.selected()
-        if chosen:
-            points = score_keep(chosen, game.rules, game.open_singles) or 0
-        else:  # UP or DOWN picks every scoring die first
-            chosen, points = scoring_keep(game.roll, game.rules, game.open_singles) or ((), 0)
-        left = len(game.roll) - len(chosen)
-        if game.turn_total + points >= 300 or 0 < left <= 2:
-            return buttons.DOWN
-        return buttons.UP
+        # UP or DOWN picks every scoring die first when none is picked
+        return buttons.DOWN if banks(game, chosen_keep(game, play.selected())) else buttons.UP
 
 
 def play_game(app, policy, each=None):

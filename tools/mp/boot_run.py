@@ -2,7 +2,7 @@
 
     micropython -X heapsize=N tools/mp/boot_run.py MPY_DIR DATA_DIR [SEED] [TARGET]
 
-Runs under the MicroPython Unix port with the fakes folder (tests/fakes:
+Runs under the MicroPython Unix port with the fakes folder (tools/fakes:
 `machine`, the OLED model) and MPY_DIR (engine/, firmware/, boards/
 compiled by mpy-cross) first on sys.path, so the device code is imported
 as .mpy, as on the board. `firmware.main.main` boots the default board
@@ -11,12 +11,12 @@ to the OLED model on the fake I2C bus, the buttons are fake pins, the store
 is `device.make_store(DATA_DIR)` (a folder, made when missing), entropy is
 os.urandom (the self-test runs on it) and the dice are SeededDice(SEED).
 
-A simple policy, called by the loop's hook before every step, reads the
-screen on top of the app and presses a button pin (held 60 ms, released
-60 ms): New game; the second seat a computer 'mutig'; the target TARGET
-(default: the preset's); start; then the person takes all scoring dice
-(UP), banks (DOWN) from 350 points or with two dice or fewer left, else
-rolls on (B), and answers hand-overs and messages with A. Computers are left
+A policy, called by the loop's hook before every step, reads the screen
+on top of the app and presses a button pin (held 60 ms, released 60 ms):
+New game; the second seat a computer 'mutig'; the target TARGET (default:
+the preset's); start; then the person plays as the tools' scripted player
+(tools/mp/scripted_player.py: UP rolls on, DOWN banks) and answers
+hand-overs and messages with A. Computers are left
 to play. Prints `title ok` once the title frame is on the panel, and
 `ok steps=... shows=... winner=... scores=...` when the winner screen shows
 with the panel equal to the canvas.
@@ -109,9 +109,10 @@ class Policy:
         return "A"
 
     def play(self, screen):
-        """A person's decision; None while a computer plays. UP rolls on and
-        DOWN banks, each pressed again when the screen asks."""
-        from engine.scoring import score_keep, scoring_keep
+        """A person's decision (the tools' scripted player); None while a
+        computer plays. UP rolls on and DOWN banks, each pressed again when
+        the screen asks."""
+        from tools.mp.scripted_player import banks, chosen_keep
 
         game = screen.game
         if game.phase == "over" or game.seat().is_bot:
@@ -121,20 +122,10 @@ class Policy:
         phase = game.phase
         if phase in ("start", "farkle"):
             return "A"
-        refused = self.last == "DOWN" and screen.msg  # the bank was refused: roll on
-        if phase == "decide":
-            return "DOWN" if game.turn_total >= 350 and not refused else "UP"
-        if refused:
+        if self.last == "DOWN" and screen.msg:  # the bank was refused: roll on
             return "UP"
-        chosen = screen.selected()
-        if chosen:
-            points = score_keep(chosen, game.rules, game.open_singles) or 0
-        else:  # UP or DOWN picks every scoring die first
-            chosen, points = scoring_keep(game.roll, game.rules, game.open_singles) or ((), 0)
-        left = len(game.roll) - len(chosen)
-        if game.turn_total + points >= 350 or 0 < left <= 2:
-            return "DOWN"
-        return "UP"
+        # UP or DOWN picks every scoring die first when none is picked
+        return "DOWN" if banks(game, chosen_keep(game, screen.selected())) else "UP"
 
 
 def main(argv):
@@ -144,7 +135,8 @@ def main(argv):
         return 2
     root = _root()
     sys.path.insert(0, argv[1])
-    sys.path.insert(0, root + "/tests/fakes")
+    sys.path.insert(0, root + "/tools/fakes")
+    sys.path.append(root)  # tools.mp.scripted_player (the game itself comes from MPY_DIR)
     seed = int(argv[3]) if len(argv) > 3 else 7
     target = int(argv[4]) if len(argv) > 4 else 0
 

@@ -3,7 +3,7 @@
     micropython -X heapsize=512k tools/mp/device_bench.py MPY_DIR
 
 With the device code compiled by mpy-cross (MPY_DIR) and the fakes of
-tests/fakes, as in tools/mp/boot_run.py. Prints `name value` lines:
+tools/fakes, as in tools/mp/boot_run.py. Prints `name value` lines:
 - boot_us: imports, display set-up, the entropy self-test, the app and the
   title screen's first frame handed to the display (the bytes go to the
   fake bus, whose own cost is small);
@@ -19,7 +19,7 @@ The real clock times the work; the loop's own sleeps use a virtual clock.
 import sys
 
 sys.path.insert(0, sys.argv[1])
-sys.path.insert(0, "tests/fakes")
+sys.path.insert(0, "tools/fakes")
 
 from time import ticks_diff, ticks_us  # noqa: E402
 
@@ -31,7 +31,7 @@ from engine.dice import SeededDice  # noqa: E402
 from firmware import board as board_mod  # noqa: E402
 from firmware import device  # noqa: E402
 from firmware.store import Store  # noqa: E402
-from tests.fakes.memfs import MemFS  # noqa: E402
+from tools.fakes.memfs import MemFS  # noqa: E402
 
 BOARD = "pico_ssd1306_i2c"
 

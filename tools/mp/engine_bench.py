@@ -28,7 +28,7 @@ def main():
     from engine.dice import SeededDice
     from engine.rules import Rules, preset
     from engine.scoring import keeps
-    from tests.both.randomplay import play
+    from tools.mp.randomplay import play
 
     print("heap_after_import", _mem() - base)
     rules = preset("zehntausend")

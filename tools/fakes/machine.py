@@ -1,6 +1,6 @@
 """A fake `machine` module for tests, under CPython and the MicroPython Unix port.
 
-Put `tests/fakes` first on sys.path and `import machine` finds this module
+Put `tools/fakes` first on sys.path and `import machine` finds this module
 (MicroPython lets a file on the path override its built-in `machine`).
 
 What the firmware uses is here: `Pin` (IN/OUT, PULL_UP, `value()`, calling

@@ -1,1 +1,0 @@
-"""Test fakes: a `machine` module and an OLED model (put this folder on sys.path)."""
