@@ -23,6 +23,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tools import imports
+from tools.mptest import has_native_code
+
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
 PACKAGE = WEB / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
@@ -32,22 +35,34 @@ MAGIC = b"ZTWB"
 # The .mpy version the pinned port loads (sys.implementation._mpy & 0xFF is 6,
 # its sub-version 3): mpy-cross must say "mpy v6.3" for the bundle to hold .mpy.
 MPY_VERSION = "mpy v6.3"
-# Device-only modules the page never imports: the loop, drivers, the splash,
-# and the viper code (the port has no native emitter; font.py and friends
-# fall back to their Python twins when importing it fails).
-SKIP = {"firmware/" + name for name in (
-    "main.py", "device.py", "display.py", "splash.py", "battery.py", "sound.py", "profiling.py",
-    "board.py", "native.py")}
+DEVICE_ENTRY = "firmware/main.py"  # what the board runs at power-on
+PAGE_HOST = "web/webhost.py"  # what the page runs
 BOARDS = ("boards/__init__.py", "boards/pico_ssd1306_i2c.py", "boards/thumby.py")
 
 
+def device_only():
+    """The modules of engine/ and firmware/ the page leaves out: those the
+    board's entry point imports and the page's host does not (the loop,
+    the drivers, the splash: tools.imports follows the imports), and those
+    with viper or native code (the port has no native emitter; font.py and
+    friends fall back to their Python twins when importing it fails)."""
+    skip = imports.closure([DEVICE_ENTRY]) - imports.closure([PAGE_HOST])
+    for folder in ("engine", "firmware"):
+        for p in (ROOT / folder).rglob("*.py"):
+            if has_native_code(p):
+                skip.add(p.relative_to(ROOT).as_posix())
+    return {rel for rel in skip if rel.startswith(("engine/", "firmware/"))}
+
+
 def app_sources():
-    """The Python files the page needs, relative to the repository root."""
+    """The Python files the page needs, relative to the repository root:
+    engine/ and firmware/ without `device_only()`, two boards and the host."""
+    skip = device_only()
     files = []
     for folder in ("engine", "firmware"):
         for p in sorted((ROOT / folder).rglob("*.py")):
             rel = p.relative_to(ROOT).as_posix()
-            if rel not in SKIP:
+            if rel not in skip:
                 files.append(rel)
     files.extend(BOARDS)
     files.append("web/webhost.py")

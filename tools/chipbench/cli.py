@@ -36,7 +36,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def parse_args(argv=None):
     """The command line (see the package docstring)."""
-    ap = argparse.ArgumentParser(description="Speed and heap of the game on an emulated Pico.")
+    ap = argparse.ArgumentParser(prog="python -m tools.chipbench",
+                                 description="Speed and heap of the game on an emulated Pico.")
     ap.add_argument("--board", default=DEFAULT_BOARD,
                     help="the board to stage (default %s; harness boards: %s)" % (
                         DEFAULT_BOARD, ", ".join(WIRING)))

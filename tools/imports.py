@@ -1,0 +1,52 @@
+"""The import graph of the repository's own modules, read from their sources.
+
+Imports inside functions count too (the app loads screens on use), and
+`from a import b` names both `a` and `a.b` (b may be a module). Imports by
+a computed name (`__import__("boards." + name)`) are not seen.
+"""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def imported_names(path):
+    """The dotted names every import statement of the file `path` names."""
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(node.module + "." + alias.name for alias in node.names)
+    return names
+
+
+def module_file(name, root=ROOT):
+    """The source (relative to `root`, posix) of module `name` in the
+    repository, or None (a built-in or installed module, or a name that is
+    not a module)."""
+    base = name.replace(".", "/")
+    for rel in (base + ".py", base + "/__init__.py"):
+        if (Path(root) / rel).is_file():
+            return rel
+    return None
+
+
+def closure(starts, root=ROOT):
+    """The sources (relative, posix) that the files `starts` import,
+    directly or through others, the starts included."""
+    seen = set()
+    todo = list(starts)
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        for name in imported_names(Path(root) / rel):
+            found = module_file(name, root)
+            if found is not None and found not in seen:
+                todo.append(found)
+    return seen
