@@ -97,7 +97,7 @@ device: $(VENV)/.stamp-device
 # stage (the tree only, build/stage/BOARD; FROZEN=1: for a firmware built
 # with manifest.py, no packages), uf2 (stock MicroPython + the game
 # in one file for BOOTSEL: FIRMWARE=path/to/micropython.uf2). PORT= picks a port.
-.PHONY: flash repl pull-stats stage uf2 chipbench chipheap
+.PHONY: flash repl pull-stats stage uf2 uf2-frozen chipbench chipheap
 flash: $(VENV)/.stamp-device
 	$(PY) -m tools.deploy --board $(BOARD) $(if $(PORT),--port $(PORT))
 
@@ -112,6 +112,12 @@ stage: $(VENV)/.stamp-device
 
 uf2: $(VENV)/.stamp-device
 	$(PY) -m tools.uf2 --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))
+
+# Optional: a firmware with the game frozen in (manifest.py), built from the
+# MicroPython checkout MICROPYTHON=DIR with the system's arm-none-eabi-gcc
+# and cmake (tools/frozen_uf2.py; PICOTOOL=DIR: an installed picotool).
+uf2-frozen: | $(VENV)/bin/python
+	$(PY) -m tools.frozen_uf2 $(if $(MICROPYTHON),--micropython $(MICROPYTHON)) $(if $(PICOTOOL),--picotool $(PICOTOOL))
 
 # Speed and heap of the game on an emulated Pico (tools/chipbench/): needs
 # the firmware, bootrom and rp2040js, given in CHIPBENCH_ARGS (--firmware,

@@ -3,11 +3,9 @@
 # Stock MicroPython is the way in (`make flash`, `make uf2`): nothing needs
 # this file. Frozen bytecode runs from flash instead of being loaded into
 # RAM, which leaves most of the 246 KB heap free and makes the boot faster.
-# From a MicroPython checkout:
-#
-#     make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/this/manifest.py
-#
-# then flash the firmware and copy the tree of `make stage FROZEN=1` onto
+# `make uf2-frozen MICROPYTHON=/path/to/micropython` builds it
+# (tools/frozen_uf2.py: ports/rp2 for RPI_PICO with FROZEN_MANIFEST set to
+# this file); then flash the firmware and copy the tree of `make stage FROZEN=1` onto
 # the board with mpremote: main.py, board.txt, tables/ and the title picture
 # as /data/title.frm, no engine/, firmware/ or boards/ (a folder of a
 # package's name on the file system is imported instead of the frozen

@@ -1,0 +1,109 @@
+"""Build the optional firmware with the game frozen in (`make uf2-frozen`).
+
+    python -m tools.frozen_uf2 --micropython DIR [--picotool DIR] [--out FILE] [--jobs N]
+
+From a MicroPython checkout the user names (v1.28, with the rp2 port's
+submodules), with the ARM toolchain and cmake from the system's packages:
+builds mpy-cross, then ports/rp2 for RPI_PICO with FROZEN_MANIFEST set to
+this repository's manifest.py (engine/, firmware/ and boards/ frozen in),
+in a build folder of its own (build-RPI_PICO-frozen-game, so a stock build
+in the same checkout stays as it is), and copies the UF2 to
+build/frozen/firmware.uf2.
+
+Frozen bytecode runs from flash: on the emulated Pico a game against the
+Master with tips on keeps 64 KB of heap live instead of 188 KB (README,
+"Speed on the chip"). The board then needs the tree of `make stage
+FROZEN=1` copied with mpremote; `make flash` and `make uf2` stay on stock
+MicroPython.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = ROOT / "manifest.py"
+BOARD = "RPI_PICO"
+BUILD = "build-RPI_PICO-frozen-game"  # not the stock build-RPI_PICO: that one stays as it is
+OUT = ROOT / "build" / "frozen" / "firmware.uf2"
+APT = "apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi cmake"
+TOOLS = (  # (program, what it is)
+    ("arm-none-eabi-gcc", "the ARM cross compiler"),
+    ("cmake", "cmake"),
+    ("make", "make"),
+)
+
+
+def problems(micropython, which=shutil.which):
+    """What stops the build, each with how to fix it; [] when nothing does."""
+    out = []
+    for program, what in TOOLS:
+        if which(program) is None:
+            out.append("%s (%s) is not on PATH: on Debian or Ubuntu, %s" % (program, what, APT))
+    if not micropython:
+        out.append("no MicroPython checkout given: make uf2-frozen MICROPYTHON=DIR")
+        return out
+    checkout = Path(micropython)
+    if not (checkout / "ports" / "rp2" / "Makefile").is_file():
+        out.append("%s is not a MicroPython checkout (no ports/rp2/Makefile)" % checkout)
+    elif not (checkout / "lib" / "pico-sdk" / "CMakeLists.txt").is_file():
+        out.append("the rp2 port's submodules are missing in %s: run make -C %s BOARD=%s "
+                   "submodules" % (checkout, checkout / "ports" / "rp2", BOARD))
+    return out
+
+
+def commands(micropython, picotool=None, jobs=None):
+    """The make command lines: mpy-cross, then the frozen RPI_PICO firmware."""
+    checkout = Path(micropython).resolve()
+    parallel = ["-j%d" % jobs] if jobs else []
+    rp2 = ["make", "-C", str(checkout / "ports" / "rp2"), "BOARD=" + BOARD, "BUILD=" + BUILD,
+           "FROZEN_MANIFEST=" + str(MANIFEST)] + parallel
+    if picotool:
+        rp2.append("CMAKE_ARGS=-Dpicotool_DIR=" + str(Path(picotool).resolve()))
+    return [["make", "-C", str(checkout / "mpy-cross")] + parallel, rp2]
+
+
+def built_uf2(micropython):
+    """Where the rp2 build writes the UF2."""
+    return Path(micropython).resolve() / "ports" / "rp2" / BUILD / "firmware.uf2"
+
+
+def main(argv=None):
+    """Check, build, copy; an exit status (2: something to fix first)."""
+    ap = argparse.ArgumentParser(prog="python -m tools.frozen_uf2",
+                                 description=__doc__.splitlines()[0])
+    ap.add_argument("--micropython", default=os.environ.get("MICROPYTHON"),
+                    help="the MicroPython checkout (v1.28, rp2 submodules in place)")
+    ap.add_argument("--picotool", help="a folder holding picotoolConfig.cmake (an installed "
+                    "picotool); without it the pico-sdk looks for one itself and may download "
+                    "and build it")
+    ap.add_argument("--out", default=str(OUT), help="where the UF2 goes (default %(default)s)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count(), help="parallel compile jobs")
+    args = ap.parse_args(argv)
+    found = problems(args.micropython)
+    if found:
+        print("uf2-frozen: cannot build yet:\n  " + "\n  ".join(found), file=sys.stderr)
+        return 2
+    for cmd in commands(args.micropython, args.picotool, args.jobs):
+        print("uf2-frozen: " + " ".join(cmd), flush=True)
+        if subprocess.run(cmd).returncode:
+            print("uf2-frozen: the build failed (see above)", file=sys.stderr)
+            return 1
+    uf2 = built_uf2(args.micropython)
+    if not uf2.is_file():
+        print("uf2-frozen: the build wrote no %s" % uf2, file=sys.stderr)
+        return 1
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(uf2, out)
+    print("uf2-frozen: %s (%d KB), the game frozen in. Hold BOOTSEL, plug the board in and "
+          "copy it onto RPI-RP2; then `make stage FROZEN=1` and copy build/stage/BOARD with "
+          "mpremote (README)." % (out, out.stat().st_size // 1024))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
