@@ -9,9 +9,9 @@ What it does:
    fixed course, deciding key by key from the screen's state: title menu
    moves, rules & help with the odds page, settings, the new-game form
    (preset, the second seat a Master, tips on), a whole game against the
-   Master (simple play: take the scoring dice, now and then one by one
-   with the cursor, bank from 300; the computer's steps hurried by a
-   press), the statistics, and last a game under custom rules from the
+   Master (the person plays as tools/mp/scripted_player.py, picking the
+   dice now and then one by one with the cursor; the computer's steps
+   hurried by a press), the statistics, and last a game under custom rules from the
    rules editor, whose plan the device solves at the Master's first turn
    with the heap as the course left it; first of all, two cursor moves
    800 ms after power-on, while the game warms up. Every press is recorded
