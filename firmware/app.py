@@ -30,8 +30,9 @@ from firmware.session import Session
 # on the stack needs; they load again when next used. CPython keeps them.
 RELEASE = sys.implementation.name == "micropython"
 # The Screen and Menu bases live in firmware.screen, outside this prefix:
-# every screen needs them, so they stay loaded and never load again.
-RELEASED = ("firmware.screens.", "engine.scorepad")
+# every screen needs them, so they stay loaded and never load again. The
+# game's lifecycle (firmware.flow) is needed only for a step between screens.
+RELEASED = ("firmware.screens.", "engine.scorepad", "firmware.flow")
 # Warmed up one a step after boot (App.warm_up): the names of these modules,
 # and of the engine and firmware modules they import, are interned while
 # the heap is still in one piece (firmware.qstr_warmup says why). They take
@@ -39,8 +40,9 @@ RELEASED = ("firmware.screens.", "engine.scorepad")
 # module added to the game may need its name here, and
 # tests/cpython/test_warm_up.py checks that every import is listed).
 WARM = ("engine.scoring", "engine.game", "engine.levels", "engine.rules", "firmware.players",
-        "firmware.screens.setup", "firmware.tips_store", "firmware.tips",
-        "firmware.screens.play", "firmware.screens.table", "firmware.stats",
+        "firmware.screens.setup", "firmware.flow", "firmware.tips_store", "firmware.tips",
+        "firmware.screens.play", "firmware.screens.lines", "firmware.screens.table",
+        "firmware.stats",
         "firmware.screens.pager", "firmware.screens.help", "engine.odds", "engine.turnplan",
         "engine.bots", "engine.master", "engine.view", "engine.coach", "firmware.tip_words",
         "firmware.coach_view", "firmware.screens.rules_edit")
@@ -64,7 +66,7 @@ class App:
         settings = self.session.settings
         self.lang = settings.get("lang", "de")
         self.prefs = 0  # bumped when the settings change: the device loop applies them
-        self.has_sound = False  # the host has a buzzer (the settings offer sound on/off)
+        self.has_sound = False  # the host has a buzzer (set by make_app; the settings offer sound)
         self.cue = None  # a sound this step asks for: "roll", "farkle" or "win"
         self.now = now_ms
         self.show_now = None  # the host's "send the canvas to the panel now" (see flush)
@@ -118,6 +120,25 @@ class App:
         """The screen on top of the stack."""
         return self.stack[-1]
 
+    def find(self, name):
+        """The screen called `name` nearest the top of the stack (the play
+        screen below its standings), or None."""
+        for screen in reversed(self.stack):
+            if screen.name == name:
+                return screen
+        return None
+
+    @property
+    def flow(self):
+        """The game's lifecycle (firmware.flow: start, resume, rematch, the
+        pad's resume and new evening), loaded on first use. Screens reach it
+        here, not by an import: the play screen's own screens (the winner,
+        the solving screen) start and resume games, and an import of the
+        module that makes play screens would close a circle."""
+        from firmware import flow
+
+        return flow
+
     def push(self, screen):
         """Show `screen` above the current one."""
         self.stack.append(screen)
@@ -152,8 +173,7 @@ class App:
         self.dirty = True
         if screen is not None:
             self.push(screen)
-        if RELEASE:
-            self.release_modules()
+        self.release_modules()
 
     def warm_up(self):
         """Start the warm-up (MicroPython only; see WARM): from now on
@@ -189,7 +209,9 @@ class App:
 
     def release_modules(self):
         """Forget the modules of RELEASED that no screen on the stack comes
-        from, so their code leaves the heap (see RELEASE)."""
+        from, so their code leaves the heap (MicroPython only, see RELEASE)."""
+        if not RELEASE:
+            return
         keep = [type(s).__module__ for s in self.stack]
         for name in [k for k in sys.modules]:
             if name in keep:
@@ -284,6 +306,15 @@ class App:
         for key in extra:
             out[key] = extra[key]
         return out
+
+
+def make_app(board, canvas, store, dice, tables=None, now=0, sound=True):
+    """The App every host runs: on `canvas` of the size of `board` (a
+    boards/ module), with sound offered in the settings when the board has
+    a buzzer and the host can play it (`sound`: the page cannot)."""
+    app = App(canvas, board.WIDTH, board.HEIGHT, store, dice, tables, now)
+    app.has_sound = sound and getattr(board, "BUZZER", None) is not None
+    return app
 
 
 def frozen(path=None):

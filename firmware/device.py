@@ -31,12 +31,12 @@ The battery gauge (firmware/battery.py) loads on first use, the buzzer
 one: a boot carries no code it does not need.
 """
 
-import gc
 import os
 
 from firmware.board import CONTRAST
 from firmware.buttons import NAMES
-from firmware.clock import Due, ticks_diff
+from firmware.clock import ticks_diff
+from firmware.supervisor import Supervisor
 
 try:
     from micropython import const
@@ -159,22 +159,23 @@ def make_store(root=DATA_DIR):
 # ------------------------------------------------------------ the loop
 
 
-class Device:
-    """The running handheld: steps the app, pushes frames, dims and sleeps.
+class Device(Supervisor):
+    """The running handheld: steps the app, pushes frames, dims and sleeps;
+    a failure of the app goes firmware.supervisor's way.
 
     `dim_after` and `sleep_after` (ms, sleep None for never) start as
     DIM_MS and SLEEP_MS;
     `apply_settings` sets them, the contrast and the sound from the app's
     settings ("contrast", "sleep" in seconds with 0 for never, "sound"),
     at the start and whenever the app bumps `app.prefs` (the settings
-    screen does). Counters: `steps`, `shows`, `wakes`. `make_app` makes a
-    fresh App for a restart after a failure; `buzzer` is the board's
-    firmware.sound.Buzzer or None.
+    screen does). Counters: `steps`, `shows`, `wakes`. `make_app(now)`
+    makes a fresh App for a restart after a failure; `buzzer` is the
+    board's firmware.sound.Buzzer or None; `fs` the store's files (the
+    failure log goes there).
     """
 
-    def __init__(self, app, display, keys, clock, machine, make_app=None, buzzer=None):
-        self.app = app
-        self.display = display
+    def __init__(self, app, display, keys, clock, machine, make_app=None, buzzer=None, fs=None):
+        Supervisor.__init__(self, app, display, getattr(app, "width", 128), make_app, fs)
         self.keys = keys
         self.clock = clock
         self.machine = machine
@@ -184,21 +185,13 @@ class Device:
         self.vsys_adc = None  # the board's battery ADC pin, if it has one
         self._battery = None
         self.buzzer = buzzer
-        self.bits = 0  # the raw bits of the last read
-        self.swallow = 0  # bits of the waking press, kept from the app until released
+        self.bits = 0  # the raw bits of the last read (`swallow`: also a waking press)
         self.active_at = clock.ticks_ms()
         self.dimmed = False
         self.asleep = False
         self.steps = self.shows = self.wakes = 0
-        self.fault = None  # firmware.recovery: a failure message is on the screen
-        self.fault_bits = 0  # buttons held when it appeared (a new press restarts)
-        self.recrash = Due()  # firmware.recovery: a new failure now stops the device
-        self.make_app = make_app  # makes a fresh App for a restart
-        self.fault_lang = "de"  # the language and the store's files of the app that failed
-        self.fault_fs = None
         self.splash = None  # the file keeping the first frame for the next boot
         self.booting = True  # until the first frame is on the panel
-        self.width = getattr(app, "width", 128)
         self.profile = False  # print an @prof line per frame (bench.json)
         self.heap = False  # collect and print an @heap line per frame (bench.json)
         self.prefs = getattr(app, "prefs", 0)  # the app's settings version applied
@@ -207,7 +200,7 @@ class Device:
     def apply_settings(self):
         """Contrast, sleep and dim times and sound from the app's settings."""
         app = self.app
-        if app is None:  # failed: firmware.recovery has the screen
+        if app is None:  # failed: the supervisor's message is on the screen
             return
         self.prefs = app.prefs
         settings = app.session.settings
@@ -289,7 +282,7 @@ class Device:
         """After the app's step at `now`: sound, settings, dimming and sleep,
         then wait for the next poll."""
         app = self.app
-        if app is None:  # failed: firmware.recovery has the screen
+        if app is None:  # failed: the supervisor's message is on the screen
             return
         buzzer = self.buzzer
         if buzzer is not None:
@@ -319,34 +312,19 @@ class Device:
             clock.sleep_ms(1)
             left -= 1
 
-    def failed(self, error):
-        """Hand `error` to firmware.recovery, after letting go of the app so
-        that even a MemoryError leaves room to load it."""
-        app = self.app
-        self.fault_lang = getattr(app, "lang", "de")
-        self.fault_fs = None
-        if app is not None:  # (None: the app failed while being made)
-            try:
-                self.fault_fs = app.session.store.fs
-            except Exception:  # ... or was only half made
-                pass
-        self.app = app = None
-        gc.collect()
-        from firmware.recovery import fail
+    def adopt(self, app):
+        """A restarted app gets the device's feedback frames (App.flush)."""
+        app.show_now = self.show_now
 
-        fail(self, error)
+    def read_held(self):
+        """The buttons held now (firmware.supervisor, after a failure)."""
+        return self.keys.read()
 
     def wait_after_fault(self):
         """One pass while a failure message shows: a new press restarts the
-        app (firmware.recovery), unless the failure came back at once."""
+        app (firmware.supervisor), unless the failure came back at once."""
         bits = self.keys.read()
-        new = bits & ~self.fault_bits
-        self.fault_bits = bits
-        if new and self.fault == "restart":
-            from firmware.recovery import restart
-
-            restart(self)
-            self.swallow = bits  # the restarting press is not the app's
+        if self.after_fault(self.clock.ticks_ms(), bits):
             self.bits = bits
             return
         self.clock.sleep_ms(POLL_MS)
@@ -404,7 +382,7 @@ class Device:
     def loop(self, max_steps=None, hook=None, guard=False):
         """Step until `max_steps` steps (None: for ever) or until `hook(self)`,
         called before each step, returns True; returns the steps taken.
-        With `guard` an error out of a step goes to firmware.recovery (an
+        With `guard` an error out of a step goes to firmware.supervisor (an
         error of the hook still ends the loop)."""
         n = 0
         while max_steps is None or n < max_steps:
@@ -414,7 +392,7 @@ class Device:
                 try:
                     self.step()
                 except Exception as e:  # (KeyboardInterrupt is no Exception: Ctrl-C stops)
-                    self.failed(e)
+                    self.failed(e, self.clock.ticks_ms())
             else:
                 self.step()
             n += 1
@@ -462,22 +440,19 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
         from firmware.store import DirFS
 
         tables = DirFS(TABLES_DIR)
-    from firmware.app import App
+    from firmware.app import make_app as new_app
 
-    def make_app():
-        # A tick is an int on MicroPython; the stubs' opaque _TicksMs is not:
-        now = clock.ticks_ms()
-        return App(display, board.WIDTH, board.HEIGHT, store, dice, tables,
-                   now)  # pyright: ignore[reportArgumentType]
+    def make_app(now):
+        return new_app(board, display, store, dice, tables, now)
 
-    app = make_app()
+    # A tick is an int on MicroPython; the stubs' opaque _TicksMs is not:
+    app = make_app(clock.ticks_ms())  # pyright: ignore[reportArgumentType]
     buzzer = None
-    if getattr(board, "BUZZER", None) is not None:
+    if app.has_sound:
         from firmware.sound import Buzzer
 
         buzzer = Buzzer(machine, board.BUZZER, app.session.settings.get("sound", True))
-        app.has_sound = True
-    dev = Device(app, display, keys, clock, machine, make_app, buzzer)
+    dev = Device(app, display, keys, clock, machine, make_app, buzzer, store.fs)
     dev.splash = splash
     dev.vsys_adc = getattr(board, "VSYS_ADC", None)
     dev.apply_settings()
@@ -492,8 +467,8 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
 def run(board, machine=None, clock=None, max_steps=None, hook=None, **options):
     """`start` the device and `loop` it; returns the Device (None when the
     entropy self-test failed). An error in the app does not end the loop:
-    firmware.recovery logs it, says so on the screen and starts the app
-    again on a press."""
+    firmware.supervisor has it logged, says so on the screen and starts
+    the app again on a press."""
     dev = start(board, machine, clock, **options)
     if dev is None:
         return None

@@ -31,8 +31,7 @@ Screens:
 from engine.scorepad import BASE_TABLE, STEP, PadError, ScorePad
 from firmware import buttons
 from firmware.screen import Menu, Screen
-from firmware.screens.menu import SeatPick
-from firmware.store import NoSave, SaveDamaged
+from firmware.screens.seat_pick import SeatPick
 
 TARGETS = (10000, 5000)
 # The entry hurdles and the penalties for three Nichts in a row a new pad
@@ -49,37 +48,6 @@ ACCEL = ((6, 50), (12, 100), (1 << 30, BIG_STEP))
 TABLE_LABELS = {"one": "1", "five": "5", "three_1": "111", "three_2": "222", "three_3": "333",
                 "three_4": "444", "three_5": "555", "three_6": "666"}
 
-
-def resume(app):
-    """The title's "Tafel weiter": load the saved pad and show it; a damaged
-    file is reported (the store falls back to the last good copy itself)."""
-    from firmware.screens.message import Message
-
-    try:
-        pad, note = app.session.load_pad()
-    except NoSave:
-        app.push(Message(app.t("no_save"), []))
-        return
-    except SaveDamaged:
-        app.push(Message(app.t("save_damaged"), [app.t("save_damaged_note")]))
-        return
-    screen = PadScreen(pad)
-    app.push(screen)
-    if pad.over:
-        app.push(PadWinner(screen))
-    if note:  # an older copy: the last entry is lost
-        app.push(Message(app.t("older_copy"), [app.t("older_copy_note")]))
-
-
-def start_new(app):
-    """The title's "Tafel": a new pad; asks first when one is saved."""
-    if app.session.has_pad():
-        from firmware.screens.stats import Confirm
-
-        app.push(Confirm(app.t("pad_new"), [app.t("pad_replace")],
-                         lambda app: app.push(PadSetup(app))))
-    else:
-        app.push(PadSetup(app))
 
 
 # ------------------------------------------------------------ texts

@@ -144,7 +144,7 @@ class RulesEditor(Menu):
         if not self.found:
             Menu.draw(self, app, canvas)
             return
-        from firmware.screens.help import wrap
+        from firmware.screens.lines import wrap
 
         ui = app.ui
         app.ui.clear(canvas)
@@ -205,7 +205,7 @@ class RulesEditor(Menu):
 
     def _tell(self, app, changes):
         """A page naming the linked options that changed with the last one."""
-        from firmware.screens.help import wrap
+        from firmware.screens.lines import wrap
         from firmware.screens.pager import Pager
 
         lines = []
@@ -261,7 +261,7 @@ class RulesEditor(Menu):
         """Explain a refused combination in a message; True when refused."""
         if not self.found:
             return False
-        from firmware.screens.help import wrap
+        from firmware.screens.lines import wrap
         from firmware.screens.message import Message
 
         app.push(Message(app.t("rules_bad"), wrap(app, problem_text(app, self.found))))

@@ -217,10 +217,11 @@ class Setup(Menu):
                                                        else "")
         seats = [list(s) for s in self.seats]
         tips = [name for name, kind in seats if not kind and name in self.tips]
+        flow = app.flow
         if app.session.has_game():
-            ask_replace(app, lambda app: start(app, choice, rules, seats, tips))
+            flow.ask_replace(app, lambda app: flow.start_game(app, choice, rules, seats, tips))
         else:
-            start(app, choice, rules, seats, tips)
+            flow.start_game(app, choice, rules, seats, tips)
 
     def state(self):
         """The form's values."""
@@ -239,61 +240,6 @@ def default_name(app, number, taken):
             return name
         number += 1
 
-
-def start(app, choice, rules, seats, tips):
-    """Start a game of `rules` for `seats` ([name, kind] pairs) with tips
-    for the people named in `tips`, and remember the table for the next
-    new game (`choice` names the form's rules row, see
-    Session.load_table). Replaces a running game without asking: the
-    callers ask first (`ask_replace`)."""
-    app.busy()  # the play screen's modules load and the game is saved
-    from engine.game import Game
-    from firmware.screens.play import Play
-    from firmware.tips_store import start_game
-
-    session = app.session
-    for name, kind in seats:
-        if not kind:
-            session.remember_name(name)
-    session.save_table(choice, rules, seats, tips)
-    game = Game(rules, [(name, kind) for name, kind in seats], app.dice)
-    start_game(session, game, [not kind and name in tips for name, kind in seats])
-    session.save_game(game)  # after the tips file: the game's key is in it
-    app.home(Play(app, game))
-
-
-def ask_replace(app, yes):
-    """Ask before a new game replaces the running one: the question names
-    who plays in it and what A and B do; A runs `yes(app)`, B keeps the
-    running game (back to the form)."""
-    from firmware.screens.stats import Confirm
-    from firmware.screens.table import standing_lines
-    from firmware.store import NoSave, SaveDamaged
-
-    lines = [app.t("running_game")]
-    try:
-        game, _ = app.session.load_game(None)
-        ui = app.ui  # as many as fit between the first line and the hint
-        lines += standing_lines(app, game)[:max(1, (ui.h - 2 * ui.line) // ui.line - 1)]
-    except (NoSave, SaveDamaged):
-        pass  # a damaged save is still a game that the new one replaces
-    app.push(Confirm(app.t("replace_game"), lines, yes,
-                     "replace_hint" if app.big else "replace_hint_small"))
-
-
-def rematch(app, game):
-    """The winner screen's rematch: the same seats (those still at the
-    table, in the same order) and the same rules, started at once; tips
-    as the last table had them. The finished game is no longer saved, so
-    nothing is replaced."""
-    last = app.session.load_table()
-    choice, tips = "", []
-    if last is not None:
-        tips = last[3]
-        if last[1] == game.rules:
-            choice = last[0]
-    seats = [[game.seats[i].name, game.seats[i].kind] for i in game.active_seats()]
-    start(app, choice, game.rules, seats, [n for n, k in seats if not k and n in tips])
 
 
 class Order(Menu):

@@ -21,7 +21,6 @@ import gc
 
 from engine.turnplan import PlanSolver
 from firmware import buttons
-from firmware.app import RELEASE
 from firmware.screen import Screen
 
 ROWS_PER_STEP = 1  # solver steps per loop pass: each is 60-70 ms on the chip (a few up to 0.5 s)
@@ -48,8 +47,7 @@ class Solving(Screen):
 
     def _free(self, app):
         """Let go of the screen modules nobody needs now, then collect."""
-        if RELEASE:
-            app.release_modules()
+        app.release_modules()
         gc.collect()
 
     def on_key(self, app, key, kind):
@@ -68,10 +66,8 @@ class Solving(Screen):
                 if solver.step():
                     self.players.adopt(solver.plan)
                     if self.away:
-                        from firmware.screens.title import resume
-
                         app.home()
-                        resume(app)
+                        app.flow.resume_game(app)
                         self._restore_note(app)
                     else:
                         app.pop()
@@ -106,7 +102,7 @@ class Solving(Screen):
 
         old = self.players
         self.players = Players(old.rules, None, old.store_fs)  # (only to cache the plan)
-        play = _play_screen(app)
+        play = app.find("play")
         self.note = play.msg if play is not None else None
         self.away = True
         app.home(self)
@@ -115,7 +111,7 @@ class Solving(Screen):
 
     def _restore_note(self, app):
         """Give the loaded play screen the status line it had."""
-        play = _play_screen(app)
+        play = app.find("play")
         if play is not None and self.note:
             play.msg = self.note
 
@@ -133,13 +129,3 @@ class Solving(Screen):
     def state(self):
         """How far the work is."""
         return {"percent": self.shown}
-
-
-def _play_screen(app):
-    """The play screen on the app's stack, or None."""
-    from firmware.screens.play import Play
-
-    for screen in app.stack:
-        if isinstance(screen, Play):
-            return screen
-    return None

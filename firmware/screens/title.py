@@ -4,7 +4,6 @@ language is there)."""
 
 from firmware.files import GAME, KIND_GAME, KIND_PAD, PAD
 from firmware.screen import Menu
-from firmware.store import NoSave, SaveDamaged
 
 
 class Title(Menu):
@@ -70,19 +69,15 @@ class Title(Menu):
         key = self._entries(app)[index]
         app.busy()
         if key == "continue":
-            resume(app)
+            app.flow.resume_game(app)
         elif key == "new_game":
             from firmware.screens.setup import Setup
 
             app.push(Setup(app))
         elif key == "pad_continue":
-            from firmware.screens.pad import resume as resume_pad
-
-            resume_pad(app)
+            app.flow.resume_pad(app)
         elif key == "pad_title":
-            from firmware.screens.pad import start_new
-
-            start_new(app)
+            app.flow.new_pad(app)
         elif key == "stats_title":
             from firmware.screens.stats import StatsMenu
 
@@ -95,23 +90,3 @@ class Title(Menu):
             from firmware.screens.settings import Settings
 
             app.push(Settings())
-
-
-def resume(app):
-    """Load the saved game and show it; a damaged save is reported and the
-    last good copy used (the store falls back by itself)."""
-    from firmware.screens.message import Message
-    from firmware.screens.play import Play
-
-    try:
-        game, note = app.session.load_game(app.dice)
-    except NoSave:
-        app.push(Message(app.t("no_save"), []))
-        return
-    except SaveDamaged:  # the reason stays in English for logs; the player reads theirs
-        app.push(Message(app.t("save_damaged"), [app.t("save_damaged_note")]))
-        return
-    play = Play(app, game)
-    app.push(play)
-    if note:  # an older copy: the last decision is lost
-        app.push(Message(app.t("older_copy"), [app.t("older_copy_note")]))
