@@ -63,9 +63,7 @@ class App:
         self.tables = tables
         self.buttons = buttons.Buttons()
         self.session = Session(store)
-        settings = self.session.settings
-        self.lang = settings.get("lang", "de")
-        self.prefs = 0  # bumped when the settings change: the device loop applies them
+        self.settings_version = 0  # bumped when the settings change: the device loop applies them
         self.has_sound = False  # the host has a buzzer (set by make_app; the settings offer sound)
         self.cue = None  # a sound this step asks for: "roll", "farkle" or "win"
         self.now = now_ms
@@ -73,10 +71,12 @@ class App:
         self.profile = profile  # a microsecond clock: time each draw into draw_us (benchmarks)
         self.draw_us = 0
         self.stack = []
-        self.moves = 0  # bumped by every change of the stack (screens cache by it)
+        # Bumped by every change of the screen stack and of the settings:
+        # whatever a screen keeps of its texts is stale when it moved on
+        # (firmware.screen.Kept; `t` keeps its texts by the same rule).
+        self.version = 0
         self._memo = {}  # key: text, for the screens on the stack now (see `t`)
-        self._memo_at = -1  # `moves` when the memo was started
-        self._memo_lang = None
+        self._memo_at = -1  # `version` when the memo was started
         self.warming = None  # the WARM modules still to warm up (warm_step)
         self.dirty = True
         from firmware.ui import Ui
@@ -88,19 +88,36 @@ class App:
 
     # ------------------------------------------------------------ strings
 
+    @property
+    def lang(self):
+        """The language ("de" or "en"): the "lang" setting, held only there."""
+        return self.session.settings["lang"]
+
+    @lang.setter
+    def lang(self, lang):
+        self.session.settings["lang"] = lang
+        self.settings_changed()
+
+    def settings_changed(self):
+        """Say that the settings changed (the settings screen does): the
+        device loop applies them, and every kept text is stale (`version`)."""
+        self.settings_version += 1
+        self.version += 1
+        self.dirty = True
+
     def t(self, key):
         """The text of `key` in the app's language. The texts asked for
-        are kept (at most MEMO of them) until the screen stack or the
-        language changes: on the chip a lookup takes about 0.3 ms and makes
-        a new str, and a screen asks for the same dozen at every redraw."""
+        are kept (at most MEMO of them) until `version` moves on (the
+        screen stack or the settings change): on the chip a lookup takes
+        about 0.3 ms and makes a new str, and a screen asks for the same
+        dozen at every redraw."""
         memo = self._memo
-        if self._memo_at != self.moves or self._memo_lang != self.lang:
+        if self._memo_at != self.version:
             memo.clear()  # (frees the table: a new screen starts small)
-            self._memo_at = self.moves
-            self._memo_lang = self.lang
+            self._memo_at = self.version
         text = memo.get(key)
         if text is None:
-            text = strings.text(self.lang, key)
+            text = strings.text(self.session.settings["lang"], key)
             if len(memo) < MEMO:
                 memo[key] = text
         return text
@@ -142,14 +159,14 @@ class App:
     def push(self, screen):
         """Show `screen` above the current one."""
         self.stack.append(screen)
-        self.moves += 1
+        self.version += 1
         self.dirty = True
 
     def pop(self):
         """Close the top screen (the title screen is never closed)."""
         if len(self.stack) > 1:
             self.stack.pop()
-        self.moves += 1
+        self.version += 1
         self.dirty = True
 
     def replace(self, screen):
@@ -162,18 +179,25 @@ class App:
         """Take the screens called `name` off the stack wherever they are
         (a screen below the top that no longer fits the game)."""
         self.stack[1:] = [s for s in self.stack[1:] if s.name != name]
-        self.moves += 1
+        self.version += 1
         self.dirty = True
 
     def home(self, screen=None):
         """Back to the title screen, then push `screen` if given (on
         MicroPython the screen modules nobody needs now are released)."""
         del self.stack[1:]
-        self.moves += 1
+        self.version += 1
         self.dirty = True
         if screen is not None:
             self.push(screen)
-        self.release_modules()
+        self.trim()
+
+    def trim(self):
+        """On MicroPython, what going home does to the heap without going
+        home: forget the modules of RELEASED that no screen on the stack
+        needs (`release_modules`; CPython keeps its modules)."""
+        if RELEASE:
+            self.release_modules()
 
     def warm_up(self):
         """Start the warm-up (MicroPython only; see WARM): from now on
@@ -209,9 +233,7 @@ class App:
 
     def release_modules(self):
         """Forget the modules of RELEASED that no screen on the stack comes
-        from, so their code leaves the heap (MicroPython only, see RELEASE)."""
-        if not RELEASE:
-            return
+        from, so their code leaves the heap (see RELEASE)."""
         keep = [type(s).__module__ for s in self.stack]
         for name in [k for k in sys.modules]:
             if name in keep:

@@ -33,21 +33,11 @@ one: a boot carries no code it does not need.
 
 import os
 
-from firmware.board import CONTRAST
 from firmware.buttons import NAMES
 from firmware.clock import ticks_diff
+from firmware.files import CONTRAST
+from firmware.shims import const
 from firmware.supervisor import Supervisor
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def _const(x):
-        """Return `x` (CPython stand-in for micropython.const)."""
-        return x
-
-    const = _const  # (assigned, not defined: the stub's signature stays the checked one)
-
 
 POLL_MS = const(5)  # one loop pass (button read, app step) this often
 DIM_MS = const(30000)  # idle this long: contrast down
@@ -167,7 +157,7 @@ class Device(Supervisor):
     DIM_MS and SLEEP_MS;
     `apply_settings` sets them, the contrast and the sound from the app's
     settings ("contrast", "sleep" in seconds with 0 for never, "sound"),
-    at the start and whenever the app bumps `app.prefs` (the settings
+    at the start and whenever the app bumps `app.settings_version` (the settings
     screen does). Counters: `steps`, `shows`, `wakes`. `make_app(now)`
     makes a fresh App for a restart after a failure; `buzzer` is the
     board's firmware.sound.Buzzer or None; `fs` the store's files (the
@@ -194,7 +184,7 @@ class Device(Supervisor):
         self.booting = True  # until the first frame is on the panel
         self.profile = False  # print an @prof line per frame (bench.json)
         self.heap = False  # collect and print an @heap line per frame (bench.json)
-        self.prefs = getattr(app, "prefs", 0)  # the app's settings version applied
+        self.settings_version = getattr(app, "settings_version", 0)  # the app's, applied
         app.show_now = self.show_now  # feedback frames in the middle of a step
 
     def apply_settings(self):
@@ -202,19 +192,18 @@ class Device(Supervisor):
         app = self.app
         if app is None:  # failed: the supervisor's message is on the screen
             return
-        self.prefs = app.prefs
-        settings = app.session.settings
-        contrast = settings.get("contrast", CONTRAST)
-        if type(contrast) is int and 0 < contrast < 256 and contrast != self.contrast:
+        self.settings_version = app.settings_version
+        settings = app.session.settings  # (valid values: firmware.session)
+        contrast = settings["contrast"]
+        if contrast != self.contrast:
             self.contrast = contrast
             if not self.dimmed and not self.asleep:
                 self.display.contrast(contrast)
-        sleep = settings.get("sleep", SLEEP_MS // 1000)
-        if type(sleep) is int and sleep >= 0:
-            self.sleep_after = sleep * 1000 if sleep else None  # None: never
-            self.dim_after = min(DIM_MS, sleep * 500) if sleep else DIM_MS
+        sleep = settings["sleep"]
+        self.sleep_after = sleep * 1000 if sleep else None  # None: never
+        self.dim_after = min(DIM_MS, sleep * 500) if sleep else DIM_MS
         if self.buzzer is not None:
-            self.buzzer.on = bool(settings.get("sound", True))
+            self.buzzer.on = settings["sound"]
 
     def step(self):
         """One loop pass while awake, one light-sleep slice while asleep."""
@@ -290,7 +279,7 @@ class Device(Supervisor):
             if cue is not None:
                 self.play(cue, now)
             buzzer.tick(now)
-        if app.prefs != self.prefs:
+        if app.settings_version != self.settings_version:
             self.apply_settings()
         idle = ticks_diff(now, self.active_at)
         if self.recrash.reached(now):  # cleared once passed (see firmware.clock.Due)
@@ -451,7 +440,7 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
     if app.has_sound:
         from firmware.sound import Buzzer
 
-        buzzer = Buzzer(machine, board.BUZZER, app.session.settings.get("sound", True))
+        buzzer = Buzzer(machine, board.BUZZER, app.session.settings["sound"])
     dev = Device(app, display, keys, clock, machine, make_app, buzzer, store.fs)
     dev.splash = splash
     dev.vsys_adc = getattr(board, "VSYS_ADC", None)

@@ -11,7 +11,7 @@ as it is (the numbers come from engine.scoring and engine.odds).
 """
 
 from engine.rules import PRESETS, Rules, preset
-from firmware.screen import Menu
+from firmware.screen import Kept, Menu
 from firmware.screens.lines import wrap
 from firmware.screens.pager import Pager
 
@@ -92,18 +92,18 @@ class TextPage(Pager):
     def __init__(self, title, paragraphs):
         Pager.__init__(self, title)
         self.paragraphs = paragraphs
-        self._lang = None
+        self._wrapped = Kept()
 
     def lines(self, app):
-        """The wrapped lines (made once per language)."""
-        if not self.text_lines or self._lang != app.lang:
+        """The wrapped lines (made again only when the app's version moved on)."""
+        out = self._wrapped.get(app)
+        if out is None:
             out = []
             width = app.ui.w - app.ui.width("↓") - 2  # room for the scroll marks
             for para in self.paragraphs:
                 out.extend(wrap(app, para, width))
-            self.text_lines = out
-            self._lang = app.lang
-        return self.text_lines
+            self.text_lines = self._wrapped.keep(app, out)
+        return out
 
 
 # ---------------------------------------------------------------- contents

@@ -1,5 +1,5 @@
 """Text helpers the screens share: a text wrapped to the screen's width,
-and a game's standings as list lines."""
+a game's standings as list lines, and a person's name until one is picked."""
 
 
 def wrap(app, text, width=None):
@@ -28,17 +28,55 @@ def wrap(app, text, width=None):
     return out
 
 
-def standing_lines(app, game):
-    """'1. Name 1234' lines, best first: » marks the seat to play, • a seat
-    that still has a turn in the final round or play-off round. A long
-    name gives way to the score (fitted to a list entry's width)."""
+def standing_marks(table, playing, ending, todo):
+    """(seat, mark) for each seat of `table` (a game or the score pad), best
+    first: "»" the seat to play (while `playing`), "•" a seat that still
+    has a turn (in `todo`) in the final round or play-off round
+    (`ending`), else " "."""
+    out = []
+    current = table.current
+    for i in table.standings():
+        if i == current and playing:
+            mark = "»"
+        elif ending and i != current and i in todo:
+            mark = "•"
+        else:
+            mark = " "
+        out.append((i, mark))
+    return out
+
+
+def marked_lines(app, table, marks, fit=True):
+    """'1.»Anna 4550' lines for `marks` (standing_marks), a "•" after the
+    score; with `fit` a long name gives way to the score (fitted to a list
+    entry's width)."""
     lines = []
     ui = app.ui
-    ending = game.final >= 0 or game.playoff is not None
-    for rank, i in enumerate(game.standings()):
-        seat = game.seats[i]
-        mark = "»" if i == game.current and game.phase != "over" else " "
-        last = " •" if ending and i in game.pending and i != game.current else ""
-        line = "%d.%s%%s %d%s" % (rank + 1, mark, seat.score, last)
-        lines.append(ui.fit_name(line, seat.name, ui.w - 4))
+    rank = 0
+    for i, mark in marks:
+        seat = table.seats[i]
+        rank += 1
+        line = "%d.%s%%s %d%s" % (rank, " " if mark == "•" else mark, seat.score,
+                                  " •" if mark == "•" else "")
+        lines.append(ui.fit_name(line, seat.name, ui.w - 4) if fit else line % seat.name)
     return lines
+
+
+def standing_lines(app, game):
+    """A game's standings (see marked_lines), best first: » marks the seat
+    to play, • a seat that still has a turn in the final round or play-off
+    round."""
+    marks = standing_marks(game, game.phase != "over",
+                           game.final >= 0 or game.playoff is not None, game.pending)
+    return marked_lines(app, game, marks)
+
+
+def default_name(app, number, taken):
+    """A person's name for seat `number` until one is picked: "Spieler 2"
+    at seat 2 (the next free number when that name is taken), never a
+    saved name the player did not choose."""
+    while True:
+        name = app.t("player_n") % number
+        if name not in taken:
+            return name
+        number += 1

@@ -22,7 +22,7 @@ from engine.game import BANK, PASS, ROLL, TAKE, IllegalAction
 from firmware import buttons
 from firmware.clock import Due
 from firmware.players import Players
-from firmware.screen import Screen
+from firmware.screen import Kept, Screen
 from firmware.tips import Tips
 
 ROLL_ANIM_MS = (600, 360, 150)  # per speed setting: slow, normal, fast
@@ -38,7 +38,7 @@ class Play(Screen):
     _chosen = None  # while drawing: the selection, worked out once per frame (see draw)
     _scored = None  # the last score asked for: (dice, open singles, rules, points)
     _unscored = None  # the last _bad_dice: (roll, rules, open singles, picks, answer)
-    _head = None  # the header's texts and what they were for (see _header)
+    _head = None  # the header's texts and what they were for, a Kept (see _header)
 
     def __init__(self, app, game):
         self.game = game
@@ -169,7 +169,7 @@ class Play(Screen):
             if event[0] == "roll":
                 rolled = True
         if rolled:
-            self.anim.set(app.now, ROLL_ANIM_MS[app.session.settings.get("speed", 1) % 3])
+            self.anim.set(app.now, ROLL_ANIM_MS[app.session.settings["speed"]])
             self.anim_frame.set(app.now, 0)
         self._reset_selection()
         self.bot_keep = None
@@ -354,7 +354,7 @@ class Play(Screen):
             app.push(Solving(self.players))
             return True
         if not self.bot_due.armed:
-            self.bot_due.set(now, BOT_PACE_MS[app.session.settings.get("speed", 1) % 3])
+            self.bot_due.set(now, BOT_PACE_MS[app.session.settings["speed"]])
             return False
         if not self.bot_due.reached(now):
             return False
@@ -434,8 +434,11 @@ class Play(Screen):
         redraws the screen, and fitting them took about half a millisecond
         of it on the chip."""
         game = self.game
-        key = (seat.name, seat.score, seat.turns, game.turn_total, len(game.seats), app.moves)
-        last = self._head
+        key = (seat.name, seat.score, seat.turns, game.turn_total, len(game.seats))
+        kept = self._head
+        if kept is None:
+            kept = self._head = Kept()
+        last = kept.get(app)
         if last is not None and last[0] == key:
             return last[1]
         ui = app.ui
@@ -450,7 +453,7 @@ class Play(Screen):
             score = ": %d" % seat.score
             head = ui.fit(seat.name, room - ui.width(score) - 1) + score  # 1 px between
         texts = (ui.fit(head, room), turn, ui.w - turn_w)
-        self._head = (key, texts)
+        kept.keep(app, (key, texts))
         return texts
 
     def _draw_start(self, app, canvas, y):

@@ -45,9 +45,9 @@ class Solving(Screen):
         self.away = False  # the game put away to make room (see the module docstring)
         self.note = None  # the play screen's status line then ("Schlussrunde!"): not saved
 
-    def _free(self, app):
+    def _make_room(self, app):
         """Let go of the screen modules nobody needs now, then collect."""
-        app.release_modules()
+        app.trim()
         gc.collect()
 
     def on_key(self, app, key, kind):
@@ -59,7 +59,7 @@ class Solving(Screen):
         """Some work, then a redraw when the bar moved."""
         if self.retries < 0:
             self.retries = 0
-            self._free(app)
+            self._make_room(app)
         solver = self.solver
         try:
             for _ in range(ROWS_PER_STEP):
@@ -84,7 +84,7 @@ class Solving(Screen):
             # only in its steps).
             self.solver = PlanSolver(self.players.rules, solver.finished_tables())
             del solver
-            self._free(app)
+            self._make_room(app)
             return False
         percent = 100 * solver.done // max(1, solver.total)
         if percent != self.shown:

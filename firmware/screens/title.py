@@ -3,7 +3,7 @@ pad (and "Tafel weiter" while one is saved), statistics, settings (the
 language is there)."""
 
 from firmware.files import GAME, KIND_GAME, KIND_PAD, PAD
-from firmware.screen import Menu
+from firmware.screen import Kept, Menu
 
 
 class Title(Menu):
@@ -13,22 +13,16 @@ class Title(Menu):
 
     def __init__(self):
         Menu.__init__(self)
-        self._seen = -1  # app.moves when the entries were last worked out
-        self._keys = None
-        self._labels = None
-        self._lang = None  # the language of _labels
+        self._keys = Kept()  # the entry keys
 
     def _entries(self, app):
-        """The entry keys; worked out again only when the stack has changed
-        since (asking the flash costs about 1 ms a file on the chip)."""
-        if self._seen != app.moves or self._keys is None:
-            self._keys = self._find_entries(app)
-            self._labels = None
-            self._seen = app.moves
-        if self._lang != app.lang:
-            self._labels = None
-            self._lang = app.lang
-        return self._keys
+        """The entry keys; worked out again only when the app's version has
+        moved on since (asking the flash costs about 1 ms a file on the
+        chip)."""
+        keys = self._keys.get(app)
+        if keys is None:
+            keys = self._keys.keep(app, self._find_entries(app))
+        return keys
 
     def _find_entries(self, app):
         entries = []
@@ -51,10 +45,7 @@ class Title(Menu):
 
     def labels(self, app):
         """Continue (when a game is saved), New game, the score pad, ..."""
-        keys = self._entries(app)
-        if self._labels is None:
-            self._labels = [app.t(key) for key in keys]
-        return self._labels
+        return [app.t(key) for key in self._entries(app)]
 
     def back(self, app):
         """B on the title screen does nothing."""
