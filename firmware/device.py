@@ -26,9 +26,8 @@ Everything the loop touches is passed in (`machine`, `clock`, the entropy
 source, the store), so tests run it on `tests/fakes/machine.py` with a
 virtual clock, under CPython and the MicroPython Unix port.
 
-The battery gauge (firmware/battery.py) loads on first use, the buzzer
-(firmware/sound.py, which never blocks the loop) only on boards that have
-one: a boot carries no code it does not need.
+The buzzer (firmware/sound.py, which never blocks the loop) loads only on
+boards that have one: a boot carries no code it does not need.
 """
 
 import os
@@ -172,8 +171,6 @@ class Device(Supervisor):
         self.dim_after = DIM_MS
         self.sleep_after = SLEEP_MS
         self.contrast = CONTRAST
-        self.vsys_adc = None  # the board's battery ADC pin, if it has one
-        self._battery = None
         self.buzzer = buzzer
         self.bits = 0  # the raw bits of the last read (`swallow`: also a waking press)
         self.active_at = clock.ticks_ms()
@@ -239,16 +236,6 @@ class Device(Supervisor):
                 self.splash = None
             if self.app is not None:
                 self.app.warm_up()
-
-    @property
-    def battery(self):
-        """The battery gauge (firmware.battery.Battery), made on first use;
-        None on a board without `VSYS_ADC`."""
-        if self._battery is None and self.vsys_adc is not None:
-            from firmware.battery import Battery
-
-            self._battery = Battery(self.machine, self.vsys_adc)
-        return self._battery
 
     def show_now(self):
         """Send the canvas to the panel at once (App.flush and App.busy)."""
@@ -443,7 +430,6 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
         buzzer = Buzzer(machine, board.BUZZER, app.session.settings["sound"])
     dev = Device(app, display, keys, clock, machine, make_app, buzzer, store.fs)
     dev.splash = splash
-    dev.vsys_adc = getattr(board, "VSYS_ADC", None)
     dev.apply_settings()
     if bench:
         dev.profile = bool(bench.get("profile"))

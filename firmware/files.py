@@ -6,9 +6,8 @@ by the boot before any file is read).
 Constants only, so any module may import it at no cost (firmware.store,
 firmware.session, the screens, tools/pull_stats.py). The codec kinds are
 the one-letter tags engine.codec checks when it unpacks a file; engine/
-cannot import firmware/, so engine.codec.KIND_GAME and
-engine.scorepad.KIND_PAD repeat theirs (tests/both/test_files.py checks
-that they agree).
+cannot import firmware/, so engine.codec.KIND_GAME repeats its own
+(tests/both/test_files.py checks that they agree).
 """
 
 # firmware.store: a save being written, the save before the current one
