@@ -50,7 +50,7 @@ class Play(Screen):
         self.anim_frame = Due()  # its next frame
         self.bot_due = Due()  # a computer's next visible step
         self.bot_keep = None  # a computer's keep, shown before it is applied
-        self.handed = -1  # the turn (events_total) whose hand-over was shown
+        self.handed_over = -1  # the turn (events_total) whose hand-over was shown
         self.armed = None  # ROLL or BANK: asked once, the same key again does it
         self.stake = 0  # the points the question is about
         self.tips = Tips(app, game, self.players)  # firmware/tips.py: per person, off by default
@@ -200,7 +200,7 @@ class Play(Screen):
         # A hand-over below names the seat that was to move, who may have
         # left: drop it, the play screen shows the right one when on top.
         app.discard("handover")
-        self.handed = -1
+        self.handed_over = -1
         return True
 
     def _commit(self, app, then):
@@ -320,7 +320,7 @@ class Play(Screen):
         """Take over the offered turn (from here or the hand-over): the
         inherited points and dice stay on screen until A rolls them."""
         self._apply(app, [TAKE])
-        self.handed = self.game.events_total  # the same turn: no second hand-over
+        self.handed_over = self.game.events_total  # the same turn: no second hand-over
 
     # ------------------------------------------------------------ time
 
@@ -368,11 +368,11 @@ class Play(Screen):
     def _hand_over_due(self, app):
         """Show the hand-over when a person's turn begins; True when shown."""
         game = self.game
-        if (game.phase == "start" and self.person_to_move() and self.handed != game.events_total
-                and _hand_over(game)):
+        if (game.phase == "start" and self.person_to_move()
+                and self.handed_over != game.events_total and _hand_over(game)):
             from firmware.screens.table import HandOver
 
-            self.handed = game.events_total
+            self.handed_over = game.events_total
             app.push(HandOver(self))
             return True
         return False

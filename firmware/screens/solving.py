@@ -42,7 +42,7 @@ class Solving(Screen):
         self.solver = PlanSolver(players.rules)
         self.shown = -1
         self.retries = -1  # -1: the modules were not let go yet
-        self.away = False  # the game put away to make room (see the module docstring)
+        self.game_put_away = False  # the game put away to make room (see the module docstring)
         self.note = None  # the play screen's status line then ("Schlussrunde!"): not saved
 
     def _make_room(self, app):
@@ -65,7 +65,7 @@ class Solving(Screen):
             for _ in range(ROWS_PER_STEP):
                 if solver.step():
                     self.players.adopt(solver.plan)
-                    if self.away:
+                    if self.game_put_away:
                         app.home()
                         app.flow.resume_game(app)
                         self._restore_note(app)
@@ -96,7 +96,7 @@ class Solving(Screen):
         """Leave only the title below this screen, so that the game and its
         players leave the heap; False when that was done already or there
         is no saved game to come back to."""
-        if self.away or not app.session.has_game():
+        if self.game_put_away or not app.session.has_game():
             return False
         from firmware.players import Players
 
@@ -104,7 +104,7 @@ class Solving(Screen):
         self.players = Players(old.rules, None, old.store_fs)  # (only to cache the plan)
         play = app.find("play")
         self.note = play.msg if play is not None else None
-        self.away = True
+        self.game_put_away = True
         app.home(self)
         app.forget(GAME_MODULES)
         return True
