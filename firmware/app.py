@@ -41,7 +41,7 @@ RELEASED = ("firmware.screens.", "engine.scorepad", "firmware.flow")
 # tests/cpython/test_warm_up.py checks that every import is listed).
 WARM = ("engine.scoring", "engine.game", "engine.levels", "engine.rules", "firmware.players",
         "firmware.screens.setup", "firmware.flow", "firmware.tips_store", "firmware.tips",
-        "firmware.screens.play", "firmware.screens.lines", "firmware.screens.table",
+        "firmware.screens.play", "firmware.screens.lines", "firmware.screens.turns",
         "firmware.stats",
         "firmware.screens.pager", "firmware.screens.help", "engine.odds", "engine.turnplan",
         "engine.bots", "engine.master", "engine.view", "engine.coach", "firmware.tip_words",

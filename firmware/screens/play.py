@@ -311,7 +311,7 @@ class Play(Screen):
         app.redraw()
 
     def _standings(self, app):
-        from firmware.screens.table import Standings
+        from firmware.screens.turns import Standings
 
         self.armed = None
         app.push(Standings(self.game))
@@ -336,7 +336,7 @@ class Play(Screen):
                 return True
             return False
         if game.phase == "over":
-            from firmware.screens.table import Winner
+            from firmware.screens.turns import Winner
             from firmware.stats import record_game, solo_record
 
             app.session.clear_game()
@@ -370,7 +370,7 @@ class Play(Screen):
         game = self.game
         if (game.phase == "start" and self.person_to_move()
                 and self.handed_over != game.events_total and _hand_over(game)):
-            from firmware.screens.table import HandOver
+            from firmware.screens.turns import HandOver
 
             self.handed_over = game.events_total
             app.push(HandOver(self))
@@ -460,7 +460,7 @@ class Play(Screen):
         ui = app.ui
         game = self.game
         if game.offer:
-            from firmware.screens.table import offer_text
+            from firmware.screens.turns import offer_text
 
             ui.center(canvas, offer_text(app, game), y + 2)
         elif game.turn_total:  # taken over: the inherited points stay in view
