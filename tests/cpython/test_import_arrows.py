@@ -2,10 +2,10 @@
 
 engine/ imports only engine/ (and MicroPython built-ins); firmware/ never
 imports simulator/ or tools/; and the module-level imports of engine/,
-firmware/ and boards/ form no circle. Imports inside functions are lazy
-(screens load each other on use) and are left out of the circle check;
-the screens' bases live in firmware/screen.py, which imports neither the
-app nor any screen.
+firmware/ and boards/ form no circle (tests/cpython/test_import_cycles.py
+counts the imports inside functions too, and simulator/ and web/); the
+screens' bases live in firmware/screen.py, which imports neither the app
+nor any screen.
 """
 
 import ast
