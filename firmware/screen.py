@@ -75,7 +75,7 @@ class Menu(Screen):
     def texts(self, app):
         """`labels(app)`, worked out again only after a change: a cursor
         move keeps them (a screen such as the rules editor spends tens of
-        ms on the chip making its rows); LEFT/RIGHT, A, B (`changed`) and
+        ms on the chip making its rows); LEFT/RIGHT, A, B (`relabel`) and
         a new `app.version` (a screen above may have changed a value) do
         not."""
         kept = self._labels
@@ -86,7 +86,7 @@ class Menu(Screen):
             labels = kept.keep(app, self.labels(app))
         return labels
 
-    def changed(self):
+    def relabel(self):
         """The values the rows show changed: work the labels out again."""
         if self._labels is not None:
             self._labels.drop()
@@ -122,14 +122,14 @@ class Menu(Screen):
         elif key == buttons.DOWN:
             self.index = (self.index + 1) % count
         elif key in (buttons.LEFT, buttons.RIGHT):
-            self.changed()
+            self.relabel()
             if not self.change(app, self.index, -1 if key == buttons.LEFT else 1):
                 return
         elif key == buttons.A and kind == "press":
-            self.changed()
+            self.relabel()
             self.choose(app, self.index)
         elif key == buttons.B and kind == "press":
-            self.changed()
+            self.relabel()
             self.back(app)
         else:
             return

@@ -273,7 +273,7 @@ class Order(Menu):
             if 0 <= j < len(self.seats):
                 self.seats[self.index], self.seats[j] = self.seats[j], self.seats[self.index]
                 self.index = j
-                self.changed()  # the rows show the new order (a cursor move keeps them)
+                self.relabel()  # the rows show the new order (a cursor move keeps them)
                 app.redraw()
             return
         Menu.on_key(self, app, key, kind)
