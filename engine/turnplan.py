@@ -623,11 +623,10 @@ def reach_size(rules):
     return min(rules.target, 20000) // 50 + REACH_STEP
 
 
-def _top(rules, tables):
-    """Highest turn total index worth rolling from: the farkle risk of six
-    dice against what a roll can add, with margin, at most MAX_TOP."""
-    dice = rules.dice
-    table = tables[dice]
+def roll_sums(table):
+    """(farkle weight, gain) of a roll table: the summed weight of the
+    groups with no choice (of 6**n rolls) and the sum of each group's
+    weight times its best choice's added turn total index."""
     farkle = 0
     count = table[0] << 8 | table[1]
     pos = 2
@@ -643,6 +642,13 @@ def _top(rules, tables):
             best = max(best, table[pos + 1] << 8 | table[pos + 2])
             pos += 3
         gain += weight * best
+    return farkle, gain
+
+
+def _top(rules, tables):
+    """Highest turn total index worth rolling from: the farkle risk of six
+    dice against what a roll can add, with margin, at most MAX_TOP."""
+    farkle, gain = roll_sums(tables[rules.dice])
     if farkle == 0:
         return MAX_TOP
     # One roll pays while its expected gain beats the farkle risk, up to
