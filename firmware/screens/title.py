@@ -70,7 +70,7 @@ class Title(Menu):
         elif key == "pad_title":
             app.flow.new_pad(app)
         elif key == "stats_title":
-            from firmware.screens.stats import StatsMenu
+            from firmware.screens.stats_menu import StatsMenu
 
             app.push(StatsMenu(app))
         elif key == "help":
