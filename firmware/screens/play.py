@@ -21,7 +21,7 @@ from engine import scoring
 from engine.game import BANK, PASS, ROLL, TAKE, IllegalAction
 from firmware import buttons
 from firmware.clock import Due
-from firmware.players import Players
+from firmware.players import Computers
 from firmware.screen import Kept, Screen
 from firmware.tips import Tips
 
@@ -42,7 +42,7 @@ class Play(Screen):
 
     def __init__(self, app, game):
         self.game = game
-        self.players = Players(game.rules, app.tables, app.session.store.fs)
+        self.players = Computers(game.rules, app.tables, app.session.store.fs)
         self.cursor = 0
         self.sel = []
         self.msg = ""

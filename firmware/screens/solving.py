@@ -98,10 +98,10 @@ class Solving(Screen):
         is no saved game to come back to."""
         if self.game_put_away or not app.session.has_game():
             return False
-        from firmware.players import Players
+        from firmware.players import Computers
 
         old = self.players
-        self.players = Players(old.rules, None, old.store_fs)  # (only to cache the plan)
+        self.players = Computers(old.rules, None, old.store_fs)  # (only to cache the plan)
         play = app.find("play")
         self.note = play.msg if play is not None else None
         self.game_put_away = True
