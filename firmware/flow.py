@@ -36,7 +36,7 @@ def start_game(app, choice, rules, seats, tips):
     """Start a game of `rules` for `seats` ([name, kind] pairs) with tips
     for the people named in `tips`, and remember the table for the next
     new game (`choice` names the form's rules row, see
-    Session.load_table). Replaces a running game without asking: the
+    Session.load_seating). Replaces a running game without asking: the
     callers ask first (`ask_replace`)."""
     app.busy()  # the play screen's modules load and the game is saved
     from engine.game import Game
@@ -47,7 +47,7 @@ def start_game(app, choice, rules, seats, tips):
     for name, kind in seats:
         if not kind:
             session.remember_name(name)
-    session.save_table(choice, rules, seats, tips)
+    session.save_seating(choice, rules, seats, tips)
     game = Game(rules, [(name, kind) for name, kind in seats], app.dice)
     start_tips(session, game, [not kind and name in tips for name, kind in seats])
     session.save_game(game)  # after the tips file: the game's key is in it
@@ -77,7 +77,7 @@ def rematch(app, game):
     table, in the same order) and the same rules, started at once; tips
     as the last table had them. The finished game is no longer saved, so
     nothing is replaced."""
-    last = app.session.load_table()
+    last = app.session.load_seating()
     choice, tips = "", []
     if last is not None:
         tips = last[3]

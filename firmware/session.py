@@ -207,8 +207,9 @@ class Session:
 
     # ------------------------------------------------------------ last table
 
-    def load_table(self):
-        """The last table the new-game form started (file "table"):
+    def load_seating(self):
+        """The last seating the new-game form started (the rules and who
+        sat where; file "table"):
         (choice, rules, seats, tips) or None when there is none or it does
         not hold together. `choice` names the form's rules row (a preset
         key, a saved set's name, or "" for an unsaved edit), `rules` the
@@ -224,8 +225,8 @@ class Session:
         except (ValueError, TypeError, KeyError, IndexError):
             return None
 
-    def save_table(self, choice, rules, seats, tips):
-        """Remember the table a game starts with (see `load_table`); a
+    def save_seating(self, choice, rules, seats, tips):
+        """Remember the seating a game starts with (see `load_seating`); a
         failed write only loses the memory of it."""
         value = [choice, rules.encode(), [[n, k] for n, k in seats], list(tips)]
         try:
@@ -235,7 +236,7 @@ class Session:
 
 
 def _table(value):
-    """`load_table`'s check of the stored value: raises ValueError (or a
+    """`load_seating`'s check of the stored value: raises ValueError (or a
     TypeError on a wrong shape) when it does not hold together."""
     from engine.game import MAX_SEATS, check_name
     from engine.levels import LEVELS

@@ -28,7 +28,7 @@ class Setup(Menu):
         Menu.__init__(self)
         self.sets = app.session.rulesets()  # [name, encoding] pairs
         self.custom = None  # an unsaved edit from the rules editor
-        last = app.session.load_table()
+        last = app.session.load_seating()
         if last is None:  # the first game, or the table file was damaged
             self.preset = 0
             self.target = preset(PRESETS[0]).target
