@@ -31,7 +31,7 @@ engine.odds (whose first call scores every multiset).
 
 from engine.bots import Expert, wins_now
 from engine.game import BANK, PASS, ROLL, TAKE
-from engine.turnplan import UNIT
+from engine.turnplan import UNIT, roll_sums
 from engine.view import View
 
 WIN = 1 << 40  # the Expert's worth of a move that wins at once
@@ -143,17 +143,7 @@ class Coach:
         plan's roll table: the groups without a choice)."""
         found = self._farkle[n]
         if found is None:
-            table = self.plan.tables[n]
-            count = table[0] << 8 | table[1]
-            pos = 2
-            zero = 0
-            for _ in range(count):
-                weight = table[pos] << 8 | table[pos + 1]
-                k = table[pos + 2]
-                if k == 0:
-                    zero += weight
-                pos += 3 + 3 * k
-            found = zero / 6 ** n
+            found = roll_sums(self.plan.tables[n])[0] / 6 ** n
             self._farkle[n] = found
         return found
 

@@ -75,6 +75,10 @@ CHOICES = {
     "dice": (6, 5),
     "ones_triple": (1000, 300),
 }
+# The entry hurdles and the penalties for three farkles in a row the forms
+# offer (the rules editor and the score pad's; 0: none).
+ENTRIES = (0, 300, 350, 500, 1000)
+PENALTIES = (0, 500, 1000)
 # Options whose combination needs all six dice.
 SIX_DICE_ONLY = ("straight", "three_pairs", "quad_pair", "two_triplets")
 

@@ -72,15 +72,14 @@ stay small; beyond that the pad asks for a new sheet.
 
 Save: `to_data()` holds the setup, the log and the resulting state;
 `from_data` replays the log and refuses (ValueError) a save whose state does
-not match it. `encode_pad`/`decode_pad` wrap it in a codec blob of kind 'P'.
+not match it. firmware.session saves it with the codec (kind 'P',
+firmware.files.KIND_PAD).
 """
 
-from engine.codec import CodecError, pack, unpack
 from engine.game import MAX_NAME, MAX_SEATS, active_indices, check_name, ranking
 from engine.rules import MAX_POINTS
 
 VERSION = "P1"
-KIND_PAD = 0x50  # "P": the codec kind of a saved score pad
 STEP = 50
 MAX_ROWS = 32  # seats in one evening, those who left included (5 bits in a log entry)
 MAX_LOG = 1000
@@ -601,17 +600,3 @@ def _action_of(item, current):
             raise ValueError("the entry is not for the current seat")
         return entry[:1] + entry[2:]
     return entry
-
-
-def encode_pad(pad):
-    """The save blob of a score pad (codec kind 'P')."""
-    return pack(pad.to_data(), KIND_PAD)
-
-
-def decode_pad(blob):
-    """The ScorePad saved in `blob`; CodecError when it is damaged or invalid."""
-    data = unpack(blob, KIND_PAD)
-    try:
-        return ScorePad.from_data(data)
-    except ValueError as e:
-        raise CodecError("save does not hold a valid score pad: %s" % e)

@@ -443,10 +443,10 @@ class PlanSolver:
         # still to be built.
         self.tables: list = tables if tables is not None else [None] * (rules.dice + 1)
         self.plan = None
-        self.made = None  # the plan before its reach rows
+        self.unreached = None  # the plan made, before its reach rows
         self.top = 0
-        self.r: "list | None" = None  # the rows being worked out
-        self.ti = -1
+        self.roll_rows: "list | None" = None  # the values of a roll, per dice and turn total
+        self.next_row = -1  # the turn total index (50s) of the next row to work out
         self.grouping = None  # the roll table being built, a few rolls a step
         self.done = 0
         # Steps of the roll tables (ROLLS_PER_STEP rolls each), then the rows
@@ -478,7 +478,8 @@ class PlanSolver:
         if self.plan is not None:
             return True
         rules = self.rules
-        if self.r is None and self.made is None and self.tables[rules.dice] is not None:
+        if (self.roll_rows is None and self.unreached is None
+                and self.tables[rules.dice] is not None):
             # The rows (1.4 KB a dice count with six dice) right after the
             # largest roll table, before the smaller tables cut the heap up.
             self._start(_top(rules, self.tables))
@@ -492,17 +493,17 @@ class PlanSolver:
                 self.grouping = None
             self.done += 1
             return False
-        if self.ti >= 0:  # one turn total (all dice counts) per step
-            _roll_row(rules, self.tables, self.top, self.r, self.ti)
-            self.ti -= 1
+        if self.next_row >= 0:  # one turn total (all dice counts) per step
+            _roll_row(rules, self.tables, self.top, self.roll_rows, self.next_row)
+            self.next_row -= 1
             self.done += 1
             return False
-        if self.made is None:
+        if self.unreached is None:
             self._finish()
             return False
         self.done += 1  # one reach distance per step
-        if self.made.reach_step():
-            self.plan = self.made
+        if self.unreached.reach_step():
+            self.plan = self.unreached
             self.done = self.total
             return True
         return False
@@ -516,14 +517,14 @@ class PlanSolver:
 
     def _start(self, top):
         self.top = top
-        self.r = [None] + [[0] * (top + 1) for _ in range(self.rules.dice)]
-        self.ti = top
+        self.roll_rows = [None] + [[0] * (top + 1) for _ in range(self.rules.dice)]
+        self.next_row = top
         self.total = self.done + self._table_steps() + top + 1 + reach_size(self.rules)
 
     def _finish(self):
         rules = self.rules
         top = self.top
-        r = self.r
+        r = self.roll_rows
         assert r is not None  # the rows are made before they are finished
         limits = [0]
         for n in range(1, rules.dice + 1):
@@ -536,16 +537,16 @@ class PlanSolver:
         # Banking must be best over a stretch below `top`, or the table was
         # cut too low: start again with twice the room.
         if max(limits) >= top - 20 and top < MAX_TOP:
-            self.r = None
+            self.roll_rows = None
             self._start(min(MAX_TOP, top * 2))
             return
         for n in range(1, rules.dice + 1):
             del r[n][limits[n]:]  # in place: a copy would double the heap
-        self.r = None
+        self.roll_rows = None
         plan = TurnPlan(rules, self.tables, limits, r, [])  # entry values: worked out below
         plan.entry_values = plan._solve_entry()
         plan.reach_room(reach_size(rules))
-        self.made = plan
+        self.unreached = plan
 
 
 def _roll_row(rules, tables, top, r, ti):
@@ -622,11 +623,10 @@ def reach_size(rules):
     return min(rules.target, 20000) // 50 + REACH_STEP
 
 
-def _top(rules, tables):
-    """Highest turn total index worth rolling from: the farkle risk of six
-    dice against what a roll can add, with margin, at most MAX_TOP."""
-    dice = rules.dice
-    table = tables[dice]
+def roll_sums(table):
+    """(farkle weight, gain) of a roll table: the summed weight of the
+    groups with no choice (of 6**n rolls) and the sum of each group's
+    weight times its best choice's added turn total index."""
     farkle = 0
     count = table[0] << 8 | table[1]
     pos = 2
@@ -642,6 +642,13 @@ def _top(rules, tables):
             best = max(best, table[pos + 1] << 8 | table[pos + 2])
             pos += 3
         gain += weight * best
+    return farkle, gain
+
+
+def _top(rules, tables):
+    """Highest turn total index worth rolling from: the farkle risk of six
+    dice against what a roll can add, with margin, at most MAX_TOP."""
+    farkle, gain = roll_sums(tables[rules.dice])
     if farkle == 0:
         return MAX_TOP
     # One roll pays while its expected gain beats the farkle risk, up to

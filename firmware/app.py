@@ -30,8 +30,9 @@ from firmware.session import Session
 # on the stack needs; they load again when next used. CPython keeps them.
 RELEASE = sys.implementation.name == "micropython"
 # The Screen and Menu bases live in firmware.screen, outside this prefix:
-# every screen needs them, so they stay loaded and never load again.
-RELEASED = ("firmware.screens.", "engine.scorepad")
+# every screen needs them, so they stay loaded and never load again. The
+# game's lifecycle (firmware.flow) is needed only for a step between screens.
+RELEASED = ("firmware.screens.", "engine.scorepad", "firmware.flow")
 # Warmed up one a step after boot (App.warm_up): the names of these modules,
 # and of the engine and firmware modules they import, are interned while
 # the heap is still in one piece (firmware.qstr_warmup says why). They take
@@ -39,8 +40,9 @@ RELEASED = ("firmware.screens.", "engine.scorepad")
 # module added to the game may need its name here, and
 # tests/cpython/test_warm_up.py checks that every import is listed).
 WARM = ("engine.scoring", "engine.game", "engine.levels", "engine.rules", "firmware.players",
-        "firmware.screens.setup", "firmware.tips_store", "firmware.tips",
-        "firmware.screens.play", "firmware.screens.table", "firmware.stats",
+        "firmware.screens.setup", "firmware.flow", "firmware.tips_store", "firmware.tips",
+        "firmware.screens.play", "firmware.screens.lines", "firmware.screens.turns",
+        "firmware.stats",
         "firmware.screens.pager", "firmware.screens.help", "engine.odds", "engine.turnplan",
         "engine.bots", "engine.master", "engine.view", "engine.coach", "firmware.tip_words",
         "firmware.coach_view", "firmware.screens.rules_edit")
@@ -61,20 +63,20 @@ class App:
         self.tables = tables
         self.buttons = buttons.Buttons()
         self.session = Session(store)
-        settings = self.session.settings
-        self.lang = settings.get("lang", "de")
-        self.prefs = 0  # bumped when the settings change: the device loop applies them
-        self.has_sound = False  # the host has a buzzer (the settings offer sound on/off)
+        self.settings_version = 0  # bumped when the settings change: the device loop applies them
+        self.has_sound = False  # the host has a buzzer (set by make_app; the settings offer sound)
         self.cue = None  # a sound this step asks for: "roll", "farkle" or "win"
         self.now = now_ms
         self.show_now = None  # the host's "send the canvas to the panel now" (see flush)
         self.profile = profile  # a microsecond clock: time each draw into draw_us (benchmarks)
         self.draw_us = 0
         self.stack = []
-        self.moves = 0  # bumped by every change of the stack (screens cache by it)
+        # Bumped by every change of the screen stack and of the settings:
+        # whatever a screen keeps of its texts is stale when it moved on
+        # (firmware.screen.Kept; `t` keeps its texts by the same rule).
+        self.version = 0
         self._memo = {}  # key: text, for the screens on the stack now (see `t`)
-        self._memo_at = -1  # `moves` when the memo was started
-        self._memo_lang = None
+        self._memo_at = -1  # `version` when the memo was started
         self.warming = None  # the WARM modules still to warm up (warm_step)
         self.dirty = True
         from firmware.ui import Ui
@@ -86,19 +88,36 @@ class App:
 
     # ------------------------------------------------------------ strings
 
+    @property
+    def lang(self):
+        """The language ("de" or "en"): the "lang" setting, held only there."""
+        return self.session.settings["lang"]
+
+    @lang.setter
+    def lang(self, lang):
+        self.session.settings["lang"] = lang
+        self.settings_changed()
+
+    def settings_changed(self):
+        """Say that the settings changed (the settings screen does): the
+        device loop applies them, and every kept text is stale (`version`)."""
+        self.settings_version += 1
+        self.version += 1
+        self.dirty = True
+
     def t(self, key):
         """The text of `key` in the app's language. The texts asked for
-        are kept (at most MEMO of them) until the screen stack or the
-        language changes: on the chip a lookup takes about 0.3 ms and makes
-        a new str, and a screen asks for the same dozen at every redraw."""
+        are kept (at most MEMO of them) until `version` moves on (the
+        screen stack or the settings change): on the chip a lookup takes
+        about 0.3 ms and makes a new str, and a screen asks for the same
+        dozen at every redraw."""
         memo = self._memo
-        if self._memo_at != self.moves or self._memo_lang != self.lang:
+        if self._memo_at != self.version:
             memo.clear()  # (frees the table: a new screen starts small)
-            self._memo_at = self.moves
-            self._memo_lang = self.lang
+            self._memo_at = self.version
         text = memo.get(key)
         if text is None:
-            text = strings.text(self.lang, key)
+            text = strings.text(self.session.settings["lang"], key)
             if len(memo) < MEMO:
                 memo[key] = text
         return text
@@ -118,17 +137,36 @@ class App:
         """The screen on top of the stack."""
         return self.stack[-1]
 
+    def find(self, name):
+        """The screen called `name` nearest the top of the stack (the play
+        screen below its standings), or None."""
+        for screen in reversed(self.stack):
+            if screen.name == name:
+                return screen
+        return None
+
+    @property
+    def flow(self):
+        """The game's lifecycle (firmware.flow: start, resume, rematch, the
+        pad's resume and new evening), loaded on first use. Screens reach it
+        here, not by an import: the play screen's own screens (the winner,
+        the solving screen) start and resume games, and an import of the
+        module that makes play screens would close a circle."""
+        from firmware import flow
+
+        return flow
+
     def push(self, screen):
         """Show `screen` above the current one."""
         self.stack.append(screen)
-        self.moves += 1
+        self.version += 1
         self.dirty = True
 
     def pop(self):
         """Close the top screen (the title screen is never closed)."""
         if len(self.stack) > 1:
             self.stack.pop()
-        self.moves += 1
+        self.version += 1
         self.dirty = True
 
     def replace(self, screen):
@@ -141,17 +179,23 @@ class App:
         """Take the screens called `name` off the stack wherever they are
         (a screen below the top that no longer fits the game)."""
         self.stack[1:] = [s for s in self.stack[1:] if s.name != name]
-        self.moves += 1
+        self.version += 1
         self.dirty = True
 
     def home(self, screen=None):
         """Back to the title screen, then push `screen` if given (on
         MicroPython the screen modules nobody needs now are released)."""
         del self.stack[1:]
-        self.moves += 1
+        self.version += 1
         self.dirty = True
         if screen is not None:
             self.push(screen)
+        self.trim()
+
+    def trim(self):
+        """On MicroPython, what going home does to the heap without going
+        home: forget the modules of RELEASED that no screen on the stack
+        needs (`release_modules`; CPython keeps its modules)."""
         if RELEASE:
             self.release_modules()
 
@@ -284,6 +328,15 @@ class App:
         for key in extra:
             out[key] = extra[key]
         return out
+
+
+def make_app(board, canvas, store, dice, tables=None, now=0, sound=True):
+    """The App every host runs: on `canvas` of the size of `board` (a
+    boards/ module), with sound offered in the settings when the board has
+    a buzzer and the host can play it (`sound`: the page cannot)."""
+    app = App(canvas, board.WIDTH, board.HEIGHT, store, dice, tables, now)
+    app.has_sound = sound and getattr(board, "BUZZER", None) is not None
+    return app
 
 
 def frozen(path=None):

@@ -23,19 +23,9 @@ checks every board file against it, with types and pin ranges):
   to 0..CONTRAST_MAX).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def _const(x):
-        """Return `x` (CPython stand-in for micropython.const)."""
-        return x
-
-    const = _const  # (assigned, not defined: the stub's signature stays the checked one)
-
+from firmware.files import CONTRAST
 
 DEFAULT_BOARD = "pico_ssd1306_i2c"
-CONTRAST = const(0xCF)  # normal brightness
 
 # Every key a board module may define (the contract: see the module docstring).
 KEYS = ("DISPLAY", "BUS", "WIDTH", "HEIGHT", "BUTTONS", "BUZZER", "VSYS_ADC", "I2C_ID", "SDA",

@@ -25,18 +25,8 @@ Times may come from `time.ticks_ms()` (they wrap around), so every
 difference goes through `ticks_diff`. `update` allocates nothing.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def _const(x):
-        """Return `x` (CPython stand-in for micropython.const)."""
-        return x
-
-    const = _const  # (assigned, not defined: the stub's signature stays the checked one)
-
-
 from firmware.clock import ticks_diff
+from firmware.shims import const
 
 UP = const(1)
 DOWN = const(2)

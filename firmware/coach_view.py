@@ -35,6 +35,7 @@ and the new dice must show at once. Until then a new roll shows no tip.
 from engine.game import BANK, ROLL, TAKE
 from firmware import tip_words
 from firmware.files import MASTER
+from firmware.screen import Kept
 
 COST_POINTS = 50
 COST_PERCENT = 3
@@ -58,9 +59,8 @@ class CoachView:
         self.note = ""  # the cost of the last decision, until the next press
         self._note_at = 0  # app.now of the step that set the note
         self._judged = None
-        self._reason = None  # `reason`'s line for the advice now (None: not worked out)
-        self._reason_at = -1  # app.moves when it was
-        self._move = None  # `move`'s (advice, phase, picked, app.moves, words), see there
+        self._reason = Kept()  # `reason`'s line for the advice now
+        self._move = Kept()  # `move`'s (advice, phase, picked, words), see there
 
     def forget(self):
         """Work the tip out anew (tips were switched)."""
@@ -122,7 +122,7 @@ class CoachView:
         if situation == self._situation:
             return
         self._situation = situation
-        self._reason = None
+        self._reason.drop()
         self.advice = None
         self.marks = []
         self.basic = self.coach() is None
@@ -145,7 +145,7 @@ class CoachView:
         if coach is None:  # _stale is set only with a coach; kept for the type check
             return False
         self.advice = advice = coach.advise(self._view())
-        self._reason = None
+        self._reason.drop()
         if game.phase == "keep" and advice.keep:
             self.marks = _positions(game.roll, advice.keep)
         return True
@@ -232,13 +232,12 @@ class CoachView:
         # tip_words.move reads of it): a die pick redraws the screen, and
         # the wording took about a millisecond of it on the chip.
         picked = chosen == a.keep
-        last = self._move
-        if (last is not None and last[0] is a and last[1] == phase and last[2] == picked
-                and last[3] == app.moves):
-            return last[4]
+        last = self._move.get(app)
+        if last is not None and last[0] is a and last[1] == phase and last[2] == picked:
+            return last[3]
         said = self._said(app, tip_words.move(phase, a.best, a.then, a.keep, chosen,
                                               len(game.roll), self._wins()))
-        self._move = (a, phase, picked, app.moves, said)
+        self._move.keep(app, (a, phase, picked, said))
         return said
 
     def reason(self, app, play):
@@ -246,10 +245,10 @@ class CoachView:
         advice (its fraction takes about a millisecond of float sums on the
         chip, at every redraw before) and again after any change of the
         screen stack (the language may have changed)."""
-        if self._reason is None or self._reason_at != app.moves:
-            self._reason = self._reason_line(app)
-            self._reason_at = app.moves
-        return self._reason
+        line = self._reason.get(app)
+        if line is None:
+            line = self._reason.keep(app, self._reason_line(app))
+        return line
 
     def _reason_line(self, app):
         game = self.game

@@ -26,28 +26,17 @@ Everything the loop touches is passed in (`machine`, `clock`, the entropy
 source, the store), so tests run it on `tools/fakes/machine.py` with a
 virtual clock, under CPython and the MicroPython Unix port.
 
-The battery gauge (firmware/battery.py) loads on first use, the buzzer
-(firmware/sound.py, which never blocks the loop) only on boards that have
-one: a boot carries no code it does not need.
+The buzzer (firmware/sound.py, which never blocks the loop) loads only on
+boards that have one: a boot carries no code it does not need.
 """
 
-import gc
 import os
 
-from firmware.board import CONTRAST
 from firmware.buttons import NAMES
-from firmware.clock import Due, ticks_diff
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def _const(x):
-        """Return `x` (CPython stand-in for micropython.const)."""
-        return x
-
-    const = _const  # (assigned, not defined: the stub's signature stays the checked one)
-
+from firmware.clock import ticks_diff
+from firmware.files import CONTRAST
+from firmware.shims import const
+from firmware.supervisor import Supervisor
 
 POLL_MS = const(5)  # one loop pass (button read, app step) this often
 DIM_MS = const(30000)  # idle this long: contrast down
@@ -159,69 +148,59 @@ def make_store(root=DATA_DIR):
 # ------------------------------------------------------------ the loop
 
 
-class Device:
-    """The running handheld: steps the app, pushes frames, dims and sleeps.
+class Device(Supervisor):
+    """The running handheld: steps the app, pushes frames, dims and sleeps;
+    a failure of the app goes firmware.supervisor's way.
 
     `dim_after` and `sleep_after` (ms, sleep None for never) start as
     DIM_MS and SLEEP_MS;
     `apply_settings` sets them, the contrast and the sound from the app's
     settings ("contrast", "sleep" in seconds with 0 for never, "sound"),
-    at the start and whenever the app bumps `app.prefs` (the settings
-    screen does). Counters: `steps`, `shows`, `wakes`. `make_app` makes a
-    fresh App for a restart after a failure; `buzzer` is the board's
-    firmware.sound.Buzzer or None.
+    at the start and whenever the app bumps `app.settings_version` (the settings
+    screen does). Counters: `steps`, `shows`, `wakes`. `make_app(now)`
+    makes a fresh App for a restart after a failure; `buzzer` is the
+    board's firmware.sound.Buzzer or None; `fs` the store's files (the
+    failure log goes there).
     """
 
-    def __init__(self, app, display, keys, clock, machine, make_app=None, buzzer=None):
-        self.app = app
-        self.display = display
+    def __init__(self, app, display, keys, clock, machine, make_app=None, buzzer=None, fs=None):
+        Supervisor.__init__(self, app, display, getattr(app, "width", 128), make_app, fs)
         self.keys = keys
         self.clock = clock
         self.machine = machine
         self.dim_after = DIM_MS
         self.sleep_after = SLEEP_MS
         self.contrast = CONTRAST
-        self.vsys_adc = None  # the board's battery ADC pin, if it has one
-        self._battery = None
         self.buzzer = buzzer
-        self.bits = 0  # the raw bits of the last read
-        self.swallow = 0  # bits of the waking press, kept from the app until released
+        self.bits = 0  # the raw bits of the last read (`swallow`: also a waking press)
         self.active_at = clock.ticks_ms()
         self.dimmed = False
         self.asleep = False
         self.steps = self.shows = self.wakes = 0
-        self.fault = None  # firmware.recovery: a failure message is on the screen
-        self.fault_bits = 0  # buttons held when it appeared (a new press restarts)
-        self.recrash = Due()  # firmware.recovery: a new failure now stops the device
-        self.make_app = make_app  # makes a fresh App for a restart
-        self.fault_lang = "de"  # the language and the store's files of the app that failed
-        self.fault_fs = None
         self.splash = None  # the file keeping the first frame for the next boot
         self.booting = True  # until the first frame is on the panel
-        self.width = getattr(app, "width", 128)
         self.profile = False  # print an @prof line per frame (bench.json)
         self.heap = False  # collect and print an @heap line per frame (bench.json)
-        self.prefs = getattr(app, "prefs", 0)  # the app's settings version applied
+        self.settings_version = getattr(app, "settings_version", 0)  # the app's, applied
         app.show_now = self.show_now  # feedback frames in the middle of a step
 
     def apply_settings(self):
         """Contrast, sleep and dim times and sound from the app's settings."""
         app = self.app
-        if app is None:  # failed: firmware.recovery has the screen
+        if app is None:  # failed: the supervisor's message is on the screen
             return
-        self.prefs = app.prefs
-        settings = app.session.settings
-        contrast = settings.get("contrast", CONTRAST)
-        if type(contrast) is int and 0 < contrast < 256 and contrast != self.contrast:
+        self.settings_version = app.settings_version
+        settings = app.session.settings  # (valid values: firmware.session)
+        contrast = settings["contrast"]
+        if contrast != self.contrast:
             self.contrast = contrast
             if not self.dimmed and not self.asleep:
                 self.display.contrast(contrast)
-        sleep = settings.get("sleep", SLEEP_MS // 1000)
-        if type(sleep) is int and sleep >= 0:
-            self.sleep_after = sleep * 1000 if sleep else None  # None: never
-            self.dim_after = min(DIM_MS, sleep * 500) if sleep else DIM_MS
+        sleep = settings["sleep"]
+        self.sleep_after = sleep * 1000 if sleep else None  # None: never
+        self.dim_after = min(DIM_MS, sleep * 500) if sleep else DIM_MS
         if self.buzzer is not None:
-            self.buzzer.on = bool(settings.get("sound", True))
+            self.buzzer.on = settings["sound"]
 
     def step(self):
         """One loop pass while awake, one light-sleep slice while asleep."""
@@ -258,16 +237,6 @@ class Device:
             if self.app is not None:
                 self.app.warm_up()
 
-    @property
-    def battery(self):
-        """The battery gauge (firmware.battery.Battery), made on first use;
-        None on a board without `VSYS_ADC`."""
-        if self._battery is None and self.vsys_adc is not None:
-            from firmware.battery import Battery
-
-            self._battery = Battery(self.machine, self.vsys_adc)
-        return self._battery
-
     def show_now(self):
         """Send the canvas to the panel at once (App.flush and App.busy)."""
         self.display.show()
@@ -289,7 +258,7 @@ class Device:
         """After the app's step at `now`: sound, settings, dimming and sleep,
         then wait for the next poll."""
         app = self.app
-        if app is None:  # failed: firmware.recovery has the screen
+        if app is None:  # failed: the supervisor's message is on the screen
             return
         buzzer = self.buzzer
         if buzzer is not None:
@@ -297,7 +266,7 @@ class Device:
             if cue is not None:
                 self.play(cue, now)
             buzzer.tick(now)
-        if app.prefs != self.prefs:
+        if app.settings_version != self.settings_version:
             self.apply_settings()
         idle = ticks_diff(now, self.active_at)
         if self.recrash.reached(now):  # cleared once passed (see firmware.clock.Due)
@@ -319,34 +288,19 @@ class Device:
             clock.sleep_ms(1)
             left -= 1
 
-    def failed(self, error):
-        """Hand `error` to firmware.recovery, after letting go of the app so
-        that even a MemoryError leaves room to load it."""
-        app = self.app
-        self.fault_lang = getattr(app, "lang", "de")
-        self.fault_fs = None
-        if app is not None:  # (None: the app failed while being made)
-            try:
-                self.fault_fs = app.session.store.fs
-            except Exception:  # ... or was only half made
-                pass
-        self.app = app = None
-        gc.collect()
-        from firmware.recovery import fail
+    def adopt(self, app):
+        """A restarted app gets the device's feedback frames (App.flush)."""
+        app.show_now = self.show_now
 
-        fail(self, error)
+    def read_held(self):
+        """The buttons held now (firmware.supervisor, after a failure)."""
+        return self.keys.read()
 
     def wait_after_fault(self):
         """One pass while a failure message shows: a new press restarts the
-        app (firmware.recovery), unless the failure came back at once."""
+        app (firmware.supervisor), unless the failure came back at once."""
         bits = self.keys.read()
-        new = bits & ~self.fault_bits
-        self.fault_bits = bits
-        if new and self.fault == "restart":
-            from firmware.recovery import restart
-
-            restart(self)
-            self.swallow = bits  # the restarting press is not the app's
+        if self.after_fault(self.clock.ticks_ms(), bits):
             self.bits = bits
             return
         self.clock.sleep_ms(POLL_MS)
@@ -404,7 +358,7 @@ class Device:
     def loop(self, max_steps=None, hook=None, guard=False):
         """Step until `max_steps` steps (None: for ever) or until `hook(self)`,
         called before each step, returns True; returns the steps taken.
-        With `guard` an error out of a step goes to firmware.recovery (an
+        With `guard` an error out of a step goes to firmware.supervisor (an
         error of the hook still ends the loop)."""
         n = 0
         while max_steps is None or n < max_steps:
@@ -414,7 +368,7 @@ class Device:
                 try:
                     self.step()
                 except Exception as e:  # (KeyboardInterrupt is no Exception: Ctrl-C stops)
-                    self.failed(e)
+                    self.failed(e, self.clock.ticks_ms())
             else:
                 self.step()
             n += 1
@@ -462,24 +416,20 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
         from firmware.store import DirFS
 
         tables = DirFS(TABLES_DIR)
-    from firmware.app import App
+    from firmware.app import make_app as new_app
 
-    def make_app():
-        # A tick is an int on MicroPython; the stubs' opaque _TicksMs is not:
-        now = clock.ticks_ms()
-        return App(display, board.WIDTH, board.HEIGHT, store, dice, tables,
-                   now)  # pyright: ignore[reportArgumentType]
+    def make_app(now):
+        return new_app(board, display, store, dice, tables, now)
 
-    app = make_app()
+    # A tick is an int on MicroPython; the stubs' opaque _TicksMs is not:
+    app = make_app(clock.ticks_ms())  # pyright: ignore[reportArgumentType]
     buzzer = None
-    if getattr(board, "BUZZER", None) is not None:
+    if app.has_sound:
         from firmware.sound import Buzzer
 
-        buzzer = Buzzer(machine, board.BUZZER, app.session.settings.get("sound", True))
-        app.has_sound = True
-    dev = Device(app, display, keys, clock, machine, make_app, buzzer)
+        buzzer = Buzzer(machine, board.BUZZER, app.session.settings["sound"])
+    dev = Device(app, display, keys, clock, machine, make_app, buzzer, store.fs)
     dev.splash = splash
-    dev.vsys_adc = getattr(board, "VSYS_ADC", None)
     dev.apply_settings()
     if bench:
         dev.profile = bool(bench.get("profile"))
@@ -492,8 +442,8 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
 def run(board, machine=None, clock=None, max_steps=None, hook=None, **options):
     """`start` the device and `loop` it; returns the Device (None when the
     entropy self-test failed). An error in the app does not end the loop:
-    firmware.recovery logs it, says so on the screen and starts the app
-    again on a press."""
+    firmware.supervisor has it logged, says so on the screen and starts
+    the app again on a press."""
     dev = start(board, machine, clock, **options)
     if dev is None:
         return None

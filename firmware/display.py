@@ -43,16 +43,7 @@ Both have `contrast(0..255)` (scaled to the board's CONTRAST_MAX),
 
 import framebuf
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def _const(x):
-        """Return `x` (CPython stand-in for micropython.const)."""
-        return x
-
-    const = _const  # (assigned, not defined: the stub's signature stays the checked one)
-
+from firmware.shims import const
 
 try:
     from time import sleep_ms, sleep_us

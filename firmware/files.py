@@ -1,12 +1,13 @@
 """File facts, written once: the names and codec kinds of the saves in
-/data, the store's suffixes, and the names of the table files.
+/data, the store's suffixes, the names of the table files, and the
+panel's normal brightness (the settings file's default contrast, also set
+by the boot before any file is read).
 
 Constants only, so any module may import it at no cost (firmware.store,
 firmware.session, the screens, tools/pull_stats.py). The codec kinds are
 the one-letter tags engine.codec checks when it unpacks a file; engine/
-cannot import firmware/, so engine.codec.KIND_GAME and
-engine.scorepad.KIND_PAD repeat theirs (tests/both/test_files.py checks
-that they agree).
+cannot import firmware/, so engine.codec.KIND_GAME repeats its own
+(tests/both/test_files.py checks that they agree).
 """
 
 # firmware.store: a save being written, the save before the current one
@@ -19,6 +20,7 @@ KIND_GAME = 0x47  # "G"
 NAMES = "names"  # recent names (firmware.session)
 KIND_NAMES = 0x4E  # "N"
 SETTINGS = "settings"  # firmware.session.DEFAULT_SETTINGS
+CONTRAST = 0xCF  # the panel's normal brightness: the "contrast" setting's default
 KIND_SETTINGS = 0x53  # "S"
 RULESETS = "rulesets"  # custom rule sets of the rules editor (firmware.session)
 KIND_RULESETS = 0x52  # "R"

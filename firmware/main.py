@@ -17,7 +17,7 @@ def main(machine=None, clock=None, max_steps=None, hook=None, board=None, **opti
     if machine is None and board is None and "display" not in options:
         from firmware import splash
 
-        options["display"] = splash.early()[0]
+        options["display"] = splash.early()
         options["splash"] = splash.FILE
     from firmware import device
     from firmware.board import load_board

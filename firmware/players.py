@@ -24,8 +24,9 @@ def plan_file(rules):
     return PLAN_FILE % rules.fingerprint()
 
 
-class Players:
-    """Bots by level for one rule set; `tables` and `store_fs` are readers
+class Computers:
+    """The computer players of one rule set: a bot per level, made once,
+    and the Expert's plan they share; `tables` and `store_fs` are readers
     (`read(name) -> bytes`, OSError when missing), `store_fs` also writes."""
 
     def __init__(self, rules, tables=None, store_fs=None):

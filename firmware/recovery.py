@@ -1,49 +1,22 @@
-"""What the handheld does when the app fails: tell, log, and play on.
+"""What a host says and keeps when its app fails: the log and the message.
 
-An exception out of the app's step must not leave the device dead at the
-REPL. `fail(dev, error)`, called by firmware.device.run:
+firmware.supervisor decides what happens (let go of the app, wait for a
+press, restart, stop after a failure that comes back at once); this
+module, loaded only once a step has failed, does the two things it asks
+for:
 
-1. the device has dropped the app (its screens and the game in memory)
-   and collected the garbage (Device.failed), so that even after a
-   MemoryError there is room to work;
-2. appends the traceback to `error.log` beside the saves (past LOG_LIMIT
-   bytes the file becomes `error.log.1`: the two stay bounded);
-3. shows a short message in the player's language, and the device waits
-   for a press (Device.step while `dev.fault` is set);
-4. on that press `restart(dev)` makes a fresh app; a saved game is
-   resumed at its last save (every decision is saved, so nothing is lost
-   but the one that failed).
-
-A second failure within RECRASH_MS of a restart stays on a message that
-asks to switch the device off and on: a fault that comes back at once
-would otherwise loop.
+- `log(fs, error, now)` appends the traceback to `error.log` beside the
+  saves (past LOG_LIMIT bytes the file becomes `error.log.1`: the two stay
+  bounded);
+- `show(display, width, lang, again)` puts a short message in the
+  player's language on the screen, in the app's font: go on from the last
+  save with a press, or (`again`) switch the device off and on.
 """
 
-import gc
 import sys
 
 LOG = "error.log"
 LOG_LIMIT = 2048  # bytes of error.log before it moves to error.log.1
-RECRASH_MS = 10000  # a failure this soon after a restart stops the device
-RESTART = "restart"  # dev.fault: a press starts the app again
-STOP = "stop"  # dev.fault: the message stays
-
-
-def fail(dev, error):
-    """Handle `error` from the app of Device `dev`, which has already let go
-    of the app (Device.failed keeps its `fault_lang` and `fault_fs`)."""
-    lang = dev.fault_lang
-    fs = dev.fault_fs
-    now = dev.clock.ticks_ms()
-    again = dev.recrash.waiting(now)
-    if fs is not None:
-        try:
-            log(fs, error, now)
-        except Exception:  # a full or broken flash: the message still shows
-            pass
-    dev.fault = STOP if again else RESTART
-    dev.fault_bits = dev.keys.read()  # held now: only a new press counts
-    show(dev.display, dev.width, lang, again)
 
 
 def log(fs, error, now):
@@ -101,18 +74,3 @@ def show(display, width, lang, again):
         y += step
     display.refresh()
     display.show()
-
-
-def restart(dev):
-    """A fresh app on the device; a saved game is resumed at its last save."""
-    gc.collect()
-    app = dev.make_app()
-    dev.app = app
-    app.show_now = dev.show_now
-    if app.session.has_game():
-        from firmware.screens.title import resume
-
-        resume(app)
-    dev.fault = None
-    dev.recrash.set(dev.clock.ticks_ms(), RECRASH_MS)
-    dev.display.refresh()

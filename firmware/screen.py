@@ -1,4 +1,5 @@
-"""The bases of every screen: `Screen` and the list screen `Menu`.
+"""The bases of every screen: `Screen` and the list screen `Menu`, and
+`Kept`, the one way a screen keeps texts it worked out.
 
 They live here, not in firmware/screens/, because every screen module
 imports them: `App.home()` releases the modules under firmware.screens. on
@@ -8,6 +9,33 @@ runs in a circle (firmware.app -> firmware.screens.title -> here).
 """
 
 from firmware import buttons
+
+
+class Kept:
+    """A value a screen worked out (its labels, a wrapped page, a tip's
+    words), kept while the app's `version` stays: the one rule for when
+    such a value is stale is that the screen stack or the settings (the
+    language) changed since (firmware.app.App.version). Its owner drops it
+    when it changed what the value shows itself."""
+
+    def __init__(self):
+        self.value = None
+        self.at = -1  # app.version when kept
+
+    def get(self, app):
+        """The kept value, or None when there is none or it is stale."""
+        return self.value if self.at == app.version else None
+
+    def keep(self, app, value):
+        """Keep `value` for the app as it is now; returns it."""
+        self.value = value
+        self.at = app.version
+        return value
+
+    def drop(self):
+        """Forget the value (its owner changed what it shows)."""
+        self.value = None
+        self.at = -1
 
 
 class Screen:
@@ -39,8 +67,7 @@ class Menu(Screen):
     cycle through values, such as a target or a computer level)."""
 
     name = "menu"
-    _texts = None  # the labels as last worked out (see `texts`)
-    _texts_at = -1  # app.moves then
+    _labels = None  # the labels as last worked out, a Kept (see `texts`)
 
     def __init__(self):
         self.index = 0
@@ -48,12 +75,21 @@ class Menu(Screen):
     def texts(self, app):
         """`labels(app)`, worked out again only after a change: a cursor
         move keeps them (a screen such as the rules editor spends tens of
-        ms on the chip making its rows); LEFT/RIGHT, A, B and any change of
-        the screen stack (a screen above may have changed a value) do not."""
-        if self._texts is None or self._texts_at != app.moves:
-            self._texts = self.labels(app)
-            self._texts_at = app.moves
-        return self._texts
+        ms on the chip making its rows); LEFT/RIGHT, A, B (`relabel`) and
+        a new `app.version` (a screen above may have changed a value) do
+        not."""
+        kept = self._labels
+        if kept is None:
+            kept = self._labels = Kept()
+        labels = kept.get(app)
+        if labels is None:
+            labels = kept.keep(app, self.labels(app))
+        return labels
+
+    def relabel(self):
+        """The values the rows show changed: work the labels out again."""
+        if self._labels is not None:
+            self._labels.drop()
 
     def title(self, app):
         """The title line."""
@@ -86,14 +122,14 @@ class Menu(Screen):
         elif key == buttons.DOWN:
             self.index = (self.index + 1) % count
         elif key in (buttons.LEFT, buttons.RIGHT):
-            self._texts = None
+            self.relabel()
             if not self.change(app, self.index, -1 if key == buttons.LEFT else 1):
                 return
         elif key == buttons.A and kind == "press":
-            self._texts = None
+            self.relabel()
             self.choose(app, self.index)
         elif key == buttons.B and kind == "press":
-            self._texts = None
+            self.relabel()
             self.back(app)
         else:
             return

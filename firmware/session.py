@@ -9,6 +9,7 @@ after every entry.
 
 from engine.codec import CodecError
 from firmware.files import (
+    CONTRAST,
     GAME,
     KIND_GAME,
     KIND_NAMES,
@@ -27,10 +28,13 @@ from firmware.store import NoSave, SaveDamaged, SaveFailed
 MAX_NAMES = 24
 MAX_RULESETS = 12
 
+# Every setting and its default: `Session.settings` holds each key with a
+# value its readers can take as it is (see `_setting`), so they read
+# `settings[key]`, never a default of their own.
 DEFAULT_SETTINGS = {
-    "lang": "de",
+    "lang": "de",  # "de" or "en" (App.lang)
     "speed": 1,  # computer pace: 0 slow, 1 normal, 2 fast
-    "contrast": 0xCF,  # display contrast (firmware.device reads it)
+    "contrast": CONTRAST,  # display contrast 1..255 (firmware.device reads it)
     "sleep": 120,  # seconds idle until the display sleeps, 0 never (firmware.device)
     "dice": 0,  # dice style: 0 pips, 1 rounded, 2 digits (firmware.ui)
     "sound": True,  # the buzzer, where the board has one (firmware.device)
@@ -147,7 +151,9 @@ class Session:
         if isinstance(value, list):
             for pair in value:
                 if isinstance(pair, list) and len(pair) == 2 and pair[0] in DEFAULT_SETTINGS:
-                    self.settings[pair[0]] = pair[1]
+                    setting = _setting(pair[0], pair[1])
+                    if setting is not None:
+                        self.settings[pair[0]] = setting
 
     def save_settings(self):
         """Write the settings file."""
@@ -201,8 +207,9 @@ class Session:
 
     # ------------------------------------------------------------ last table
 
-    def load_table(self):
-        """The last table the new-game form started (file "table"):
+    def load_seating(self):
+        """The last seating the new-game form started (the rules and who
+        sat where; file "table"):
         (choice, rules, seats, tips) or None when there is none or it does
         not hold together. `choice` names the form's rules row (a preset
         key, a saved set's name, or "" for an unsaved edit), `rules` the
@@ -218,8 +225,8 @@ class Session:
         except (ValueError, TypeError, KeyError, IndexError):
             return None
 
-    def save_table(self, choice, rules, seats, tips):
-        """Remember the table a game starts with (see `load_table`); a
+    def save_seating(self, choice, rules, seats, tips):
+        """Remember the seating a game starts with (see `load_seating`); a
         failed write only loses the memory of it."""
         value = [choice, rules.encode(), [[n, k] for n, k in seats], list(tips)]
         try:
@@ -229,7 +236,7 @@ class Session:
 
 
 def _table(value):
-    """`load_table`'s check of the stored value: raises ValueError (or a
+    """`load_seating`'s check of the stored value: raises ValueError (or a
     TypeError on a wrong shape) when it does not hold together."""
     from engine.game import MAX_SEATS, check_name
     from engine.levels import LEVELS
@@ -246,3 +253,26 @@ def _table(value):
             raise ValueError("seat")
         names.append(name)
     return choice, rules, [[n, k] for n, k in seats], [n for n in tips if n in names]
+
+
+def _setting(key, value):
+    """`value` of setting `key` as the settings hold it, or None when the
+    file's value cannot be one (the default stays): a file from a newer
+    version, or damaged in a way its checksum missed. A pace is taken
+    round its three steps, the switches as true or false; the score pad's
+    pair is checked by its form (firmware.screens.pad)."""
+    if key == "lang":
+        return value if value in ("de", "en") else None
+    if key in ("sound", "tips"):
+        return bool(value)
+    if key == "pad":
+        return value
+    if type(value) is not int:
+        return None
+    if key == "speed":
+        return value % 3
+    if key == "contrast":
+        return value if 0 < value < 256 else None
+    if key == "sleep":
+        return value if value >= 0 else None
+    return value if 0 <= value < 3 else None  # "dice": firmware.ui.DICE_STYLES

@@ -57,11 +57,12 @@ def remember(display, path=FILE):
 
 
 def early(machine=None):
-    """The board's display with the kept title on it: (display, shown).
+    """The board's display with the kept title on it (when there is one).
     For the real boot (firmware.main), before the rest of the game loads."""
     from firmware.board import load_board, make_display
 
     if machine is None:
         import machine
     display = make_display(load_board(), machine)
-    return display, show(display)
+    show(display)
+    return display

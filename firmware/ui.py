@@ -61,8 +61,7 @@ class Ui:
         self.die = 17 if big else 12
         self.mini = 9 if big else 7
         self.rows = (self.h - self.line) // self.line  # list rows above the hint line
-        style = app.session.settings.get("dice", 0)
-        self.dice_style = style if style in DICE_STYLES else 0  # the settings screen sets it
+        self.settings = app.session.settings  # "dice": the dice style (firmware.session)
         self._hint = None  # the hint line kept by `hints`: its text
         self._hint_page = None  # and the bytes of the page it fills
 
@@ -152,13 +151,16 @@ class Ui:
             self.text(canvas, self.fit(s, self.w), 0, y)
             y += self.line
 
-    def menu(self, canvas, labels, index, y=None, rows=None):
-        """A scrolling list with the entry `index` highlighted."""
+    def scroll(self, index, y=None, rows=None):
+        """Where a list (`menu`) with the entry `index` highlighted goes:
+        (y of its first row, rows shown, the first entry shown)."""
         y = self.line + 2 if y is None else y
         rows = rows or max(1, (self.h - y - self.line) // self.line)
-        first = 0
-        if index >= rows:
-            first = index - rows + 1
+        return y, rows, index - rows + 1 if index >= rows else 0
+
+    def menu(self, canvas, labels, index, y=None, rows=None):
+        """A scrolling list with the entry `index` highlighted."""
+        y, rows, first = self.scroll(index, y, rows)
         for i in range(first, min(len(labels), first + rows)):
             label = self.fit(labels[i], self.w - 4)
             if i == index:
@@ -177,11 +179,11 @@ class Ui:
     def draw_die(self, canvas, x, y, size, face, inverted=False, crossed=False):
         """A die of `size` px (17, 12, 9 or 7) showing `face`; inverted dice
         are filled with dark pips (selected), crossed dice get a slash (a
-        selected die that does not score). `dice_style` picks pips or digits
+        selected die that does not score). The "dice" setting picks pips or digits
         and square or rounded corners."""
         pip, grid = _DIE_GEOMETRY[size]
         fg = 0 if inverted else 1
-        style = self.dice_style
+        style = self.settings["dice"]
         buf = getattr(canvas, "buffer", None)
         native = False
         if _die is not None and buf is not None:

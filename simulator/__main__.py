@@ -39,7 +39,7 @@ def parse(argv):
 def main(argv=None):
     """Start the window or run headless."""
     args = parse(argv)
-    sim = Sim(args.board, args.data, args.seed)
+    sim = Sim(args.board, args.data, args.seed, guard=not args.headless)
     try:
         sim.keys(args.keys)
     except ValueError as e:

@@ -29,9 +29,11 @@ import framebuf  # noqa: E402
 
 from engine.dice import ByteDice, SeededDice  # noqa: E402
 from firmware import buttons  # noqa: E402
-from firmware.app import App  # noqa: E402
+from firmware.app import make_app  # noqa: E402
 from firmware.board import DEFAULT_BOARD, load_board  # noqa: E402
+from firmware.canvas import Canvas  # noqa: E402
 from firmware.store import DirFS, Store  # noqa: E402
+from firmware.supervisor import Supervisor  # noqa: E402
 from simulator.boards import board_names  # noqa: E402
 
 HOLD_MS = 60
@@ -64,36 +66,54 @@ def default_data_dir():
     return os.path.join(base, "zehntausend")
 
 
-class Sim:
-    """One simulated handheld (see the module docstring)."""
+class Sim(Supervisor):
+    """One simulated handheld (see the module docstring). With `guard` a
+    failure of the app goes the device's way (firmware.supervisor: the
+    message, a press plays on), as in the window; without it (tests,
+    scripts) the error is raised."""
 
-    def __init__(self, board=DEFAULT_BOARD, data_dir=None, seed=None):
+    def __init__(self, board=DEFAULT_BOARD, data_dir=None, seed=None, guard=False):
         profile = board_profile(board)
         self.board = board
-        self.width = profile.WIDTH
         self.height = profile.HEIGHT
-        self.buf = bytearray(self.width * self.height // 8)
-        self.canvas = framebuf.FrameBuffer(self.buf, self.width, self.height, framebuf.MONO_VLSB)
+        self.buf = bytearray(profile.WIDTH * profile.HEIGHT // 8)
+        canvas = Canvas(self.buf, profile.WIDTH, profile.HEIGHT, framebuf.MONO_VLSB)
+        self.canvas = canvas
         data_dir = data_dir or default_data_dir()
         os.makedirs(data_dir, exist_ok=True)
         self.data_dir = data_dir
         dice = SeededDice(seed) if seed is not None else ByteDice(os.urandom)
         tables = DirFS(str(ROOT / "tables"))
+        fs = DirFS(data_dir)
         self.now = 0
         self.held = 0
         self.frames = 0
-        self.app = App(self.canvas, self.width, self.height, Store(DirFS(data_dir)), dice,
-                       tables, self.now)
-        self.app.has_sound = getattr(profile, "BUZZER", None) is not None  # as the device
+        self.guard = guard
+
+        def new_app(now):
+            return make_app(profile, canvas, Store(fs), dice, tables, now)
+
+        Supervisor.__init__(self, new_app(self.now), canvas, profile.WIDTH, new_app, fs)
         self.step()
 
     def step(self, ms=0):
         """Advance virtual time by `ms` and step the app once."""
         self.now += ms
-        if self.app.step(self.now, self.held):
+        if self.step_at(self.now, self.held):
             self.frames += 1
             return True
         return False
+
+    def step_at(self, now, held):
+        """One step of the app at `now` with `held` (see `guard`); True when
+        the canvas changed."""
+        if self.guard:
+            return self.guarded_step(now, held)
+        return self.app.step(now, held)
+
+    def report(self, error, recovery):
+        """The traceback on the console (the window's terminal)."""
+        sys.stderr.write(recovery.traceback_text(error))
 
     def run(self, ms):
         """Let `ms` of virtual time pass in frame-sized steps."""
@@ -136,6 +156,8 @@ class Sim:
 
     def state(self):
         """The app's state: screen name, engine state, board."""
+        if self.app is None:  # a failure message is on the screen
+            return {"screen": "failed", "board": self.board}
         out = self.app.state()
         out["board"] = self.board
         return out

@@ -122,7 +122,7 @@ def run(sim, scale=4, frames=None, seconds=None, shots=SHOTS):
             next_step = now
         if now >= next_step:
             sim.now = now
-            if sim.app.step(now, held):
+            if sim.step_at(now, held):
                 paint = True
                 busy_until = now + BUSY_MS
             next_step = now + (STEP_MS if (held or now < busy_until) else IDLE_MS)

@@ -19,13 +19,15 @@ with `?seed=N` (the browser tests compare it with the simulator).
 """
 
 import binascii
-import gc
 import sys
 
 import framebuf
 
 from engine.dice import ByteDice, SeededDice
+from firmware.app import make_app as new_app
+from firmware.canvas import Canvas
 from firmware.store import ENOENT, ENOSPC, DirFS, Store
+from firmware.supervisor import Supervisor
 
 PREFIX = "zt/"  # localStorage keys of the game's files: "zt/game", "zt/game.bak", ...
 TABLES_DIR = "/tables"  # where host.js puts the shipped tables (memory file system)
@@ -100,26 +102,9 @@ class KeyFS:
         return out
 
 
-class Canvas(framebuf.FrameBuffer):
-    """The frame buffer, with the two panel calls firmware.recovery makes
-    (host.js draws whatever a step leaves in it)."""
-
-    def refresh(self):
-        """Nothing to do: the page always draws the whole frame."""
-
-    def show(self):
-        """Nothing to do: host.js draws the frame after the step."""
-
-
-def recovery_stop():
-    """firmware.recovery's STOP (imported only once a step has failed)."""
-    from firmware import recovery
-
-    return recovery.STOP
-
-
-class Host:
-    """One handheld in the page: the app, its canvas and its failure path.
+class Host(Supervisor):
+    """One handheld in the page: the app, its canvas and its failure path
+    (firmware.supervisor, as on the device).
 
     `board` is a key of LAYOUTS, `storage` the localStorage, `random` a
     callable n -> bytes, `seed` None or an int for seeded dice."""
@@ -130,26 +115,18 @@ class Host:
         __import__("boards." + board)
         profile = sys.modules["boards." + board]
         self.board = board
-        self.width = profile.WIDTH
         self.height = profile.HEIGHT
-        self.buf = bytearray(self.width * self.height // 8)
-        self.canvas = Canvas(self.buf, self.width, self.height, framebuf.MONO_VLSB)
-        self.fs = KeyFS(storage)
-        self.dice = SeededDice(seed) if seed is not None else ByteDice(random)
-        self.tables = DirFS(TABLES_DIR)
-        self.failed = None  # None, or firmware.recovery's RESTART or STOP
-        self.fault_bits = 0  # buttons held when the step failed
-        self.swallow = 0  # buttons held since the restart, kept from the new app
-        self.restarted_at = None
-        self.app = None
-        self._make(now)
+        self.buf = bytearray(profile.WIDTH * profile.HEIGHT // 8)
+        canvas = Canvas(self.buf, profile.WIDTH, profile.HEIGHT, framebuf.MONO_VLSB)
+        self.canvas = canvas
+        fs = self.fs = KeyFS(storage)
+        dice = SeededDice(seed) if seed is not None else ByteDice(random)
+        tables = DirFS(TABLES_DIR)
 
-    def _make(self, now):
-        from firmware.app import App
+        def make_app(now):  # the page has no buzzer (yet)
+            return new_app(profile, canvas, Store(fs), dice, tables, now, sound=False)
 
-        self.app = App(self.canvas, self.width, self.height, Store(self.fs), self.dice,
-                       self.tables, now)
-        self.app.has_sound = False  # the page has no buzzer (yet)
+        Supervisor.__init__(self, make_app(now), canvas, profile.WIDTH, make_app, fs)
 
     def address(self):
         """Where the frame buffer lives in the wasm memory (host.js reads it
@@ -160,52 +137,14 @@ class Host:
 
     def step(self, now, held):
         """One app step; True when the frame changed. A failure is handled
-        as on the device (firmware.recovery): logged to error.log, a message
-        in the player's language, and the next press plays on from the last
-        save."""
-        try:
-            if self.failed:
-                new = held & ~self.fault_bits  # only a new press counts, as on the device
-                self.fault_bits = held
-                if not new or self.failed == recovery_stop():
-                    return False
-                self.swallow = held  # the restarting press is not the app's
-                self._restart(now)
-                return True
-            self.swallow &= held
-            return self.app.step(now, held & ~self.swallow)
-        except Exception as e:  # the device shows a message instead of dying
-            self.fault_bits = held
-            self._fail(e, now)
-            return True
+        as on the device (firmware.supervisor): logged to error.log, a
+        message in the player's language, and the next press plays on from
+        the last save."""
+        return self.guarded_step(now, held)
 
-    def _fail(self, error, now):
-        from firmware import recovery
-        from firmware.clock import ticks_diff
-
-        lang = getattr(self.app, "lang", "de")
-        self.app = None
-        gc.collect()
-        sys.stderr.write(recovery.traceback_text(error))  # host.js: console.error
-        try:
-            recovery.log(self.fs, error, now)
-        except Exception:  # full storage: the message still shows
-            pass
-        again = self.restarted_at is not None and ticks_diff(
-            now, self.restarted_at) < recovery.RECRASH_MS
-        self.failed = recovery.STOP if again else recovery.RESTART
-        recovery.show(self.canvas, self.width, lang, again)
-
-    def _restart(self, now):
-        gc.collect()
-        self.failed = None
-        self.restarted_at = now
-        self._make(now)
-        if self.app.session.has_game():
-            from firmware.screens.title import resume
-
-            resume(self.app)
-        self.app.step(now, 0)
+    def report(self, error, recovery):
+        """The traceback to the browser's console (host.js: console.error)."""
+        sys.stderr.write(recovery.traceback_text(error))
 
     def state_json(self):
         """The app's state (screen name, engine state) as JSON, for tests."""

@@ -11,37 +11,12 @@ as it is (the numbers come from engine.scoring and engine.odds).
 """
 
 from engine.rules import PRESETS, Rules, preset
-from firmware.screen import Menu
+from firmware.screen import Kept, Menu
+from firmware.screens.lines import wrap
 from firmware.screens.pager import Pager
 
 PAGES = ("help_scoring", "help_play", "help_options", "help_odds", "help_thumb", "help_tactics",
          "help_keys")
-
-
-def wrap(app, text, width=None):
-    """`text` broken into lines that fit `width` px (default: the screen);
-    '\\n' starts a new line."""
-    ui = app.ui
-    width = ui.w - 1 if width is None else width
-    out = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split(" "):
-            trial = word if not line else line + " " + word
-            if ui.width(trial) <= width:
-                line = trial
-                continue
-            if line:
-                out.append(line)
-            while ui.width(word) > width and len(word) > 1:  # a word wider than the screen
-                cut = len(word) - 1
-                while cut > 1 and ui.width(word[:cut]) > width:
-                    cut -= 1
-                out.append(word[:cut])
-                word = word[cut:]
-            line = word
-        out.append(line)
-    return out
 
 
 def rules_label(app, rules, name=None):
@@ -117,18 +92,18 @@ class TextPage(Pager):
     def __init__(self, title, paragraphs):
         Pager.__init__(self, title)
         self.paragraphs = paragraphs
-        self._lang = None
+        self._wrapped = Kept()
 
     def lines(self, app):
-        """The wrapped lines (made once per language)."""
-        if not self.text_lines or self._lang != app.lang:
+        """The wrapped lines (made again only when the app's version moved on)."""
+        out = self._wrapped.get(app)
+        if out is None:
             out = []
             width = app.ui.w - app.ui.width("↓") - 2  # room for the scroll marks
             for para in self.paragraphs:
                 out.extend(wrap(app, para, width))
-            self.text_lines = out
-            self._lang = app.lang
-        return self.text_lines
+            self.text_lines = self._wrapped.keep(app, out)
+        return out
 
 
 # ---------------------------------------------------------------- contents

@@ -28,58 +28,28 @@ Screens:
   A closes the evening (the save is deleted, then the statistics count it).
 """
 
+from engine.game import MAX_SEATS
+from engine.rules import ENTRIES, PENALTIES
 from engine.scorepad import BASE_TABLE, STEP, PadError, ScorePad
 from firmware import buttons
 from firmware.screen import Menu, Screen
-from firmware.screens.menu import SeatPick
-from firmware.store import NoSave, SaveDamaged
+from firmware.screens.lines import marked_lines, standing_marks
+from firmware.screens.seat_pick import SeatPick
 
 TARGETS = (10000, 5000)
-# The entry hurdles and the penalties for three Nichts in a row a new pad
-# offers (0: none); the first pad starts at ENTRY and PENALTY, later ones
-# at the last pad's choice.
-ENTRIES = (0, 300, 350, 500, 1000)
-PENALTIES = (0, 500, 1000)
+# A new pad offers the entry hurdles and the penalties for three Nichts in
+# a row of engine.rules (ENTRIES, PENALTIES); the first pad starts at ENTRY
+# and PENALTY, later ones at the last pad's choice.
 ENTRY = 350
 PENALTY = 1000
 MAX_VALUE = 99950
 BIG_STEP = 500  # LEFT/RIGHT, and UP/DOWN after a while held
 # UP/DOWN held: the step after this many auto-repeats.
 ACCEL = ((6, 50), (12, 100), (1 << 30, BIG_STEP))
+ARROWS = (buttons.UP, buttons.DOWN, buttons.LEFT, buttons.RIGHT)
 TABLE_LABELS = {"one": "1", "five": "5", "three_1": "111", "three_2": "222", "three_3": "333",
                 "three_4": "444", "three_5": "555", "three_6": "666"}
 
-
-def resume(app):
-    """The title's "Tafel weiter": load the saved pad and show it; a damaged
-    file is reported (the store falls back to the last good copy itself)."""
-    from firmware.screens.message import Message
-
-    try:
-        pad, note = app.session.load_pad()
-    except NoSave:
-        app.push(Message(app.t("no_save"), []))
-        return
-    except SaveDamaged:
-        app.push(Message(app.t("save_damaged"), [app.t("save_damaged_note")]))
-        return
-    screen = PadScreen(pad)
-    app.push(screen)
-    if pad.over:
-        app.push(PadWinner(screen))
-    if note:  # an older copy: the last entry is lost
-        app.push(Message(app.t("older_copy"), [app.t("older_copy_note")]))
-
-
-def start_new(app):
-    """The title's "Tafel": a new pad; asks first when one is saved."""
-    if app.session.has_pad():
-        from firmware.screens.stats import Confirm
-
-        app.push(Confirm(app.t("pad_new"), [app.t("pad_replace")],
-                         lambda app: app.push(PadSetup(app))))
-    else:
-        app.push(PadSetup(app))
 
 
 # ------------------------------------------------------------ texts
@@ -88,6 +58,23 @@ def start_new(app):
 def refusal_text(app, err):
     """The screen text of a PadError (every key has a text in each language)."""
     return app.tf("pad_err_" + err.key, err.values)
+
+
+def arrow_change(key, kind, reps=0):
+    """The signed change an arrow makes to the points: UP/DOWN one STEP,
+    more the longer they are held (`reps`: their auto-repeats so far,
+    ACCEL), LEFT/RIGHT BIG_STEP; 0 for a long press (it comes between the
+    repeats and changes nothing)."""
+    if kind == "long":
+        return 0
+    if key == buttons.LEFT or key == buttons.RIGHT:
+        return BIG_STEP if key == buttons.RIGHT else -BIG_STEP
+    step = STEP
+    for most, size in ACCEL:
+        if reps <= most:
+            step = size
+            break
+    return step if key == buttons.UP else -step
 
 
 def signed(points):
@@ -142,20 +129,10 @@ def event_text(app, pad, events):
     return msg
 
 
-def standing_lines(app, pad):
-    """'1.»Anna 4550 •' lines, best first: » the seat to play, • a seat still
-    to play in the final round or the play-off round."""
-    out = []
-    ending = pad.final_round or pad.playoff is not None
-    todo = pad.to_play()
-    rank = 0
-    for i in pad.standings():
-        s = pad.seats[i]
-        rank += 1
-        mark = "»" if i == pad.current and not pad.over else " "
-        last = " •" if ending and i in todo and i != pad.current else ""
-        out.append("%d.%s%s %d%s" % (rank, mark, s.name, s.score, last))
-    return out
+def pad_marks(pad):
+    """The pad's standings with their marks (firmware.screens.lines)."""
+    return standing_marks(pad, not pad.over, pad.final_round or pad.playoff is not None,
+                          pad.to_play())
 
 
 def table_cells():
@@ -206,24 +183,16 @@ class PadScreen(Screen):
             if kind == "press":
                 app.push(PadWinner(self))
             return
-        if key in (buttons.UP, buttons.DOWN):
-            if kind == "press":
-                self.reps = 0
-                step = STEP
-            elif kind == "repeat":
-                self.reps += 1
-                step = STEP
-                for reps, size in ACCEL:
-                    if self.reps <= reps:
-                        step = size
-                        break
-            else:
+        if key in ARROWS:
+            if key == buttons.UP or key == buttons.DOWN:
+                if kind == "press":
+                    self.reps = 0
+                elif kind == "repeat":
+                    self.reps += 1
+            delta = arrow_change(key, kind, self.reps)
+            if not delta:
                 return
-            self._change(step if key == buttons.UP else -step)
-        elif key in (buttons.LEFT, buttons.RIGHT):
-            if kind == "long":
-                return
-            self._change(BIG_STEP if key == buttons.RIGHT else -BIG_STEP)
+            self._change(delta)
         elif key == buttons.A and kind == "press":
             self.enter(app, self.value)
             return
@@ -363,16 +332,12 @@ class PadOverview(Screen):
         f, step, rows, n = self._rows(app)
         width = ui.w // 2 - 2 if app.big else ui.w - 4
         cells = table_cells()
-        order = pad.standings()
-        todo = pad.to_play()
-        ending = pad.final_round or pad.playoff is not None
+        order = pad_marks(pad)
         y = ui.line + 2
         for k in range(self.first, min(n, self.first + rows)):
             if k < len(order):  # '1»Anna   4550', with • for a turn still to come
-                i = order[k]
+                i, mark = order[k]
                 s = pad.seats[i]
-                mark = "»" if i == pad.current and not pad.over else (
-                    "•" if ending and i in todo else " ")
                 head = "%d%s" % (k + 1, mark)
                 num = "%d" % s.score
                 f.draw(canvas, head, 0, y, 1)
@@ -575,12 +540,10 @@ class PadAdjust(Screen):
 
     def on_key(self, app, key, kind):
         """See the class docstring."""
-        if key in (buttons.UP, buttons.DOWN, buttons.LEFT, buttons.RIGHT):
-            if kind == "long":
+        if key in ARROWS:
+            step = arrow_change(key, kind)
+            if not step:
                 return
-            step = STEP if key in (buttons.UP, buttons.DOWN) else BIG_STEP
-            if key in (buttons.DOWN, buttons.LEFT):
-                step = -step
             self.delta = max(-MAX_VALUE, min(MAX_VALUE, self.delta + step))
             self.msg = ""
         elif key == buttons.A and kind == "press":
@@ -630,7 +593,7 @@ class PadSetup(Menu):
     def __init__(self, app):
         Menu.__init__(self)
         self.target = TARGETS[0]
-        last = app.session.settings.get("pad")
+        last = app.session.settings["pad"]
         if isinstance(last, list) and len(last) == 2 and last[0] in ENTRIES and (
                 last[1] in PENALTIES):
             self.entry, self.penalty = last
@@ -638,18 +601,16 @@ class PadSetup(Menu):
             self.entry, self.penalty = ENTRY, PENALTY
         self.names = []
         for _ in range(2):
-            self.names.append(self._free(app))
+            self.names.append(self._free_name(app))
 
-    def _free(self, app):
+    def _free_name(self, app):
+        """The first saved name not at the table yet, else "Spieler n"."""
         for name in app.session.names:
             if name not in self.names:
                 return name
-        n = 1
-        while True:
-            name = app.t("player_n") % n
-            if name not in self.names:
-                return name
-            n += 1
+        from firmware.screens.lines import default_name
+
+        return default_name(app, 1, self.names)
 
     def _rows(self):
         return ["target", "entry", "penalty", "count"] + ["seat"] * len(self.names) + ["start"]
@@ -681,10 +642,10 @@ class PadSetup(Menu):
             self.penalty = _step(PENALTIES, self.penalty, step)
         elif row == "count":
             n = len(self.names) + step
-            if n < 1 or n > 8:
+            if n < 1 or n > MAX_SEATS:
                 return False
             if step > 0:
-                self.names.append(self._free(app))
+                self.names.append(self._free_name(app))
             else:
                 self.names.pop()
         else:
@@ -719,7 +680,7 @@ class PadSetup(Menu):
         for name in self.names:
             app.session.remember_name(name)
         settings = app.session.settings
-        if settings.get("pad") != [self.entry, self.penalty]:
+        if settings["pad"] != [self.entry, self.penalty]:
             settings["pad"] = [self.entry, self.penalty]
             app.session.save_settings()
         screen = PadScreen(pad)
@@ -768,7 +729,7 @@ class PadWinner(Screen):
         app.ui.clear(canvas)
         ui.title(canvas, ui.fit_name(app.t("winner"), pad.seats[pad.winner].name, ui.w - 2))
         rows = max(1, (ui.h - 2 * ui.line) // ui.line)
-        ui.lines(canvas, standing_lines(app, pad)[:rows])
+        ui.lines(canvas, marked_lines(app, pad, pad_marks(pad), False)[:rows])
         ui.hints(canvas, app.t("pad_winner_hint"))
 
     def state(self):

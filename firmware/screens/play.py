@@ -21,8 +21,8 @@ from engine import scoring
 from engine.game import BANK, PASS, ROLL, TAKE, IllegalAction
 from firmware import buttons
 from firmware.clock import Due
-from firmware.players import Players
-from firmware.screen import Screen
+from firmware.players import Computers
+from firmware.screen import Kept, Screen
 from firmware.tips import Tips
 
 ROLL_ANIM_MS = (600, 360, 150)  # per speed setting: slow, normal, fast
@@ -38,11 +38,11 @@ class Play(Screen):
     _chosen = None  # while drawing: the selection, worked out once per frame (see draw)
     _scored = None  # the last score asked for: (dice, open singles, rules, points)
     _unscored = None  # the last _bad_dice: (roll, rules, open singles, picks, answer)
-    _head = None  # the header's texts and what they were for (see _header)
+    _head = None  # the header's texts and what they were for, a Kept (see _header)
 
     def __init__(self, app, game):
         self.game = game
-        self.players = Players(game.rules, app.tables, app.session.store.fs)
+        self.players = Computers(game.rules, app.tables, app.session.store.fs)
         self.cursor = 0
         self.sel = []
         self.msg = ""
@@ -50,7 +50,7 @@ class Play(Screen):
         self.anim_frame = Due()  # its next frame
         self.bot_due = Due()  # a computer's next visible step
         self.bot_keep = None  # a computer's keep, shown before it is applied
-        self.handed = -1  # the turn (events_total) whose hand-over was shown
+        self.handed_over = -1  # the turn (events_total) whose hand-over was shown
         self.armed = None  # ROLL or BANK: asked once, the same key again does it
         self.stake = 0  # the points the question is about
         self.tips = Tips(app, game, self.players)  # firmware/tips.py: per person, off by default
@@ -169,7 +169,7 @@ class Play(Screen):
             if event[0] == "roll":
                 rolled = True
         if rolled:
-            self.anim.set(app.now, ROLL_ANIM_MS[app.session.settings.get("speed", 1) % 3])
+            self.anim.set(app.now, ROLL_ANIM_MS[app.session.settings["speed"]])
             self.anim_frame.set(app.now, 0)
         self._reset_selection()
         self.bot_keep = None
@@ -200,7 +200,7 @@ class Play(Screen):
         # A hand-over below names the seat that was to move, who may have
         # left: drop it, the play screen shows the right one when on top.
         app.discard("handover")
-        self.handed = -1
+        self.handed_over = -1
         return True
 
     def _commit(self, app, then):
@@ -311,7 +311,7 @@ class Play(Screen):
         app.redraw()
 
     def _standings(self, app):
-        from firmware.screens.table import Standings
+        from firmware.screens.turns import Standings
 
         self.armed = None
         app.push(Standings(self.game))
@@ -320,7 +320,7 @@ class Play(Screen):
         """Take over the offered turn (from here or the hand-over): the
         inherited points and dice stay on screen until A rolls them."""
         self._apply(app, [TAKE])
-        self.handed = self.game.events_total  # the same turn: no second hand-over
+        self.handed_over = self.game.events_total  # the same turn: no second hand-over
 
     # ------------------------------------------------------------ time
 
@@ -336,7 +336,7 @@ class Play(Screen):
                 return True
             return False
         if game.phase == "over":
-            from firmware.screens.table import Winner
+            from firmware.screens.turns import Winner
             from firmware.stats import record_game, solo_record
 
             app.session.clear_game()
@@ -354,7 +354,7 @@ class Play(Screen):
             app.push(Solving(self.players))
             return True
         if not self.bot_due.armed:
-            self.bot_due.set(now, BOT_PACE_MS[app.session.settings.get("speed", 1) % 3])
+            self.bot_due.set(now, BOT_PACE_MS[app.session.settings["speed"]])
             return False
         if not self.bot_due.reached(now):
             return False
@@ -368,11 +368,11 @@ class Play(Screen):
     def _hand_over_due(self, app):
         """Show the hand-over when a person's turn begins; True when shown."""
         game = self.game
-        if (game.phase == "start" and self.person_to_move() and self.handed != game.events_total
-                and _hand_over(game)):
-            from firmware.screens.table import HandOver
+        if (game.phase == "start" and self.person_to_move()
+                and self.handed_over != game.events_total and _hand_over(game)):
+            from firmware.screens.turns import HandOver
 
-            self.handed = game.events_total
+            self.handed_over = game.events_total
             app.push(HandOver(self))
             return True
         return False
@@ -434,8 +434,11 @@ class Play(Screen):
         redraws the screen, and fitting them took about half a millisecond
         of it on the chip."""
         game = self.game
-        key = (seat.name, seat.score, seat.turns, game.turn_total, len(game.seats), app.moves)
-        last = self._head
+        key = (seat.name, seat.score, seat.turns, game.turn_total, len(game.seats))
+        kept = self._head
+        if kept is None:
+            kept = self._head = Kept()
+        last = kept.get(app)
         if last is not None and last[0] == key:
             return last[1]
         ui = app.ui
@@ -450,14 +453,14 @@ class Play(Screen):
             score = ": %d" % seat.score
             head = ui.fit(seat.name, room - ui.width(score) - 1) + score  # 1 px between
         texts = (ui.fit(head, room), turn, ui.w - turn_w)
-        self._head = (key, texts)
+        kept.keep(app, (key, texts))
         return texts
 
     def _draw_start(self, app, canvas, y):
         ui = app.ui
         game = self.game
         if game.offer:
-            from firmware.screens.table import offer_text
+            from firmware.screens.turns import offer_text
 
             ui.center(canvas, offer_text(app, game), y + 2)
         elif game.turn_total:  # taken over: the inherited points stay in view

@@ -16,11 +16,13 @@ rules row after the presets.
 """
 
 from engine.rules import (
+    ENTRIES,
     FINISH,
     HOT_DICE,
     KEYS,
     MAX_POINTS,
     N_OF_KIND,
+    PENALTIES,
     TIE,
     Rules,
     RulesError,
@@ -31,7 +33,7 @@ from firmware.screen import Menu
 # The values LEFT/RIGHT step through (the target steps by TARGET_STEP).
 VALUES = {
     "dice": (6, 5),
-    "entry": (0, 300, 350, 500, 1000),
+    "entry": ENTRIES,
     "n_of_kind": N_OF_KIND,
     "ones_triple": (1000, 300),
     "straight": (0, 500, 1000, 1500, 2000, 2500, 3000),
@@ -42,7 +44,7 @@ VALUES = {
     "hot_dice": HOT_DICE,
     "auto_keep": (False, True),
     "triples_across": (False, True),
-    "penalty": (0, 500, 1000),
+    "penalty": PENALTIES,
     "takeover": (False, True),
     "exact": (False, True),
     "finish": FINISH,
@@ -144,7 +146,7 @@ class RulesEditor(Menu):
         if not self.found:
             Menu.draw(self, app, canvas)
             return
-        from firmware.screens.help import wrap
+        from firmware.screens.lines import wrap
 
         ui = app.ui
         app.ui.clear(canvas)
@@ -205,7 +207,7 @@ class RulesEditor(Menu):
 
     def _tell(self, app, changes):
         """A page naming the linked options that changed with the last one."""
-        from firmware.screens.help import wrap
+        from firmware.screens.lines import wrap
         from firmware.screens.pager import Pager
 
         lines = []
@@ -261,7 +263,7 @@ class RulesEditor(Menu):
         """Explain a refused combination in a message; True when refused."""
         if not self.found:
             return False
-        from firmware.screens.help import wrap
+        from firmware.screens.lines import wrap
         from firmware.screens.message import Message
 
         app.push(Message(app.t("rules_bad"), wrap(app, problem_text(app, self.found))))

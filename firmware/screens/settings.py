@@ -2,34 +2,35 @@
 
 Each row cycles through its values with LEFT/RIGHT (A: the next value);
 every change is saved at once in the settings file (firmware.session) and
-`app.prefs` is bumped, so the device loop applies contrast, sleep and sound
-(firmware.device.Device.apply_settings). The dice style takes effect in
-firmware.ui at once; the pace is read by the play screen (the computer's
+told to the app (`App.settings_changed`), so the device loop applies
+contrast, sleep and sound (firmware.device.Device.apply_settings) and the
+screens' kept texts are made again (the language). The dice style takes
+effect in firmware.ui at once; the pace is read by the play screen (the computer's
 steps and the roll animation). The sound row shows only where the board
 has a buzzer (`app.has_sound`). "tips": whether people start a new game
 with tips on (the new-game form reads it; off by default).
 """
 
+from firmware.files import CONTRAST
 from firmware.screen import Menu
 
-CONTRASTS = (0x10, 0x40, 0x80, 0xCF, 0xFF)
+CONTRASTS = (0x10, 0x40, 0x80, CONTRAST, 0xFF)
 SLEEPS = (30, 60, 120, 300, 600, 0)  # seconds; 0 never
 DICE = ("dice_pips", "dice_round", "dice_digits")
 SPEEDS = ("speed_slow", "speed_normal", "speed_fast")
 
 
 def _index(options, value, default):
-    """The position of `value` in `options` (the nearest one for a number
-    that is not there), else `default`."""
+    """The position of `value` in `options`, else that of the nearest one,
+    `default` on a tie (the settings file may hold a valid number outside
+    the options: firmware.session keeps it)."""
     if value in options:
         return options.index(value)
-    if type(value) is int and value > 0:
-        best = default
-        for i in range(len(options)):
-            if options[i] and abs(options[i] - value) < abs(options[best] - value):
-                best = i
-        return best
-    return default
+    best = default
+    for i in range(len(options)):
+        if options[i] and abs(options[i] - value) < abs(options[best] - value):
+            best = i
+    return best
 
 
 class Settings(Menu):
@@ -56,10 +57,10 @@ class Settings(Menu):
             if row == "lang":
                 out.append(app.t("language"))
             elif row == "contrast":
-                i = _index(CONTRASTS, s.get("contrast"), 3)
+                i = _index(CONTRASTS, s["contrast"], 3)
                 out.append(app.t("set_contrast") % (i + 1, len(CONTRASTS)))
             elif row == "sleep":
-                secs = SLEEPS[_index(SLEEPS, s.get("sleep"), 2)]
+                secs = SLEEPS[_index(SLEEPS, s["sleep"], 2)]
                 if not secs:
                     value = app.t("sleep_never")
                 elif secs < 60:
@@ -68,11 +69,11 @@ class Settings(Menu):
                     value = app.t("sleep_min") % (secs // 60)
                 out.append(app.t("set_sleep") % value)
             elif row == "dice":
-                out.append(app.t("set_dice") % app.t(DICE[app.ui.dice_style]))
+                out.append(app.t("set_dice") % app.t(DICE[s["dice"]]))
             elif row == "speed":
-                out.append(app.t("set_speed") % app.t(SPEEDS[_speed(s)]))
+                out.append(app.t("set_speed") % app.t(SPEEDS[s["speed"]]))
             else:
-                out.append(app.t("set_" + row) % app.t("set_on" if s.get(row) else "set_off"))
+                out.append(app.t("set_" + row) % app.t("set_on" if s[row] else "set_off"))
         return out
 
     def change(self, app, index, step):
@@ -80,24 +81,22 @@ class Settings(Menu):
         s = app.session.settings
         row = self._rows(app)[index]
         if row == "lang":
-            app.lang = "en" if app.lang == "de" else "de"
-            s["lang"] = app.lang
+            s["lang"] = "en" if s["lang"] == "de" else "de"
         elif row == "contrast":
-            i = _index(CONTRASTS, s.get("contrast"), 3)
+            i = _index(CONTRASTS, s["contrast"], 3)
             s["contrast"] = CONTRASTS[(i + step) % len(CONTRASTS)]
         elif row == "sleep":
-            i = _index(SLEEPS, s.get("sleep"), 2)
+            i = _index(SLEEPS, s["sleep"], 2)
             s["sleep"] = SLEEPS[(i + step) % len(SLEEPS)]
         elif row == "dice":
-            app.ui.dice_style = (app.ui.dice_style + step) % len(DICE)
-            s["dice"] = app.ui.dice_style
+            s["dice"] = (s["dice"] + step) % len(DICE)
         elif row == "speed":
-            s["speed"] = (_speed(s) + step) % len(SPEEDS)
+            s["speed"] = (s["speed"] + step) % len(SPEEDS)
         else:
-            s[row] = not s.get(row)
+            s[row] = not s[row]
+        app.settings_changed()  # (first: the frame below shows the new language)
         app.flush()  # the new value shows before the save (about 50 ms of flash on the chip)
         app.session.save_settings()
-        app.prefs += 1
         return True
 
     def choose(self, app, index):
@@ -114,9 +113,7 @@ class Settings(Menu):
         if self._rows(app)[self.index] != "dice":
             return
         ui = app.ui
-        y0 = ui.line + 2
-        rows = max(1, (ui.h - y0 - ui.line) // ui.line)
-        first = self.index - rows + 1 if self.index >= rows else 0
+        y0, _, first = ui.scroll(self.index)
         y = y0 + (self.index - first) * ui.line - 1
         size = ui.mini
         ui.draw_die(canvas, ui.w - size - 8, y + (ui.line - size) // 2, size, 5)
@@ -124,8 +121,3 @@ class Settings(Menu):
     def state(self):
         """The highlighted row."""
         return {"index": self.index}
-
-
-def _speed(settings):
-    v = settings.get("speed", 1)
-    return v % len(SPEEDS) if type(v) is int else 1

@@ -1,13 +1,14 @@
 """New game: rules preset, target, seats (people and computers), order."""
 
+from engine.game import MAX_SEATS
 from engine.levels import LEVELS
 from engine.rules import PRESETS, preset
 from firmware.players import computer_name
 from firmware.screen import Menu
+from firmware.screens.lines import default_name
 
 TARGETS = (1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 15000, 20000)
 KINDS = ("",) + LEVELS
-MAX_SEATS = 8
 
 
 class Setup(Menu):
@@ -27,26 +28,16 @@ class Setup(Menu):
         Menu.__init__(self)
         self.sets = app.session.rulesets()  # [name, encoding] pairs
         self.custom = None  # an unsaved edit from the rules editor
-        last = app.session.load_table()
+        last = app.session.load_seating()
         if last is None:  # the first game, or the table file was damaged
             self.preset = 0
             self.target = preset(PRESETS[0]).target
             self.seats = [[default_name(app, 1, []), ""],
                           [computer_name(app, "profi", 2), "profi"]]
-            self.tips = [self.seats[0][0]] if app.session.settings.get("tips", False) else []
+            self.tips = [self.seats[0][0]] if app.session.settings["tips"] else []
             return
         choice, rules, self.seats, self.tips = last
-        names = [n for n, _ in self.sets]
-        if choice in PRESETS:
-            self.preset = PRESETS.index(choice)
-        elif choice and choice in names:
-            self.preset = len(PRESETS) + names.index(choice)
-        elif rules.preset_key() is not None:  # as the rules editor's "use" does
-            self.preset = PRESETS.index(rules.preset_key())
-        else:  # an unsaved edit, or a saved set deleted since
-            self.custom = rules
-            self.preset = len(PRESETS) + len(self.sets)
-        self.target = rules.target
+        self._select(rules, choice, choice)
         self.index = len(self._rows()) - 1  # on "start": the same table again is one press
 
     # ------------------------------------------------------------ rows
@@ -64,36 +55,25 @@ class Setup(Menu):
         gone)."""
         return min(self.preset, self._choice_count() - 1)
 
-    def _choice_label(self, app):
-        """The chosen rules' name: a preset's, a saved set's, or "custom".
-        (Only this one: the form redraws at every value change, and each
-        text costs a lookup on the chip.)"""
+    def _chosen(self):
+        """The chosen rules row: (preset key, None) for a preset, (None,
+        [name, encoding]) for a saved set, (None, None) for the edit."""
         i = self._choice()
         if i < len(PRESETS):
-            return app.t("preset_" + PRESETS[i])
+            return PRESETS[i], None
         i -= len(PRESETS)
-        return self.sets[i][0] if i < len(self.sets) else app.t("rules_custom")
+        return None, (self.sets[i] if i < len(self.sets) else None)
 
-    def _rules(self, app):
-        """The chosen rules."""
-        i = self._choice()
-        if i < len(PRESETS):
-            return preset(PRESETS[i])
-        i -= len(PRESETS)
-        if i < len(self.sets):
-            from engine.rules import Rules
-
-            return Rules.decode(self.sets[i][1])
-        # _choice reaches past the saved sets only when there is an edit;
-        # the first preset stands in should that ever change.
-        return self.custom if self.custom is not None else preset(PRESETS[0])
-
-    def _edited(self, app, rules, name):
-        """From the rules editor: choose the saved set `name` or the edit."""
-        self.sets = app.session.rulesets()
-        self.custom = None
+    def _select(self, rules, name=None, key=None):
+        """Choose the row of `rules`: the preset `key`, else the saved set
+        `name`, else the preset the rules are (as the rules editor's "use"
+        does), else the rules as an unsaved edit (also a saved set deleted
+        since)."""
         names = [n for n, _ in self.sets]
-        if name in names:
+        self.custom = None
+        if key in PRESETS:
+            self.preset = PRESETS.index(key)
+        elif name and name in names:
             self.preset = len(PRESETS) + names.index(name)
         elif rules.preset_key() is not None:
             self.preset = PRESETS.index(rules.preset_key())
@@ -101,6 +81,33 @@ class Setup(Menu):
             self.custom = rules
             self.preset = len(PRESETS) + len(self.sets)
         self.target = rules.target
+
+    def _choice_label(self, app):
+        """The chosen rules' name: a preset's, a saved set's, or "custom".
+        (Only this one: the form redraws at every value change, and each
+        text costs a lookup on the chip.)"""
+        key, saved = self._chosen()
+        if key is not None:
+            return app.t("preset_" + key)
+        return saved[0] if saved is not None else app.t("rules_custom")
+
+    def _rules(self, app):
+        """The chosen rules."""
+        key, saved = self._chosen()
+        if key is not None:
+            return preset(key)
+        if saved is not None:
+            from engine.rules import Rules
+
+            return Rules.decode(saved[1])
+        # _choice reaches past the saved sets only when there is an edit;
+        # the first preset stands in should that ever change.
+        return self.custom if self.custom is not None else preset(PRESETS[0])
+
+    def _edited(self, app, rules, name):
+        """From the rules editor: choose the saved set `name` or the edit."""
+        self.sets = app.session.rulesets()
+        self._select(rules, name)
 
     def _tips_label(self, app):
         people = [name for name, kind in self.seats if not kind and name in self.tips]
@@ -177,10 +184,9 @@ class Setup(Menu):
             app.busy()  # the editor's module loads (about 0.1 s on the chip)
             from firmware.screens.rules_edit import RulesEditor
 
-            sets = self.sets
-            i = self.preset - len(PRESETS)
-            name = sets[i][0] if 0 <= i < len(sets) else None
-            app.push(RulesEditor(self._rules(app), self._edited, name))
+            saved = self._chosen()[1]
+            app.push(RulesEditor(self._rules(app), self._edited,
+                                 saved[0] if saved is not None else None))
         elif row == "tips":
             from firmware.screens.tips_pick import TipsPick
 
@@ -212,15 +218,15 @@ class Setup(Menu):
         rules = self._rules(app)
         if rules.target != self.target:
             rules = rules.replace(target=self.target, entry=min(rules.entry, self.target))
-        i = self.preset - len(PRESETS)
-        choice = PRESETS[self.preset] if i < 0 else (self.sets[i][0] if i < len(self.sets)
-                                                       else "")
+        key, saved = self._chosen()
+        choice = key if key is not None else (saved[0] if saved is not None else "")
         seats = [list(s) for s in self.seats]
         tips = [name for name, kind in seats if not kind and name in self.tips]
+        flow = app.flow
         if app.session.has_game():
-            ask_replace(app, lambda app: start(app, choice, rules, seats, tips))
+            flow.ask_replace(app, lambda app: flow.start_game(app, choice, rules, seats, tips))
         else:
-            start(app, choice, rules, seats, tips)
+            flow.start_game(app, choice, rules, seats, tips)
 
     def state(self):
         """The form's values."""
@@ -228,72 +234,6 @@ class Setup(Menu):
                 "preset": PRESETS[self.preset] if self.preset < len(PRESETS) else "custom",
                 "seats": [list(s) for s in self.seats], "tips": list(self.tips)}
 
-
-def default_name(app, number, taken):
-    """A person's name for seat `number` until one is picked: "Spieler 2"
-    at seat 2 (the next free number when that name is taken), never a
-    saved name the player did not choose."""
-    while True:
-        name = app.t("player_n") % number
-        if name not in taken:
-            return name
-        number += 1
-
-
-def start(app, choice, rules, seats, tips):
-    """Start a game of `rules` for `seats` ([name, kind] pairs) with tips
-    for the people named in `tips`, and remember the table for the next
-    new game (`choice` names the form's rules row, see
-    Session.load_table). Replaces a running game without asking: the
-    callers ask first (`ask_replace`)."""
-    app.busy()  # the play screen's modules load and the game is saved
-    from engine.game import Game
-    from firmware.screens.play import Play
-    from firmware.tips_store import start_game
-
-    session = app.session
-    for name, kind in seats:
-        if not kind:
-            session.remember_name(name)
-    session.save_table(choice, rules, seats, tips)
-    game = Game(rules, [(name, kind) for name, kind in seats], app.dice)
-    start_game(session, game, [not kind and name in tips for name, kind in seats])
-    session.save_game(game)  # after the tips file: the game's key is in it
-    app.home(Play(app, game))
-
-
-def ask_replace(app, yes):
-    """Ask before a new game replaces the running one: the question names
-    who plays in it and what A and B do; A runs `yes(app)`, B keeps the
-    running game (back to the form)."""
-    from firmware.screens.stats import Confirm
-    from firmware.screens.table import standing_lines
-    from firmware.store import NoSave, SaveDamaged
-
-    lines = [app.t("running_game")]
-    try:
-        game, _ = app.session.load_game(None)
-        ui = app.ui  # as many as fit between the first line and the hint
-        lines += standing_lines(app, game)[:max(1, (ui.h - 2 * ui.line) // ui.line - 1)]
-    except (NoSave, SaveDamaged):
-        pass  # a damaged save is still a game that the new one replaces
-    app.push(Confirm(app.t("replace_game"), lines, yes,
-                     "replace_hint" if app.big else "replace_hint_small"))
-
-
-def rematch(app, game):
-    """The winner screen's rematch: the same seats (those still at the
-    table, in the same order) and the same rules, started at once; tips
-    as the last table had them. The finished game is no longer saved, so
-    nothing is replaced."""
-    last = app.session.load_table()
-    choice, tips = "", []
-    if last is not None:
-        tips = last[3]
-        if last[1] == game.rules:
-            choice = last[0]
-    seats = [[game.seats[i].name, game.seats[i].kind] for i in game.active_seats()]
-    start(app, choice, game.rules, seats, [n for n, k in seats if not k and n in tips])
 
 
 class Order(Menu):
@@ -333,7 +273,7 @@ class Order(Menu):
             if 0 <= j < len(self.seats):
                 self.seats[self.index], self.seats[j] = self.seats[j], self.seats[self.index]
                 self.index = j
-                self._texts = None  # the rows show the new order (a cursor move keeps them)
+                self.relabel()  # the rows show the new order (a cursor move keeps them)
                 app.redraw()
             return
         Menu.on_key(self, app, key, kind)

@@ -21,7 +21,6 @@ import gc
 
 from engine.turnplan import PlanSolver
 from firmware import buttons
-from firmware.app import RELEASE
 from firmware.screen import Screen
 
 ROWS_PER_STEP = 1  # solver steps per loop pass: each is 60-70 ms on the chip (a few up to 0.5 s)
@@ -43,13 +42,12 @@ class Solving(Screen):
         self.solver = PlanSolver(players.rules)
         self.shown = -1
         self.retries = -1  # -1: the modules were not let go yet
-        self.away = False  # the game put away to make room (see the module docstring)
+        self.game_put_away = False  # the game put away to make room (see the module docstring)
         self.note = None  # the play screen's status line then ("Schlussrunde!"): not saved
 
-    def _free(self, app):
+    def _make_room(self, app):
         """Let go of the screen modules nobody needs now, then collect."""
-        if RELEASE:
-            app.release_modules()
+        app.trim()
         gc.collect()
 
     def on_key(self, app, key, kind):
@@ -61,17 +59,15 @@ class Solving(Screen):
         """Some work, then a redraw when the bar moved."""
         if self.retries < 0:
             self.retries = 0
-            self._free(app)
+            self._make_room(app)
         solver = self.solver
         try:
             for _ in range(ROWS_PER_STEP):
                 if solver.step():
                     self.players.adopt(solver.plan)
-                    if self.away:
-                        from firmware.screens.title import resume
-
+                    if self.game_put_away:
                         app.home()
-                        resume(app)
+                        app.flow.resume_game(app)
                         self._restore_note(app)
                     else:
                         app.pop()
@@ -88,7 +84,7 @@ class Solving(Screen):
             # only in its steps).
             self.solver = PlanSolver(self.players.rules, solver.finished_tables())
             del solver
-            self._free(app)
+            self._make_room(app)
             return False
         percent = 100 * solver.done // max(1, solver.total)
         if percent != self.shown:
@@ -100,22 +96,22 @@ class Solving(Screen):
         """Leave only the title below this screen, so that the game and its
         players leave the heap; False when that was done already or there
         is no saved game to come back to."""
-        if self.away or not app.session.has_game():
+        if self.game_put_away or not app.session.has_game():
             return False
-        from firmware.players import Players
+        from firmware.players import Computers
 
         old = self.players
-        self.players = Players(old.rules, None, old.store_fs)  # (only to cache the plan)
-        play = _play_screen(app)
+        self.players = Computers(old.rules, None, old.store_fs)  # (only to cache the plan)
+        play = app.find("play")
         self.note = play.msg if play is not None else None
-        self.away = True
+        self.game_put_away = True
         app.home(self)
         app.forget(GAME_MODULES)
         return True
 
     def _restore_note(self, app):
         """Give the loaded play screen the status line it had."""
-        play = _play_screen(app)
+        play = app.find("play")
         if play is not None and self.note:
             play.msg = self.note
 
@@ -133,13 +129,3 @@ class Solving(Screen):
     def state(self):
         """How far the work is."""
         return {"percent": self.shown}
-
-
-def _play_screen(app):
-    """The play screen on the app's stack, or None."""
-    from firmware.screens.play import Play
-
-    for screen in app.stack:
-        if isinstance(screen, Play):
-            return screen
-    return None

@@ -3,8 +3,7 @@ pad (and "Tafel weiter" while one is saved), statistics, settings (the
 language is there)."""
 
 from firmware.files import GAME, KIND_GAME, KIND_PAD, PAD
-from firmware.screen import Menu
-from firmware.store import NoSave, SaveDamaged
+from firmware.screen import Kept, Menu
 
 
 class Title(Menu):
@@ -14,22 +13,16 @@ class Title(Menu):
 
     def __init__(self):
         Menu.__init__(self)
-        self._seen = -1  # app.moves when the entries were last worked out
-        self._keys = None
-        self._labels = None
-        self._lang = None  # the language of _labels
+        self._keys = Kept()  # the entry keys
 
     def _entries(self, app):
-        """The entry keys; worked out again only when the stack has changed
-        since (asking the flash costs about 1 ms a file on the chip)."""
-        if self._seen != app.moves or self._keys is None:
-            self._keys = self._find_entries(app)
-            self._labels = None
-            self._seen = app.moves
-        if self._lang != app.lang:
-            self._labels = None
-            self._lang = app.lang
-        return self._keys
+        """The entry keys; worked out again only when the app's version has
+        moved on since (asking the flash costs about 1 ms a file on the
+        chip)."""
+        keys = self._keys.get(app)
+        if keys is None:
+            keys = self._keys.keep(app, self._find_entries(app))
+        return keys
 
     def _find_entries(self, app):
         entries = []
@@ -52,10 +45,7 @@ class Title(Menu):
 
     def labels(self, app):
         """Continue (when a game is saved), New game, the score pad, ..."""
-        keys = self._entries(app)
-        if self._labels is None:
-            self._labels = [app.t(key) for key in keys]
-        return self._labels
+        return [app.t(key) for key in self._entries(app)]
 
     def back(self, app):
         """B on the title screen does nothing."""
@@ -70,21 +60,17 @@ class Title(Menu):
         key = self._entries(app)[index]
         app.busy()
         if key == "continue":
-            resume(app)
+            app.flow.resume_game(app)
         elif key == "new_game":
             from firmware.screens.setup import Setup
 
             app.push(Setup(app))
         elif key == "pad_continue":
-            from firmware.screens.pad import resume as resume_pad
-
-            resume_pad(app)
+            app.flow.resume_pad(app)
         elif key == "pad_title":
-            from firmware.screens.pad import start_new
-
-            start_new(app)
+            app.flow.new_pad(app)
         elif key == "stats_title":
-            from firmware.screens.stats import StatsMenu
+            from firmware.screens.stats_menu import StatsMenu
 
             app.push(StatsMenu(app))
         elif key == "help":
@@ -95,23 +81,3 @@ class Title(Menu):
             from firmware.screens.settings import Settings
 
             app.push(Settings())
-
-
-def resume(app):
-    """Load the saved game and show it; a damaged save is reported and the
-    last good copy used (the store falls back by itself)."""
-    from firmware.screens.message import Message
-    from firmware.screens.play import Play
-
-    try:
-        game, note = app.session.load_game(app.dice)
-    except NoSave:
-        app.push(Message(app.t("no_save"), []))
-        return
-    except SaveDamaged:  # the reason stays in English for logs; the player reads theirs
-        app.push(Message(app.t("save_damaged"), [app.t("save_damaged_note")]))
-        return
-    play = Play(app, game)
-    app.push(play)
-    if note:  # an older copy: the last decision is lost
-        app.push(Message(app.t("older_copy"), [app.t("older_copy_note")]))

@@ -112,3 +112,26 @@ def tap(dev, board, key):
     dev.loop(4, guard=True)
     machine.release(pin)
     dev.loop(4, guard=True)
+
+
+def encode_pad(pad):
+    """A score pad's save blob, as firmware.session writes it (codec kind
+    firmware.files.KIND_PAD)."""
+    from engine.codec import pack
+    from firmware.files import KIND_PAD
+
+    return pack(pad.to_data(), KIND_PAD)
+
+
+def decode_pad(blob):
+    """The ScorePad saved in `blob`, as firmware.session loads it; CodecError
+    when it is damaged or invalid."""
+    from engine.codec import CodecError, unpack
+    from engine.scorepad import ScorePad
+    from firmware.files import KIND_PAD
+
+    data = unpack(blob, KIND_PAD)
+    try:
+        return ScorePad.from_data(data)
+    except ValueError as e:
+        raise CodecError("save does not hold a valid score pad: %s" % e)

@@ -1,5 +1,5 @@
 """firmware.device on the fake machine: entropy self-test, dim/sleep/wake,
-battery gauge, buzzer, board choice. Runs under CPython and MicroPython."""
+buzzer, board choice. Runs under CPython and MicroPython."""
 
 # isort: off
 from tests.both.helpers import device_rig  # (first: it puts the fakes on sys.path)
@@ -9,8 +9,8 @@ import machine  # (tools/fakes/machine.py)
 import framebuf  # noqa: E402  (CPython: the stand-in from tests/conftest.py)
 
 from engine.dice import SeededDice  # noqa: E402
-from firmware import battery, device, sound  # noqa: E402
 from firmware import board as board_mod  # noqa: E402
+from firmware import device, sound  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from tools.fakes.memfs import MemFS  # noqa: E402
 
@@ -141,25 +141,6 @@ def test_released_buttons_do_not_wake_and_a_held_one_needs_a_new_press():
     machine.press(pin)
     dev.loop(1)
     assert not dev.asleep
-
-
-def test_battery_percentage_from_vsys():
-    board, model, clock, dev = _start()
-    assert dev.battery is not None
-    for volts_mv, pc in ((4200, 100), (4300, 100), (3300, 0), (3000, 0), (3850, 55),
-                         (3725, 30), (4050, 85)):
-        raw = (volts_mv * 65535 + 9899) // 9900  # the reading that gives volts_mv
-        machine.set_adc(board.VSYS_ADC, raw)
-        assert dev.battery.millivolts() == volts_mv, (raw, dev.battery.millivolts())
-        assert dev.battery.percent() == pc, (volts_mv, dev.battery.percent())
-    for raw in (0, 1000, 20000, 65535):
-        assert abs(battery.vsys_mv(raw) - raw * 3.3 * 3 / 65535 * 1000) < 1
-    last = -1
-    for mv in range(3000, 4400, 10):  # never falls as the voltage rises
-        pc = battery.percent(mv)
-        assert 0 <= pc <= 100 and pc >= last
-        last = pc
-    assert _start("thumby")[3].battery is None  # no VSYS_ADC
 
 
 def test_buzzer_sounds_through_pwm_only_when_on_and_never_blocks():

@@ -169,7 +169,7 @@ def _ui(width=128, height=64):
         big = width >= 128
 
         class session:  # noqa: N801 (the app's attribute)
-            settings = {}
+            settings = {"dice": 0}
 
     App.width = width
     App.height = height
@@ -291,7 +291,7 @@ def test_dice_pixels_equal_the_framebuf_path():
     rng = Rng(11)
     places = ((0, 0), (55, 9), (120, 20), (-5, 30), (40, -6), (20, 58), (125, 60), (3, 47))
     for style in ui_mod.DICE_STYLES:
-        ui.dice_style = style
+        ui.settings["dice"] = style
         for size in (17, 12, 9, 7):
             for face in range(7):
                 for inverted in (False, True):
@@ -307,7 +307,7 @@ def test_dice_pixels_equal_the_framebuf_path():
                     assert a.buf == b.buf, (style, size, face, inverted, x, y)
     # and by hand: a 17 px one, its rim and its pip in the middle
     c = Canvas(128, 64)
-    ui.dice_style = ui_mod.PIPS
+    ui.settings["dice"] = ui_mod.PIPS
     ui.draw_die(c, 10, 8, 17, 1)
     assert c.pixel(10, 8) == 1 and c.pixel(26, 24) == 1 and c.pixel(11, 9) == 0
     assert c.pixel(18, 16) == 1 and c.pixel(17, 15) == 1 and c.pixel(16, 14) == 0

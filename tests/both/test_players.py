@@ -5,7 +5,7 @@ cache cannot be written."""
 
 from engine.rules import preset
 from engine.turnplan import TurnPlan
-from firmware.players import Players, plan_file
+from firmware.players import Computers, plan_file
 from firmware.store import DirFS
 from tools.fakes.memfs import MemFS
 
@@ -25,7 +25,7 @@ class FullFS(MemFS):
 
 
 def test_the_shipped_plan_is_read_from_its_file():
-    players = Players(RULES, DirFS("tables"))
+    players = Computers(RULES, DirFS("tables"))
     plan = players.stored_plan()
     assert plan is not None and plan.threshold(1) == 200
     assert not players.needs_solving("profi")
@@ -37,22 +37,22 @@ def test_a_damaged_cache_counts_as_no_plan():
     blob = bytearray(TurnPlan.solve(RULES).to_bytes())
     blob[len(blob) // 2] ^= 1
     fs.write(plan_file(RULES), bytes(blob))
-    players = Players(RULES, None, fs)
+    players = Computers(RULES, None, fs)
     assert players.stored_plan() is None and players.needs_solving("profi")
     assert not players.needs_solving("mutig")
 
 
 def test_a_solved_plan_is_cached_and_read_back():
     fs = MemFS()
-    players = Players(RULES, None, fs)
+    players = Computers(RULES, None, fs)
     players.adopt(TurnPlan.solve(RULES))
-    again = Players(RULES, None, fs)
+    again = Computers(RULES, None, fs)
     assert again.stored_plan().limits == players.plan.limits
 
 
 def test_a_cache_that_cannot_be_written_loses_nothing():
     for kind in (OSError, MemoryError):
-        players = Players(RULES, None, FullFS(kind))
+        players = Computers(RULES, None, FullFS(kind))
         plan = TurnPlan.solve(RULES)
         players.adopt(plan)  # no exception: the game goes on
         assert players.plan is plan and not players.needs_solving("profi")

@@ -5,17 +5,15 @@ from engine.codec import CodecError, pack, unpack
 from engine.crc import crc32
 from engine.scorepad import (
     BASE_TABLE,
-    KIND_PAD,
     MARK_EVERY,
     MAX_LOG,
     MAX_ROWS,
     PadError,
     ScorePad,
-    decode_pad,
-    encode_pad,
     nearest,
 )
-from tests.both.helpers import raises
+from firmware.files import KIND_PAD
+from tests.both.helpers import decode_pad, encode_pad, raises
 
 
 def refused(pad, action, key=None):

@@ -44,3 +44,39 @@ def test_releasing_screens_keeps_the_bases():
     finally:
         for name in kept:  # CPython: the other tests go on with the first modules
             sys.modules[name] = kept[name]
+
+
+def test_kept_texts_go_stale_with_the_stack_and_the_settings():
+    """firmware.screen.Kept: the one rule for a screen's kept texts."""
+    app = _app()
+    kept = screen.Kept()
+    assert kept.get(app) is None
+    assert kept.keep(app, ["a"]) == ["a"] and kept.get(app) == ["a"]
+    app.push(screen.Screen())  # the stack changed
+    assert kept.get(app) is None
+    kept.keep(app, ["b"])
+    app.lang = "en"  # a setting changed (the language)
+    assert kept.get(app) is None and app.session.settings["lang"] == "en"
+    kept.keep(app, ["c"])
+    kept.drop()  # its owner changed what it shows
+    assert kept.get(app) is None
+
+
+def test_a_menu_relabels_after_a_value_change_only():
+    app = _app()
+    made = []
+
+    class Counted(screen.Menu):
+        def labels(self, app):
+            made.append(1)
+            return ["x", "y", "z"]
+
+    menu = Counted()
+    app.push(menu)
+    menu.texts(app)
+    menu.on_key(app, 2, "press")  # DOWN: a cursor move keeps the labels
+    menu.texts(app)
+    assert len(made) == 1 and menu.index == 1
+    menu.relabel()
+    menu.texts(app)
+    assert len(made) == 2

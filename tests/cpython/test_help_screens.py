@@ -165,6 +165,8 @@ def test_wrap_breaks_long_words():
     class App:
         ui = Ui()
 
-    lines = helpmod.wrap(App(), "ab Donaudampfschifffahrt cd\nef")
+    from firmware.screens.lines import wrap
+
+    lines = wrap(App(), "ab Donaudampfschifffahrt cd\nef")
     assert all(len(s) <= 10 for s in lines)
     assert "".join(lines).replace(" ", "") == "abDonaudampfschifffahrtcdef"

@@ -174,7 +174,8 @@ class Masher:
                 check_game(game)
         top = app.top()
         if name == "pad":  # the score pad: saved after every entry, like a game
-            from engine.scorepad import KIND_PAD, ScorePad
+            from engine.scorepad import ScorePad
+            from firmware.files import KIND_PAD
 
             data, _note = app.session.store.load("pad", KIND_PAD)
             assert ScorePad.from_data(data).to_data() == top.pad.to_data()

@@ -244,7 +244,7 @@ def test_the_order_hint_names_the_keys_that_move_a_seat(tmp_path, board, lang):
 def test_a_rematch_is_one_press_on_the_winner_screen(tmp_path, board):
     sim = _sim(tmp_path, board, seed=8)
     new_game(sim, "farkle4000", ["", "", "mutig"])
-    assert sim.app.session.load_table() is not None
+    assert sim.app.session.load_seating() is not None
     first = sim.app.stack[1].game
     rules, seats = first.rules.encode(), [(s.name, s.kind) for s in first.seats]
     state, _ = play_to_end(sim)
@@ -325,9 +325,9 @@ def test_an_unsaved_rule_edit_comes_back_as_the_edit(tmp_path):
     from engine.rules import preset
 
     sim = _sim(tmp_path, BOARDS[0], seed=5)
-    assert sim.app.session.load_table() is None
+    assert sim.app.session.load_seating() is None
     edit = preset("zehntausend").replace(entry=500)
-    sim.app.session.save_table("", edit, [["Anna", ""]], [])
+    sim.app.session.save_seating("", edit, [["Anna", ""]], [])
     _title_to(sim, "new_game")
     assert sim.state()["preset"] == "custom"
     assert sim.app.top()._rules(sim.app).encode() == edit.encode()
@@ -366,7 +366,7 @@ def test_rules_equal_to_a_preset_come_back_as_that_preset(tmp_path):
     from engine.rules import preset
 
     sim = _sim(tmp_path, BOARDS[0])
-    sim.app.session.save_table("", preset("kneipe"), [["Anna", ""]], [])
+    sim.app.session.save_seating("", preset("kneipe"), [["Anna", ""]], [])
     _title_to(sim, "new_game")
     assert sim.state()["preset"] == "kneipe"
     assert sim.app.top().labels(sim.app)[0].endswith(t("de", "preset_kneipe"))

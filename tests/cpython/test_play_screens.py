@@ -332,7 +332,7 @@ def test_hand_over_says_what_the_computer_scored(tmp_path, board, lang, drawn):
     results = sim.state()["results"]
     assert results[0][0] == "Profi 2" and results[0][1] >= 2000, results
     assert "Profi 2 +%d" % results[0][1] in drawn(sim)
-    from firmware.screens.table import result_line
+    from firmware.screens.turns import result_line
 
     game.seats[1].name = "WWWWWWWWWWWW"  # the longest names give way, the result stays
     for result, end in (((1, None), _t(sim, "turn_nothing") % ""), ((1, 12350), " +12350")):
@@ -409,7 +409,7 @@ def test_tie_without_the_trigger_goes_to_the_earlier_seat(tmp_path, drawn):
     assert sim.state()["scores"] == [0, 1000, 1000]
     assert _t(sim, "tie_final_small") in drawn(sim)
     # The same tie, but the opener left: the earlier seat of the leaders wins.
-    from firmware.screens.table import win_reason
+    from firmware.screens.turns import win_reason
 
     game.final = 0
     assert win_reason(sim.app, game) == [_t(sim, "tie_seat")]

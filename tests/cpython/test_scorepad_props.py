@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import scorepad
-from engine.scorepad import MAX_ROWS, PadError, ScorePad, decode_pad, encode_pad
+from engine.scorepad import MAX_ROWS, PadError, ScorePad
+from tests.both.helpers import decode_pad, encode_pad
 
 NAMES = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz", "Gina", "Hans", "Ida", "anna"]
 

@@ -55,7 +55,7 @@ def test_settings_are_kept_after_a_restart(tmp_path):
               "speed": 2, "tips": True, "sound": True}
     for key, value in expect.items():
         assert sim.app.session.settings[key] == value, key
-    assert sim.app.prefs == 9  # one bump per change
+    assert sim.app.settings_version == 9  # one bump per change
     press(sim, "B")
     assert sim.state()["screen"] == "title"
     assert sim.app.top().labels(sim.app)[0] == strings.text("en", "new_game")
@@ -63,7 +63,7 @@ def test_settings_are_kept_after_a_restart(tmp_path):
     again = Sim("pico_ssd1306_i2c", str(tmp_path), 2)  # switched off and on
     for key, value in expect.items():
         assert again.app.session.settings[key] == value, key
-    assert again.app.lang == "en" and again.app.ui.dice_style == 2
+    assert again.app.lang == "en" and again.app.session.settings["dice"] == 2
     title_to(again, "settings_title")
     labels = again.app.top().labels(again.app)
     assert labels[:5] == ["Language: English", "Contrast: 2/5", "Sleep: 10 min", "Dice: digits",
@@ -97,7 +97,7 @@ def test_sleep_never_and_a_foreign_value(tmp_path):
 
 def _die_pixels(style, tmp_path):
     sim = Sim("pico_ssd1306_i2c", str(tmp_path / str(style)), 1)
-    sim.app.ui.dice_style = style
+    sim.app.session.settings["dice"] = style
     game = Game(preset("zehntausend"), ["Anna"], ScriptedDice([1, 2, 3, 4, 5, 6]))
     game.apply(("roll",))
     sim.app.home(Play(sim.app, game))

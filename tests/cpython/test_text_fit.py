@@ -308,7 +308,7 @@ def _saved_game(sim):
 
 
 def _continue(sim):
-    sim.app.moves += 1  # the title lists its entries again
+    sim.app.version += 1  # the title lists its entries again
     sim.app.redraw()
     sim.run(50)
     sim.keys("A")

@@ -37,7 +37,7 @@ def main():
     done = False
     while not done:
         part = "tables" if len(solver.tables) <= rules.dice else (
-            "rows" if solver.made is None else "reach")
+            "rows" if solver.unreached is None else "reach")
         t0 = ticks_us()
         done = solver.step()
         us = ticks_diff(ticks_us(), t0)

@@ -1,12 +1,11 @@
 """Statistics screens: the names, one name's figures, the records, reset.
 
 The figures come from firmware.stats (their own file); this module only
-shows them. Reset deletes them only after a confirmation (`Confirm`, which
-other screens use too).
+shows them. Reset deletes them only after a confirmation
+(firmware.screens.message.Confirm).
 """
 
-from firmware import buttons
-from firmware.screen import Menu, Screen
+from firmware.screen import Menu
 from firmware.screens.pager import Pager
 from firmware.stats import BOT, Stats, percent
 
@@ -72,6 +71,8 @@ class StatsMenu(Menu):
             app.push(Sheet(app.t("stats_records"), record_lines(app, self.stats),
                            "stats_records"))
         elif index == n + 1:
+            from firmware.screens.message import Confirm
+
             app.push(Confirm(app.t("stats_reset"), [app.t("stats_reset_ask")], self._reset))
 
     def _reset(self, app):
@@ -125,38 +126,3 @@ def record_lines(app, stats):
 
 class Sheet(Pager):
     """Lines under a title (see Pager)."""
-
-
-class Confirm(Screen):
-    """A yes/no question: A runs `yes(app)` after this screen closes, B only
-    closes it. `hint` is the text key of the hint line, for a question
-    whose answers say what they do."""
-
-    name = "confirm"
-
-    def __init__(self, title, lines, yes, hint="confirm_hint"):
-        self.title_text = title
-        self.text_lines = lines
-        self.yes = yes
-        self.hint = hint
-
-    def on_key(self, app, key, kind):
-        """A yes, B no."""
-        if kind != "press":
-            return
-        if key == buttons.A:
-            app.pop()
-            self.yes(app)
-        elif key == buttons.B:
-            app.pop()
-
-    def draw(self, app, canvas):
-        """Title, the question, hint."""
-        app.ui.clear(canvas)
-        app.ui.title(canvas, self.title_text)
-        app.ui.lines(canvas, self.text_lines)
-        app.ui.hints(canvas, app.t(self.hint))
-
-    def state(self):
-        """The question."""
-        return {"title": self.title_text, "lines": list(self.text_lines)}

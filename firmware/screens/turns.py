@@ -3,22 +3,7 @@
 from engine.levels import LEVELS
 from firmware import buttons
 from firmware.screen import Menu, Screen
-
-
-def standing_lines(app, game):
-    """'1. Name 1234' lines, best first: » marks the seat to play, • a seat
-    that still has a turn in the final round or play-off round. A long
-    name gives way to the score (fitted to a list entry's width)."""
-    lines = []
-    ui = app.ui
-    ending = game.final >= 0 or game.playoff is not None
-    for rank, i in enumerate(game.standings()):
-        seat = game.seats[i]
-        mark = "»" if i == game.current and game.phase != "over" else " "
-        last = " •" if ending and i in game.pending and i != game.current else ""
-        line = "%d.%s%%s %d%s" % (rank + 1, mark, seat.score, last)
-        lines.append(ui.fit_name(line, seat.name, ui.w - 4))
-    return lines
+from firmware.screens.lines import standing_lines
 
 
 def offer_text(app, game):
@@ -150,7 +135,7 @@ class Standings(Menu):
         move (firmware/tips.py), join and leave, rules & help, to the
         title."""
         out = ["back_to_game"]
-        play = _play(app)
+        play = app.find("play")
         game = self.game
         if play is not None and game.phase != "over":
             if not game.seat().is_bot:
@@ -166,7 +151,7 @@ class Standings(Menu):
         out = standing_lines(app, self.game)
         for key in self._entries(app):
             if key == "tips":  # offered only under a play screen
-                play = _play(app)
+                play = app.find("play")
                 on = play is not None and play.tips.on()
                 out.append(app.t("tips") + ": " + app.t("tips_on" if on else "tips_off"))
             else:
@@ -182,7 +167,7 @@ class Standings(Menu):
         if key == "to_title":
             app.home()
         elif key == "tips":
-            screen = _play(app)
+            screen = app.find("play")
             if screen is not None:
                 screen.tips.toggle(app)
         elif key == "help":
@@ -190,11 +175,11 @@ class Standings(Menu):
 
             app.push(HelpMenu(self.game.rules))
         elif key == "menu_join":
-            app.push(JoinMenu(_play(app)))
+            app.push(JoinMenu(app.find("play")))
         elif key == "menu_leave":
-            from firmware.screens.menu import SeatPick
+            from firmware.screens.seat_pick import SeatPick
 
-            play = _play(app)
+            play = app.find("play")
             if play is not None:
                 app.push(SeatPick(self.game, "menu_leave",
                                   lambda app, i: play.table_action(app, ("leave", i))))
@@ -244,13 +229,6 @@ def _join(app, play, name, kind):
         app.session.remember_name(name)
 
 
-def _play(app):
-    """The play screen on the stack (its tips), or None."""
-    for screen in app.stack:
-        if getattr(screen, "tips", None) is not None and screen.name == "play":
-            return screen
-    return None
-
 
 def win_reason(app, game, best=0):
     """The lines under the winner's name: why a tie went this way (by the
@@ -274,7 +252,7 @@ def win_reason(app, game, best=0):
 class Winner(Screen):
     """The end: who won, why when it was close (or a solo game's turns and
     record), and the final standings; A starts a rematch (the same table
-    and rules, firmware.screens.setup.rematch), B returns to the title."""
+    and rules, firmware.flow.rematch), B returns to the title."""
 
     name = "winner"
 
@@ -287,9 +265,7 @@ class Winner(Screen):
         if kind != "press":
             return
         if key == buttons.A:
-            from firmware.screens.setup import rematch
-
-            rematch(app, self.game)
+            app.flow.rematch(app, self.game)
         elif key == buttons.B:
             app.home()
 
