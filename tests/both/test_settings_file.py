@@ -7,7 +7,7 @@ under CPython and the MicroPython Unix port."""
 from firmware.files import CONTRAST, KIND_SETTINGS, SETTINGS
 from firmware.session import DEFAULT_SETTINGS, Session
 from firmware.store import Store
-from tests.fakes.memfs import MemFS
+from tools.fakes.memfs import MemFS
 
 
 def _with_file(pairs):
