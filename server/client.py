@@ -96,7 +96,17 @@ class Client:
         if welcome is None or welcome.get("t") != "welcome":
             raise ConnectionError("no welcome: closed with %s" % self.close_code)
         self.seat = welcome["seat"]
+        if since is not None:
+            self.n = since
+        while self.n < welcome["n"] or self.state is None and since is None:
+            if await self.recv() is None:
+                raise ConnectionError("closed with %s while catching up" % self.close_code)
         return welcome
+
+    async def reconnect(self):
+        """Connect again after a reload or a lost connection, catching up
+        from the last event seen."""
+        return await self.connect(since=self.n)
 
     async def recv(self, timeout=30):
         """The next message (also applied to `state`); None once closed."""
@@ -139,6 +149,13 @@ class Client:
         if ref is not None:
             msg["id"] = ref
         await self.send(msg)
+
+    async def play(self, action, timeout=30):
+        """Send a turn action and wait for its event (or a refusal)."""
+        n = self.n
+        refused = len(self.refusals)
+        await self.act(action)
+        await self.until(lambda c: c.n > n or len(c.refusals) > refused, timeout)
 
     async def until(self, test, timeout=30):
         """Receive until `test(self)` holds (checked first); the last message."""
