@@ -139,9 +139,9 @@ class Client:
         return msg
 
     async def send(self, msg):
-        """Send one message (a dict, or raw text as it is)."""
+        """Send one message (a dict, or raw text or bytes as they are)."""
         assert self.ws is not None
-        await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+        await self.ws.send(msg if isinstance(msg, (str, bytes)) else json.dumps(msg))
 
     async def act(self, action, ref=None):
         """Send a turn action (a list such as ["keep", [1, 5]])."""
