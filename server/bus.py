@@ -27,6 +27,8 @@ class RedisBus:
         self.hub = None
         self.pubsub = None
         self.task = None
+        self.calls = {}  # call id -> future of its answer
+        self.next_call = 0
 
     async def start(self, hub):
         """Subscribe and start listening."""
@@ -61,6 +63,29 @@ class RedisBus:
             return
         await self.to_proc(owner, msg)
 
+    async def call(self, proc, msg, timeout=5.0):
+        """Ask process `proc` to carry out `msg` and wait for its answer (a
+        dict); a refusal there is raised here as the same Refused."""
+        from server.room import Refused
+
+        hub = self.hub
+        assert hub is not None
+        self.next_call += 1
+        rid = self.next_call
+        future = asyncio.get_running_loop().create_future()
+        self.calls[rid] = future
+        try:
+            if not await self.to_proc(proc, dict(msg, rid=rid, proc=hub.proc)):
+                raise Refused("retry")
+            answer = await asyncio.wait_for(future, timeout)
+        except asyncio.TimeoutError:
+            raise Refused("retry")
+        finally:
+            self.calls.pop(rid, None)
+        if "why" in answer:
+            raise Refused(answer["why"], answer["values"])
+        return answer["out"]
+
     async def ask_presence(self, code):
         """After taking a room over: every process re-announces its seats."""
         await self.r.publish("zt:who", json.dumps({"code": code}))
@@ -92,6 +117,16 @@ class RedisBus:
             await self.to_owner(code, {"op": "up", "code": code, "seat": conn.seat,
                                        "proc": hub.proc, "conn": conn.id})
 
+    async def _answer(self, msg, work):
+        """Carry out a call's work and send its answer (or refusal) back."""
+        from server.room import Refused
+
+        try:
+            answer = {"op": "answer", "rid": msg["rid"], "out": await work}
+        except Refused as e:
+            answer = {"op": "answer", "rid": msg["rid"], "why": e.key, "values": e.values}
+        await self.to_proc(msg["proc"], answer)
+
     async def _handle(self, msg):
         hub = self.hub
         op = msg.get("op")
@@ -105,5 +140,11 @@ class RedisBus:
                 await hub.reply(hub.proc, msg["conn"], msg["text"])
             elif op == "kick":
                 await hub.kick(hub.proc, msg["conn"], msg["code"])
+            elif op == "join":
+                await self._answer(msg, hub.join(msg["code"], msg["body"]))
+            elif op == "answer":
+                future = self.calls.get(msg["rid"])
+                if future is not None and not future.done():
+                    future.set_result(msg)
         except Exception:
             log.exception("bus request %s", op)

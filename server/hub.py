@@ -146,13 +146,16 @@ class Hub:
         """Stop the clock and release the rooms."""
         for t in self.tasks:
             t.cancel()
-        for live in list(self.live.values()):
-            if live.bot_task is not None:
-                live.bot_task.cancel()
-            await self.store.release(live.room.code, self.proc)
-        if self.bus is not None:
-            await self.bus.stop()
-        await self.store.close()
+        try:
+            for live in list(self.live.values()):
+                if live.bot_task is not None:
+                    live.bot_task.cancel()
+                await self.store.release(live.room.code, self.proc)
+            if self.bus is not None:
+                await self.bus.stop()
+            await self.store.close()
+        except Exception:  # Redis gone first: its leases expire by themselves
+            log.warning("stopping: the store was not reachable")
 
     # ------------------------------------------------------------ rooms
 
@@ -180,7 +183,12 @@ class Hub:
         return {"code": code, "seat": 0, "token": token}
 
     async def join(self, code, body):
-        """A person joins room `code`: seat and token."""
+        """A person joins room `code`: seat and token (asked of the room's
+        owner when that is another process)."""
+        if code not in self.live and self.bus is not None:
+            owner = await self.store.owner(code)
+            if owner and owner != self.proc:
+                return await self.bus.call(owner, {"op": "join", "code": code, "body": body})
         live = await self._own(code)
         async with live.lock:
             seat, token = live.room.join(body.get("name"))

@@ -36,6 +36,7 @@ class ServerProc:
     """One `python -m server` process."""
 
     def __init__(self, tmp, *extra):
+        tmp.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.base = "http://127.0.0.1:%d" % self.port
         self.args = [sys.executable, "-m", "server", "--port", str(self.port),
