@@ -41,6 +41,10 @@ def test_two_processes_one_killed(redis_url, server_factory, tmp_path):
         if a.state["status"] != "over":
             while True:
                 await b.until(lambda c: c.state["cur"] in (0, 1), 30)
+                await a.until(lambda c: c.n >= b.n, 30)
+                await b.until(lambda c: c.n >= a.n, 30)
+                if a.state["cur"] not in (0, 1):
+                    continue
                 mover = a if a.my_turn() else b
                 refused = len(mover.refusals)
                 await mover.play(mover.choose())
