@@ -125,6 +125,10 @@ def make_app(settings):
         return JSONResponse({"ok": True, "proc": hub.proc, "rooms": len(hub.live),
                              "connections": len(hub.conns)})
 
+    async def stats(request: Request):
+        hub = hub_box["hub"]
+        return JSONResponse(dict(hub.stats, rooms=len(hub.live), connections=len(hub.conns)))
+
     async def socket(ws: WebSocket):
         if not origin_ok(settings, ws.headers.get("origin"), ws.headers.get("host")):
             await ws.close(code=1008)  # before accept: the handshake gets 403
@@ -192,6 +196,7 @@ def make_app(settings):
         Route("/api/rooms/{code}/games/{g:int}", record, methods=["GET"]),
         Route("/api/reasons", reasons, methods=["GET"]),
         Route("/api/health", health, methods=["GET"]),
+        Route("/api/stats", stats, methods=["GET"]),
         WebSocketRoute("/ws/{code}", socket),
     ]
     if (settings.web / "index.html").exists():

@@ -133,6 +133,10 @@ class Hub:
         self.bots = {}  # (level, fingerprint) -> bot
         self.created = {}  # client address -> times of rooms it created
         self.tasks = []
+        # Where the time goes (GET /api/stats, read by tools/serve_bench.py):
+        # seconds in the engine and the room's messages, in the store, and
+        # handing the messages to the connections (or to Redis).
+        self.stats = {"actions": 0, "apply": 0.0, "store": 0.0, "send": 0.0}
 
     # ------------------------------------------------------------ life
 
@@ -251,7 +255,10 @@ class Hub:
         if not messages:
             return
         code = live.room.code
+        began = time.perf_counter()
         ok = await self.store.save(code, live.room.state, messages, self.proc)
+        saved = time.perf_counter()
+        self.stats["store"] += saved - began
         if not ok:
             log.warning("room %s: lease lost, another process owns it now", code)
             self._drop(code)
@@ -261,6 +268,7 @@ class Hub:
             await self.bus.publish_events(code, messages)
         else:
             self.deliver(code, messages)
+        self.stats["send"] += time.perf_counter() - saved
         self._kick_bots(live)
 
     def deliver(self, code, messages):
@@ -402,7 +410,10 @@ class Hub:
                 room = live.room
                 t = msg.get("t")
                 if t == "act":
+                    began = time.perf_counter()
                     room.act(seat, parse_action(msg.get("a")))
+                    self.stats["actions"] += 1
+                    self.stats["apply"] += time.perf_counter() - began
                 elif t == "start":
                     room.start(seat)
                 elif t == "rematch":
@@ -500,6 +511,7 @@ class Hub:
         """Away seats, stand-ins, idle rooms, leases and take-overs."""
         last_renew = 0.0
         last_expire = 0.0
+        last_checkpoint = 0.0
         while True:
             await asyncio.sleep(0.25)
             try:
@@ -511,6 +523,10 @@ class Hub:
                     for code in await self.store.renew(list(self.live), self.proc):
                         self._drop(code)
                     await self._take_over()
+                checkpoint = getattr(self.store, "checkpoint", None)
+                if checkpoint is not None and now - last_checkpoint >= 2:
+                    last_checkpoint = now
+                    await asyncio.to_thread(checkpoint)
                 if now - last_expire >= 60:
                     last_expire = now
                     for code in await self.store.expire(time.time() - self.settings.idle_expire):

@@ -26,6 +26,11 @@ class SqliteStore:
                                   check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")  # WAL: safe against a crash of the process
+        # Checkpoints (copying the log into the file, with an fsync) would
+        # stall the event loop for a quarter second now and then: a thread
+        # with a connection of its own does them instead (`checkpoint`).
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self._checkpointer = None
         self.db.execute("CREATE TABLE IF NOT EXISTS rooms (code TEXT PRIMARY KEY, "
                         "state TEXT NOT NULL, touched REAL NOT NULL)")
         self.db.execute("CREATE TABLE IF NOT EXISTS events (code TEXT NOT NULL, "
@@ -57,6 +62,14 @@ class SqliteStore:
             raise
         return True
 
+    def checkpoint(self):
+        """Copy the write-ahead log into the file without blocking writers
+        (run in a thread: the hub's clock calls it every few seconds)."""
+        if self._checkpointer is None:
+            self._checkpointer = sqlite3.connect(str(self.path), isolation_level=None,
+                                                 check_same_thread=False)
+        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
     async def expire(self, before):
         """Delete the rooms untouched since `before` (a time); their codes."""
         codes = [r[0] for r in self.db.execute(
@@ -85,6 +98,8 @@ class SqliteStore:
     async def close(self):
         """Close the file."""
         self.db.close()
+        if self._checkpointer is not None:
+            self._checkpointer.close()
 
 
 # KEYS: state, events, lease. ARGV: proc, state JSON, ttl seconds, messages...
