@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 
 from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed
 
 
 class ServerRefused(Exception):
@@ -103,9 +104,11 @@ class Client:
                 raise ConnectionError("closed with %s while catching up" % self.close_code)
         return welcome
 
-    async def reconnect(self):
-        """Connect again after a reload or a lost connection, catching up
-        from the last event seen."""
+    async def reconnect(self, base=None):
+        """Connect again after a reload or a lost connection (to server
+        `base`, or the same one), catching up from the last event seen."""
+        if base is not None:
+            self.url = base.replace("http", "ws", 1) + "/ws/" + self.code
         return await self.connect(since=self.n)
 
     async def recv(self, timeout=30):
@@ -141,7 +144,11 @@ class Client:
     async def send(self, msg):
         """Send one message (a dict, or raw text or bytes as they are)."""
         assert self.ws is not None
-        await self.ws.send(msg if isinstance(msg, (str, bytes)) else json.dumps(msg))
+        try:
+            await self.ws.send(msg if isinstance(msg, (str, bytes)) else json.dumps(msg))
+        except ConnectionClosed:
+            self.close_code = self.ws.close_code
+            raise ConnectionError("closed with %s" % self.close_code)
 
     async def act(self, action, ref=None):
         """Send a turn action (a list such as ["keep", [1, 5]])."""

@@ -239,10 +239,8 @@ async def reconnect_lost(clients, bases):
     for c in clients:
         if c.ws is None or c.ws.close_code is not None:
             for base in bases:
-                c.url = c.url.split("/ws/")[0].rsplit(":", 1)[0] + ":" + base.rsplit(":", 1)[
-                    1] + "/ws/" + c.code
                 try:
-                    await c.reconnect()
+                    await c.reconnect(base)
                     break
                 except (ConnectionError, OSError):
                     await asyncio.sleep(0.2)
