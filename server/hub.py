@@ -287,7 +287,33 @@ class Hub:
     async def attach(self, conn, hello):
         """The first message of a connection: a seat's hello with its token,
         or a spectator's watch. Sends the welcome and the catch-up;
-        returns a close code when the connection must end instead."""
+        returns a close code when the connection must end instead.
+
+        The connection is registered before the room is read: an event
+        saved later is held for it, one saved earlier is in what is read
+        (events are saved before they are published), so none falls in
+        between."""
+        code = conn.code
+        conn.catching_up = True
+        self.local.setdefault(code, set()).add(conn)
+        self.conns[conn.id] = conn
+        rc = await self._welcome(conn, hello)
+        if rc:
+            self.conns.pop(conn.id, None)
+            conns = self.local.get(code)
+            if conns is not None:
+                conns.discard(conn)
+                if not conns:
+                    del self.local[code]
+            return rc
+        conn.catching_up = False
+        held, conn.held = conn.held, []
+        for n, text in held:
+            conn.event(n, text)
+        await self.presence(code, conn.seat, self.proc, conn.id, True)
+        return 0
+
+    async def _welcome(self, conn, hello):
         code = conn.code
         live = self.live.get(code)
         if live is None and self.bus is None:
@@ -295,13 +321,16 @@ class Hub:
                 live = await self._own(code)
             except Refused:
                 return CLOSE_NO_ROOM
-        if live is not None:
-            room = live.room
-        else:
+        if live is None:
             state = await self.store.get(code)
             if state is None:
                 return CLOSE_NO_ROOM
-            room = Room(state)
+            return await self._catch_up(conn, hello, Room(state))
+        async with live.lock:  # no event half made (counted, not yet saved) meanwhile
+            return await self._catch_up(conn, hello, live.room)
+
+    async def _catch_up(self, conn, hello, room):
+        code = conn.code
         if hello.get("t") == "hello":
             try:
                 conn.seat = check_token(room, hello.get("token"))
@@ -309,24 +338,17 @@ class Hub:
                 return CLOSE_TOKEN
         since = hello.get("since")
         since = since if type(since) is int and 0 <= since else -1
-        conn.catching_up = True
-        self.local.setdefault(code, set()).add(conn)
-        self.conns[conn.id] = conn
         seq = room.seq
         conn.send(json.dumps({"t": "welcome", "room": code, "seat": conn.seat, "n": seq}))
         if 0 <= since <= seq and seq - since <= self.settings.catchup:
-            for text in await self.store.events(code, since, seq - since):
+            missed = await self.store.events(code, since, seq - since)
+            for text in missed:
                 conn.send(text)
-            conn.last = seq
+            conn.last = since + len(missed)
         else:
             conn.send(json.dumps({"t": "snap", "n": seq, "s": room.public()},
                                  separators=(",", ":")))
             conn.last = seq
-        conn.catching_up = False
-        held, conn.held = conn.held, []
-        for n, text in held:
-            conn.event(n, text)
-        await self.presence(code, conn.seat, self.proc, conn.id, True)
         return 0
 
     async def detach(self, conn):

@@ -372,11 +372,20 @@ def main(argv=None):
             continue
         runs = []
         for _ in range(a.runs):
-            if name == "redis":
-                runs.append(scenario_redis(a.small, a.seconds, 5))
-            else:
-                rooms = a.small if name == "small" else a.large
-                runs.append(scenario_single(rooms, a.seconds, server_core, client_core))
+            try:
+                if name == "redis":
+                    runs.append(scenario_redis(a.small, a.seconds, 5))
+                else:
+                    rooms = a.small if name == "small" else a.large
+                    runs.append(scenario_single(rooms, a.seconds, server_core, client_core))
+            except Exception as e:  # one scenario's failure is reported, the others run
+                notes.append("%s: a run failed: %r" % (name, e))
+            if runs:
+                print("%s run %d: p50 %.1f ms, p99 %.1f ms" % (
+                    name, len(runs), pct(runs[-1]["tally"].latency, 50),
+                    pct(runs[-1]["tally"].latency, 99)), flush=True)
+        if not runs:
+            continue
         rooms = a.large if name == "large" else a.small
         lat50 = median(runs, lambda r: pct(r["tally"].latency, 50))
         lat99 = median(runs, lambda r: pct(r["tally"].latency, 99))

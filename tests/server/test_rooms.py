@@ -100,7 +100,7 @@ def test_custom_rules_and_target(server):
 
 
 def test_whole_game_two_people_and_a_computer_and_the_dice_check(server, tmp_path):
-    info = create_room(server.base, "Anna", people=2, computers=["profi"], target=2000)
+    info = create_room(server.base, "Anna", people=2, computers=["meister"], target=2000)
     bert = join_room(server.base, info["code"], "Bert")
 
     async def go():
@@ -115,6 +115,11 @@ def test_whole_game_two_people_and_a_computer_and_the_dice_check(server, tmp_pat
         by = {e["by"] for _, e in a.events if e["k"] == "act"}
         assert by == {"p", "c"}  # people and the computer both played
         final = a.state
+        # Rematch in the same room: a new game number and a new commitment.
+        await b.send({"t": "rematch"})
+        await a.until(lambda c: c.state["status"] == "playing")
+        assert a.state["g"] == 2 and a.state["commit"] != final["commit"]
+        assert a.state["rolls"] == 0 and "secret" not in a.state
         await a.close()
         await b.close()
         return final
@@ -312,3 +317,26 @@ def test_help_lists_the_settings():
     for opt in ("--host", "--port", "--data", "--redis", "--away-after", "--standin-after",
                 "--bot-pace", "--idle-expire", "--lease", "--heartbeat"):
         assert opt in out
+
+
+def test_rate_limit_per_connection(server_factory):
+    s = server_factory("--rate", "5", "--burst", "5")
+    info = create_room(s.base, "Anna")
+    join_room(s.base, info["code"], "Bert")
+
+    async def go():
+        a = Client(s.base, info["code"], info["token"])
+        await a.connect()
+        for _ in range(40):
+            try:
+                await a.send({"t": "ping"})
+            except ConnectionError:
+                break
+        while await a.recv(10) is not None:
+            pass
+        return a
+
+    a = run(go())
+    assert 1 <= a.pongs <= 10  # the burst, and what trickled back meanwhile
+    assert {r["why"] for r in a.refusals} == {"slow"}
+    assert a.close_code == 4008  # far beyond the limit: closed
