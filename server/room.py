@@ -240,12 +240,14 @@ class Room:
         assert game is not None
         st.setdefault("records", []).append(self.record(st["g"]))
         del st["records"][:-4]  # the last few games stay checkable
-        st["seats"] = [s for i, s in enumerate(st["seats"]) if game.seats[i].active]
+        st["seats"] = [s if game.seats[i].active else None for i, s in enumerate(st["seats"])]
         self._start()
 
     def _start(self):
+        """A new game of the seats there are. Empty seats (never taken, or
+        left) stay in the game as seats that left at once, so every seat
+        keeps its index: connections know their seat by it."""
         st = self.state
-        st["seats"] = [s for s in st["seats"] if s is not None]
         secret = fairdice.new_secret()
         st["secret"] = secret.hex()
         st["commit"] = fairdice.commitment(secret)
@@ -255,7 +257,12 @@ class Room:
         st["status"] = "playing"
         self.dice = fairdice.CommitDice(secret)
         rules = rules_mod.Rules.decode(st["rules"])
-        self.game = Game(rules, [(s["name"], s["kind"]) for s in st["seats"]], self.dice)
+        game = Game(rules, [("-", "") if s is None else (s["name"], s["kind"])
+                            for s in st["seats"]], self.dice)
+        for i, seat in enumerate(st["seats"]):
+            if seat is None:
+                game.apply(("leave", i))
+        self.game = game
         self._save_game()
         self._emit({"k": "start", "g": st["g"], "commit": st["commit"]})
 

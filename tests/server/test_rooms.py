@@ -45,7 +45,9 @@ def test_create_join_start(server):
         await anna.send({"t": "start"})
         await anna.until(lambda c: c.state["status"] == "playing")
         assert len(anna.state["commit"]) == 64 and "secret" not in anna.state
-        assert [s["name"] for s in anna.state["seats"]] == ["Anna", "Bert", "Vorsichtig 1"]
+        # The free seat stays as a seat that left at once: numbers do not move.
+        assert [s and s["name"] for s in anna.state["seats"]] == [
+            "Anna", "Bert", None, "Vorsichtig 1"]
         await anna.close()
         await b.close()
 
@@ -340,3 +342,35 @@ def test_rate_limit_per_connection(server_factory):
     assert 1 <= a.pongs <= 10  # the burst, and what trickled back meanwhile
     assert {r["why"] for r in a.refusals} == {"slow"}
     assert a.close_code == 4008  # far beyond the limit: closed
+
+
+def test_seats_keep_their_numbers_when_one_leaves_the_lobby(server):
+    info = create_room(server.base, "Anna", people=4, computers=["vorsichtig"])
+    bert = join_room(server.base, info["code"], "Bert")
+    cleo = join_room(server.base, info["code"], "Cleo")
+
+    async def go():
+        a = Client(server.base, info["code"], info["token"])
+        b = Client(server.base, info["code"], bert["token"])
+        c = Client(server.base, info["code"], cleo["token"])
+        for x in (a, b, c):
+            await x.connect()
+        await b.send({"t": "leave"})
+        while await b.recv(5) is not None:
+            pass
+        assert b.close_code == 4000
+        await a.send({"t": "start"})
+        await c.until(lambda x: x.state["status"] == "playing")
+        assert c.seat == 2 and c.state["seats"][1] is None
+        assert [s and s["name"] for s in c.state["seats"]] == [
+            "Anna", None, "Cleo", None, "Vorsichtig 1"]
+        await a.until(lambda x: x.my_turn())
+        while a.my_turn():
+            await a.play(a.choose())
+        await c.until(lambda x: x.my_turn())  # Bert's and the free seat are skipped
+        await c.play(["roll"])
+        assert c.events[-1][1]["seat"] == 2 and c.events[-1][1]["by"] == "p"
+        for x in (a, c):
+            await x.close()
+
+    run(go())
