@@ -65,6 +65,20 @@ def join_room(base, code, name):
     return http(base, "POST", "/api/rooms/%s/join" % code, {"name": name})
 
 
+def choose(state):
+    """A plain move in a room's public state: the keep of most dice, bank
+    from 350 on when allowed, else roll; pass a farkle."""
+    legal = state["legal"]
+    keeps = [a for a in legal if a[0] == "keep"]
+    if keeps:
+        return max(keeps, key=lambda a: len(a[1]))
+    if ["pass"] in legal:
+        return ["pass"]
+    if ["bank"] in legal and state["tt"] >= 350:
+        return ["bank"]
+    return ["roll"]
+
+
 class Client:
     """One WebSocket to a room: a seat (with its token) or a spectator."""
 
@@ -184,19 +198,9 @@ class Client:
                 and not s["seats"][self.seat]["standin"])
 
     def choose(self):
-        """A plain move for this seat: the keep of most dice, bank from 350
-        on when allowed, else roll; pass a farkle."""
-        s = self.state
-        assert s is not None
-        legal = s["legal"]
-        keeps = [a for a in legal if a[0] == "keep"]
-        if keeps:
-            return max(keeps, key=lambda a: len(a[1]))
-        if ["pass"] in legal:
-            return ["pass"]
-        if ["bank"] in legal and s["tt"] >= 350:
-            return ["bank"]
-        return ["roll"]
+        """A plain move for this seat (`choose`)."""
+        assert self.state is not None
+        return choose(self.state)
 
     async def close(self):
         """Close the socket."""

@@ -36,6 +36,12 @@ CLOSE_SLOW = 4008  # far too many messages, or a reader too slow to keep up
 QUEUE_MAX = 512  # messages waiting for one connection before it is dropped
 
 
+def compact(msg):
+    """A message as JSON without spaces (every message the server sends
+    starts with `{"t":"KIND"`)."""
+    return json.dumps(msg, separators=(",", ":"))
+
+
 class Conn:
     """One WebSocket: its room, its seat (-1: spectator), a send queue and
     a token bucket for the rate limit."""
@@ -92,7 +98,7 @@ class Conn:
         msg = {"t": "no", "why": key, "values": list(values)}
         if ref is not None:
             msg["re"] = ref
-        self.send(json.dumps(msg))
+        self.send(compact(msg))
 
     def close(self, code):
         """Close after what is queued (the writer does it)."""
@@ -339,15 +345,14 @@ class Hub:
         since = hello.get("since")
         since = since if type(since) is int and 0 <= since else -1
         seq = room.seq
-        conn.send(json.dumps({"t": "welcome", "room": code, "seat": conn.seat, "n": seq}))
+        conn.send(compact({"t": "welcome", "room": code, "seat": conn.seat, "n": seq}))
         if 0 <= since <= seq and seq - since <= self.settings.catchup:
             missed = await self.store.events(code, since, seq - since)
             for text in missed:
                 conn.send(text)
             conn.last = since + len(missed)
         else:
-            conn.send(json.dumps({"t": "snap", "n": seq, "s": room.public()},
-                                 separators=(",", ":")))
+            conn.send(compact({"t": "snap", "n": seq, "s": room.public()}))
             conn.last = seq
         return 0
 
@@ -450,7 +455,7 @@ class Hub:
             reply = {"t": "no", "why": e.key, "values": e.values}
             if msg.get("id") is not None:
                 reply["re"] = msg.get("id")
-            await self.reply(proc, conn_id, json.dumps(reply))
+            await self.reply(proc, conn_id, compact(reply))
 
     async def reply(self, proc, conn_id, text):
         """Send `text` to one connection, here or on another process."""
