@@ -9,7 +9,6 @@ keeps the room's lease: only the process named in it may save (the check
 and the write are one script, so a process that lost its lease can never
 write over its successor)."""
 
-import asyncio
 import json
 import sqlite3
 import time
@@ -32,8 +31,6 @@ class SqliteStore:
         # with a connection of its own does them instead (`checkpoint`).
         self.db.execute("PRAGMA wal_autocheckpoint=0")
         self._checkpointer = None
-        self._batch = []  # (code, state JSON, messages) waiting for the next commit
-        self._done = None  # the future of that commit
         self.db.execute("CREATE TABLE IF NOT EXISTS rooms (code TEXT PRIMARY KEY, "
                         "state TEXT NOT NULL, touched REAL NOT NULL)")
         self.db.execute("CREATE TABLE IF NOT EXISTS events (code TEXT NOT NULL, "
@@ -51,38 +48,19 @@ class SqliteStore:
         return [r[0] for r in rows]
 
     async def save(self, code, state, messages, proc=""):
-        """Write the state and the new (number, text) messages at once;
-        True once they are committed. Saves made in the same turn of the
-        event loop share one transaction (a group commit: under load one
-        commit serves many rooms)."""
-        self._batch.append((code, json.dumps(state, separators=(",", ":")), messages))
-        if self._done is None:
-            self._done = asyncio.get_running_loop().create_future()
-            asyncio.get_running_loop().call_soon(self._flush)
-        await asyncio.shield(self._done)
-        return True
-
-    def _flush(self):
-        batch, self._batch = self._batch, []
-        done, self._done = self._done, None
-        assert done is not None
+        """Write the state and the new (number, text) messages at once; True."""
         db = self.db
-        now = time.time()
+        db.execute("BEGIN")
         try:
-            db.execute("BEGIN")
-            try:
-                db.executemany("INSERT OR REPLACE INTO rooms (code, state, touched) "
-                               "VALUES (?, ?, ?)", [(c, st, now) for c, st, _ in batch])
-                db.executemany("INSERT INTO events (code, n, msg) VALUES (?, ?, ?)",
-                               [(c, n, text) for c, _, msgs in batch for n, text in msgs])
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-        except Exception as e:
-            done.set_exception(e)
-            return
-        done.set_result(True)
+            db.execute("INSERT OR REPLACE INTO rooms (code, state, touched) VALUES (?, ?, ?)",
+                       (code, json.dumps(state, separators=(",", ":")), time.time()))
+            db.executemany("INSERT INTO events (code, n, msg) VALUES (?, ?, ?)",
+                           [(code, n, text) for n, text in messages])
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return True
 
     def checkpoint(self):
         """Copy the write-ahead log into the file without blocking writers
