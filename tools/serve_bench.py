@@ -78,6 +78,15 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def waited_seconds(pid):
+    """Seconds process `pid`'s main thread has waited for a CPU while
+    runnable (/proc/PID/schedstat): the time other programs took its core."""
+    try:
+        return int(Path("/proc/%d/schedstat" % pid).read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def get(base, path):
     """GET a JSON answer."""
     with urllib.request.urlopen(base + path, timeout=10) as r:
@@ -484,21 +493,24 @@ def scenario_single(rooms, seconds, core_server, core_clients):
                 after_rss = rss_kib(server.proc.pid)
                 s0 = get(server.base, "/api/stats")
                 c0 = cpu_seconds(server.proc.pid)
+                q0 = waited_seconds(server.proc.pid)
                 w0 = time.monotonic()
                 tally = await play(cl, seconds)
                 wall = time.monotonic() - w0
                 s1 = get(server.base, "/api/stats")
                 c1 = cpu_seconds(server.proc.pid)
+                q1 = waited_seconds(server.proc.pid)
                 await close_all(cl)
-                return tally, after_rss, s0, s1, (c1 - c0) / wall
+                return tally, after_rss, s0, s1, (c1 - c0) / wall, (q1 - q0) / wall
 
-            tally, after_rss, s0, s1, cpu = asyncio.run(run())
+            tally, after_rss, s0, s1, cpu, queued = asyncio.run(run())
         finally:
             server.stop()
     n = max(1, s1["actions"] - s0["actions"])
     split = {k: 1000 * (s1[k] - s0[k]) / n for k in ("apply", "store", "send")}
     return {"tally": tally, "mem_kib": (after_rss - before_rss) / (rooms * SEATS),
-            "cpu": cpu, "split": split, "actions": n}
+            "cpu": cpu, "queued": queued, "split": split, "actions": n,
+            "rate": n / (seconds + 3.0)}
 
 
 def scenario_redis(rooms, seconds, kill_after, core_clients):
@@ -593,12 +605,16 @@ def main(argv=None):
         if name != "redis":
             row["mem"] = median(runs, lambda r: r["mem_kib"])
             row["cpu"] = median(runs, lambda r: r["cpu"])
+            row["queued"] = median(runs, lambda r: r["queued"])
+            row["rate"] = median(runs, lambda r: r["rate"])
             split = {k: median(runs, lambda r, k=k: r["split"][k]) for k in
                      ("apply", "store", "send")}
-            notes.append("%s: server CPU %.0f%% of one core; per action %.2f ms engine and "
-                         "messages, %.2f ms SQLite, %.2f ms handing to the sockets" % (
-                             name, 100 * row["cpu"], split["apply"], split["store"],
-                             split["send"]))
+            notes.append("%s: %.0f actions/s carried out; the server ran %.0f%% of the time "
+                         "and waited for its core %.0f%% of the time (other programs had "
+                         "it); per action %.2f ms engine and messages, %.2f ms SQLite, "
+                         "%.2f ms handing to the sockets" % (
+                             name, row["rate"], 100 * row["cpu"], 100 * row["queued"],
+                             split["apply"], split["store"], split["send"]))
         else:
             row["takeover"] = median(runs, lambda r: r["takeover"])
         rows.append(row)
@@ -617,8 +633,9 @@ def main(argv=None):
             " (%d refused or late)" % r["bad"] if r["bad"] else ""))
     for note in notes:
         print("- " + note)
-    print("(%d run(s) per scenario, medians; %.0f s measured each; python -m tools.serve_bench)"
-          % (a.runs, a.seconds))
+    print("(%d run(s) per scenario, medians; %.0f s measured each; load average at the end "
+          "%.1f on %d cores; python -m tools.serve_bench)" % (
+              a.runs, a.seconds, os.getloadavg()[0], os.cpu_count() or 0))
     return 0
 
 
