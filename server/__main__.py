@@ -1,0 +1,99 @@
+"""python -m server: the room server (docs/protocol.md).
+
+Serves the built page (make web) at /, the API at /api and the
+WebSockets at /ws on one port; rooms in SQLite under --data, or in Redis
+shared by several processes with --redis."""
+
+import argparse
+import logging
+import resource
+import sys
+from pathlib import Path
+
+from server.config import Settings
+
+
+def parse(argv=None):
+    """Settings from the command line."""
+    d = Settings()
+    p = argparse.ArgumentParser(prog="python -m server", description=__doc__.splitlines()[0])
+    p.add_argument("--host", default=d.host, help="address to listen on (default %(default)s)")
+    p.add_argument("--port", type=int, default=d.port, help="port (default %(default)s)")
+    p.add_argument("--data", type=Path, default=d.data,
+                   help="folder of the SQLite file (default %(default)s)")
+    p.add_argument("--redis", default="", metavar="URL",
+                   help="share rooms with other processes through Redis, e.g. "
+                        "redis://127.0.0.1:6379/0 (then --data is unused)")
+    p.add_argument("--web", type=Path, default=d.web, help="the built page (default %(default)s)")
+    p.add_argument("--away-after", type=float, default=d.away_after,
+                   help="seconds without a connection until a seat shows as away "
+                        "(default %(default)s)")
+    p.add_argument("--standin-after", type=float, default=d.standin_after,
+                   help="seconds an away seat's turn waits until a computer plays it "
+                        "(default %(default)s)")
+    p.add_argument("--standin-level", default=d.standin_level,
+                   help="computer level that plays for away people (default %(default)s)")
+    p.add_argument("--bot-pace", type=float, default=d.bot_pace,
+                   help="seconds between computer actions (default %(default)s)")
+    p.add_argument("--idle-expire", type=float, default=d.idle_expire,
+                   help="seconds until an untouched room is deleted (default %(default)s)")
+    p.add_argument("--unload-after", type=float, default=d.unload_after,
+                   help="seconds until a room nobody is connected to leaves memory "
+                        "(default %(default)s)")
+    p.add_argument("--lease", type=float, default=d.lease,
+                   help="Redis: seconds a room's lease lasts unless renewed; a dead "
+                        "process's rooms are taken over after it (default %(default)s)")
+    p.add_argument("--heartbeat", type=float, default=d.heartbeat,
+                   help="seconds between WebSocket pings (default %(default)s)")
+    p.add_argument("--rate", type=float, default=d.rate,
+                   help="messages per second per connection (default %(default)s)")
+    p.add_argument("--burst", type=float, default=d.burst,
+                   help="messages a connection may send at once (default %(default)s)")
+    p.add_argument("--room-limit", type=int, default=d.room_limit,
+                   help="new rooms per client address per --room-window (default %(default)s)")
+    p.add_argument("--room-window", type=float, default=d.room_window,
+                   help="seconds of the room limit's window (default %(default)s)")
+    p.add_argument("--origin", action="append", default=[],
+                   help="an allowed Origin besides the server's own host (repeatable)")
+    p.add_argument("--log", default="warning", help="log level (default %(default)s)")
+    a = p.parse_args(argv)
+    return Settings(
+        host=a.host, port=a.port, data=a.data, redis=a.redis, web=a.web,
+        away_after=a.away_after, standin_after=a.standin_after, standin_level=a.standin_level,
+        bot_pace=a.bot_pace, idle_expire=a.idle_expire, unload_after=a.unload_after,
+        lease=a.lease, heartbeat=a.heartbeat, rate=a.rate, burst=a.burst,
+        room_limit=a.room_limit, room_window=a.room_window, origins=tuple(a.origin),
+    ), a.log
+
+
+def raise_file_limit():
+    """As many open files as the hard limit allows (a socket is a file)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def main(argv=None):
+    """Run the server until interrupted."""
+    settings, level = parse(argv)
+    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(message)s")
+    raise_file_limit()
+    import uvicorn
+
+    from server.app import make_app
+
+    if not (settings.web / "index.html").exists():
+        print("note: %s has no page (run `make web`); / says so, the API works" % settings.web,
+              file=sys.stderr)
+    where = settings.redis or str(settings.data)
+    print("serving http://%s:%d/ (rooms in %s; Ctrl-C stops)" % (settings.host, settings.port,
+                                                                 where), flush=True)
+    uvicorn.run(make_app(settings), host=settings.host, port=settings.port,
+                ws_max_size=16 * 1024, ws_per_message_deflate=False,
+                ws_ping_interval=settings.heartbeat, ws_ping_timeout=settings.heartbeat,
+                log_level=level, access_log=False, server_header=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""Redis pub/sub between server processes (only with --redis).
+
+Channels:
+    zt:ev        every room's saved events: {"code", "m": [[n, text], ...]};
+                 each process passes them to its own connections of the room
+    zt:p:PROC    requests for one process: a forwarded client message
+                 ("msg"), a seat's connection coming or going ("up",
+                 "down"), an answer for one connection ("reply"), a
+                 connection to close ("kick")
+    zt:who       a new owner of a room asks every process which of the
+                 room's seats it serves ("up" again for each)
+"""
+
+import asyncio
+import json
+import logging
+
+log = logging.getLogger("server")
+
+
+class RedisBus:
+    """The message bus of one process (see the module docstring)."""
+
+    def __init__(self, store):
+        self.store = store
+        self.r = store.r
+        self.hub = None
+        self.pubsub = None
+        self.task = None
+        self.calls = {}  # call id -> future of its answer
+        self.next_call = 0
+
+    async def start(self, hub):
+        """Subscribe and start listening."""
+        self.hub = hub
+        self.pubsub = self.r.pubsub(ignore_subscribe_messages=True)
+        await self.pubsub.subscribe("zt:ev", "zt:who", "zt:p:" + hub.proc)
+        self.task = asyncio.create_task(self._listen())
+
+    async def stop(self):
+        """Stop listening."""
+        if self.task is not None:
+            self.task.cancel()
+        if self.pubsub is not None:
+            await self.pubsub.aclose()
+
+    async def publish_events(self, code, messages):
+        """Send saved events to every process."""
+        await self.r.publish("zt:ev", json.dumps({"code": code, "m": messages}))
+
+    async def to_proc(self, proc, msg):
+        """Send `msg` to process `proc`; False when no process listens."""
+        return bool(await self.r.publish("zt:p:" + proc, json.dumps(msg)))
+
+    async def to_owner(self, code, msg):
+        """Send `msg` to the room's owner; with no owner, become it."""
+        hub = self.hub
+        assert hub is not None
+        owner = await self.store.owner(code)
+        if not owner or owner == hub.proc:
+            await hub._own(code)
+            await self._handle(msg)
+            return
+        await self.to_proc(owner, msg)
+
+    async def call(self, proc, msg, timeout=5.0):
+        """Ask process `proc` to carry out `msg` and wait for its answer (a
+        dict); a refusal there is raised here as the same Refused."""
+        from server.room import Refused
+
+        hub = self.hub
+        assert hub is not None
+        self.next_call += 1
+        rid = self.next_call
+        future = asyncio.get_running_loop().create_future()
+        self.calls[rid] = future
+        try:
+            if not await self.to_proc(proc, dict(msg, rid=rid, proc=hub.proc)):
+                raise Refused("retry")
+            answer = await asyncio.wait_for(future, timeout)
+        except asyncio.TimeoutError:
+            raise Refused("retry")
+        finally:
+            self.calls.pop(rid, None)
+        if "why" in answer:
+            raise Refused(answer["why"], answer["values"])
+        return answer["out"]
+
+    async def ask_presence(self, code):
+        """After taking a room over: every process re-announces its seats."""
+        await self.r.publish("zt:who", json.dumps({"code": code}))
+
+    async def _listen(self):
+        assert self.pubsub is not None
+        while True:
+            try:
+                async for item in self.pubsub.listen():
+                    try:
+                        msg = json.loads(item["data"])
+                        if item["channel"] == "zt:ev":
+                            self.hub.deliver(msg["code"], [tuple(x) for x in msg["m"]])
+                        elif item["channel"] == "zt:who":
+                            asyncio.create_task(self._announce(msg["code"]))
+                        else:
+                            asyncio.create_task(self._handle(msg))
+                    except Exception:
+                        log.exception("bus message")
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("bus listener; listening again")
+                await asyncio.sleep(0.5)
+
+    async def _announce(self, code):
+        hub = self.hub
+        for conn in list(hub.local.get(code, ())):
+            await self.to_owner(code, {"op": "up", "code": code, "seat": conn.seat,
+                                       "proc": hub.proc, "conn": conn.id})
+
+    async def _answer(self, msg, work):
+        """Carry out a call's work and send its answer (or refusal) back."""
+        from server.room import Refused
+
+        try:
+            answer = {"op": "answer", "rid": msg["rid"], "out": await work}
+        except Refused as e:
+            answer = {"op": "answer", "rid": msg["rid"], "why": e.key, "values": e.values}
+        await self.to_proc(msg["proc"], answer)
+
+    async def _handle(self, msg):
+        hub = self.hub
+        op = msg.get("op")
+        try:
+            if op == "msg":
+                await hub.request(msg["code"], msg["seat"], msg["m"], msg["proc"], msg["conn"])
+            elif op in ("up", "down"):
+                await hub.presence(msg["code"], msg["seat"], msg["proc"], msg["conn"],
+                                   op == "up")
+            elif op == "reply":
+                await hub.reply(hub.proc, msg["conn"], msg["text"])
+            elif op == "kick":
+                await hub.kick(hub.proc, msg["conn"], msg["code"])
+            elif op == "join":
+                await self._answer(msg, hub.join(msg["code"], msg["body"]))
+            elif op == "answer":
+                future = self.calls.get(msg["rid"])
+                if future is not None and not future.done():
+                    future.set_result(msg)
+        except Exception:
+            log.exception("bus request %s", op)

@@ -1,0 +1,209 @@
+"""A small client of the room server (docs/protocol.md): the tests, the
+benchmark and any program that wants to play use it.
+
+    info = create_room("http://127.0.0.1:8000", "Anna", people=2, computers=["profi"])
+    c = Client("http://127.0.0.1:8000", info["code"], info["token"])
+    await c.connect()
+    await c.until(lambda c: c.my_turn())
+    await c.act(c.choose())
+
+`Client.state` is the room's public state after the last event, `n` the
+number of that event, `events` every (n, event) received."""
+
+import asyncio
+import json
+import time
+import urllib.error
+import urllib.request
+
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed
+
+
+class ServerRefused(Exception):
+    """The server answered an HTTP request with a refusal: `why`, `values`."""
+
+    def __init__(self, status, body):
+        super().__init__(status, body)
+        self.status = status
+        self.why = body.get("why", "")
+        self.values = body.get("values", [])
+
+
+def http(base, method, path, body=None, headers=None):
+    """One JSON request; the answer's JSON, or ServerRefused."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers=dict({"Content-Type": "application/json"},
+                                              **(headers or {})))
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        raw = e.read()
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            body = {"why": "http", "values": [e.code]}
+        raise ServerRefused(e.code, body)
+
+
+def create_room(base, name, people=2, computers=(), preset=None, rules=None, target=None):
+    """Create a room: {"code", "seat", "token"}."""
+    body = {"name": name, "people": people, "computers": list(computers)}
+    if preset is not None:
+        body["preset"] = preset
+    if rules is not None:
+        body["rules"] = rules
+    if target is not None:
+        body["target"] = target
+    return http(base, "POST", "/api/rooms", body)
+
+
+def join_room(base, code, name):
+    """Join room `code`: {"code", "seat", "token"}."""
+    return http(base, "POST", "/api/rooms/%s/join" % code, {"name": name})
+
+
+def choose(state):
+    """A plain move in a room's public state: the keep of most dice, bank
+    from 350 on when allowed, else roll; pass a farkle."""
+    legal = state["legal"]
+    keeps = [a for a in legal if a[0] == "keep"]
+    if keeps:
+        return max(keeps, key=lambda a: len(a[1]))
+    if ["pass"] in legal:
+        return ["pass"]
+    if ["bank"] in legal and state["tt"] >= 350:
+        return ["bank"]
+    return ["roll"]
+
+
+class Client:
+    """One WebSocket to a room: a seat (with its token) or a spectator."""
+
+    def __init__(self, base, code, token=None, origin=None):
+        self.url = base.replace("http", "ws", 1) + "/ws/" + code
+        self.code = code
+        self.token = token
+        self.origin = origin
+        self.ws = None
+        self.seat = -1
+        self.n = 0
+        self.state = None
+        self.events = []
+        self.refusals = []
+        self.pongs = 0
+        self.close_code = None
+        self.received_at = 0.0  # time.perf_counter() of the last message
+
+    async def connect(self, since=None):
+        """Open the socket and say hello (or watch); returns the welcome.
+        `since`: the number of the last event seen (None: a snapshot)."""
+        headers = {"Origin": self.origin} if self.origin else None
+        self.ws = await ws_connect(self.url, additional_headers=headers, compression=None,
+                                   max_size=2 ** 20, open_timeout=20)
+        hello = {"t": "hello", "token": self.token} if self.token else {"t": "watch"}
+        if since is not None:
+            hello["since"] = since
+        await self.ws.send(json.dumps(hello))
+        welcome = await self.recv()
+        if welcome is None or welcome.get("t") != "welcome":
+            raise ConnectionError("no welcome: closed with %s" % self.close_code)
+        self.seat = welcome["seat"]
+        if since is not None:
+            self.n = since
+        while self.n < welcome["n"] or self.state is None and since is None:
+            if await self.recv() is None:
+                raise ConnectionError("closed with %s while catching up" % self.close_code)
+        return welcome
+
+    async def reconnect(self, base=None):
+        """Connect again after a reload or a lost connection (to server
+        `base`, or the same one), catching up from the last event seen."""
+        if base is not None:
+            self.url = base.replace("http", "ws", 1) + "/ws/" + self.code
+        return await self.connect(since=self.n)
+
+    async def recv(self, timeout=30):
+        """The next message (also applied to `state`); None once closed."""
+        assert self.ws is not None
+        try:
+            raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        except asyncio.TimeoutError:
+            raise
+        except Exception:
+            self.close_code = self.ws.close_code
+            return None
+        self.received_at = time.perf_counter()
+        msg = json.loads(raw)
+        t = msg.get("t")
+        if t == "ev":
+            if msg["n"] != self.n + 1 and self.n:
+                raise AssertionError("event %d after %d: a gap" % (msg["n"], self.n))
+            self.n = msg["n"]
+            self.state = msg["s"]
+            self.events.append((msg["n"], msg["e"]))
+        elif t == "snap":
+            self.n = msg["n"]
+            self.state = msg["s"]
+        elif t == "welcome":
+            pass
+        elif t == "no":
+            self.refusals.append(msg)
+        elif t == "pong":
+            self.pongs += 1
+        return msg
+
+    async def send(self, msg):
+        """Send one message (a dict, or raw text or bytes as they are)."""
+        assert self.ws is not None
+        try:
+            await self.ws.send(msg if isinstance(msg, (str, bytes)) else json.dumps(msg))
+        except ConnectionClosed:
+            self.close_code = self.ws.close_code
+            raise ConnectionError("closed with %s" % self.close_code)
+
+    async def act(self, action, ref=None):
+        """Send a turn action (a list such as ["keep", [1, 5]])."""
+        msg = {"t": "act", "a": action}
+        if ref is not None:
+            msg["id"] = ref
+        await self.send(msg)
+
+    async def play(self, action, timeout=30):
+        """Send a turn action and wait for its event (or a refusal)."""
+        n = self.n
+        refused = len(self.refusals)
+        await self.act(action)
+        await self.until(lambda c: c.n > n or len(c.refusals) > refused, timeout)
+
+    async def until(self, test, timeout=30):
+        """Receive until `test(self)` holds (checked first); the last message."""
+        end = time.monotonic() + timeout
+        msg = None
+        while not test(self):
+            left = end - time.monotonic()
+            if left <= 0:
+                raise asyncio.TimeoutError("condition not met in %s s" % timeout)
+            msg = await self.recv(left)
+            if msg is None:
+                raise ConnectionError("closed with %s" % self.close_code)
+        return msg
+
+    def my_turn(self):
+        """True when this seat is to act in a running game."""
+        s = self.state
+        return (s is not None and s["status"] == "playing" and s.get("cur") == self.seat
+                and not s["seats"][self.seat]["standin"])
+
+    def choose(self):
+        """A plain move for this seat (`choose`)."""
+        assert self.state is not None
+        return choose(self.state)
+
+    async def close(self):
+        """Close the socket."""
+        if self.ws is not None:
+            await self.ws.close()
+            self.close_code = self.ws.close_code

@@ -1,0 +1,613 @@
+"""The rooms a process serves: connections, the owner's single writer per
+room, computers, away seats and (with Redis) the hand-over between
+processes.
+
+One process owns a room at a time (with SQLite: this one, always; with
+Redis: whoever holds the room's lease). The owner alone changes the room:
+under the room's lock it applies a request, saves the state and the new
+numbered messages, and only then sends them. A process that serves a
+connection to a room it does not own forwards the connection's requests
+and its comings and goings to the owner over Redis, and passes the
+owner's events on to the connection.
+"""
+
+import asyncio
+import json
+import logging
+import os
+import time
+
+from engine.bots import make_bot
+from engine.levels import PLAN, TABLES, needs
+from engine.rules import Rules
+from engine.turnplan import TurnPlan
+from engine.view import View
+from server.names import new_code
+from server.room import Refused, Room, check_token, parse_action, parse_rules
+
+log = logging.getLogger("server")
+
+CLOSE_LEFT = 4000  # the person left the game for good
+CLOSE_TOKEN = 4001  # the seat token is not one of this room's
+CLOSE_REPLACED = 4002  # the same seat connected from another tab or device
+CLOSE_NO_ROOM = 4003  # the room does not exist (any more)
+CLOSE_PROTOCOL = 4004  # no hello in time, or not a hello first
+CLOSE_SLOW = 4008  # far too many messages, or a reader too slow to keep up
+QUEUE_MAX = 512  # messages waiting for one connection before it is dropped
+
+
+def compact(msg):
+    """A message as JSON without spaces (every message the server sends
+    starts with `{"t":"KIND"`)."""
+    return json.dumps(msg, separators=(",", ":"))
+
+
+class Conn:
+    """One WebSocket: its room, its seat (-1: spectator), a send queue and
+    a token bucket for the rate limit."""
+
+    counter = 0
+
+    def __init__(self, ws, settings):
+        Conn.counter += 1
+        self.id = Conn.counter
+        self.ws = ws
+        self.code = ""
+        self.seat = -1
+        self.last = 0  # number of the last event sent
+        self.catching_up = False
+        self.held = []  # events that came while catching up
+        self.queue = asyncio.Queue()
+        self.closed = False
+        self.close_code = 1000
+        self.rate = settings.rate
+        self.burst = settings.burst
+        self.tokens = settings.burst
+        self.stamp = time.monotonic()
+        self.refused = 0
+
+    def allow(self):
+        """Take one message from the bucket; False when it is empty."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def send(self, text):
+        """Queue a text frame; a reader that fell far behind is dropped."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= QUEUE_MAX:
+            self.close(CLOSE_SLOW)
+            return
+        self.queue.put_nowait(text)
+
+    def event(self, n, text):
+        """Queue event message `n` unless it was sent already."""
+        if self.catching_up:
+            self.held.append((n, text))
+        elif n > self.last:
+            self.last = n
+            self.send(text)
+
+    def refuse(self, key, values=(), ref=None):
+        """Queue a refusal with its reason code."""
+        msg = {"t": "no", "why": key, "values": list(values)}
+        if ref is not None:
+            msg["re"] = ref
+        self.send(compact(msg))
+
+    def close(self, code):
+        """Close after what is queued (the writer does it)."""
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self.queue.put_nowait(None)
+
+
+class Live:
+    """A room this process owns: the room, its lock, who is connected to
+    each seat (process, connection id), and the clocks of away seats."""
+
+    def __init__(self, room, now):
+        self.room = room
+        self.lock = asyncio.Lock()
+        self.present = {}  # seat -> (proc, conn id)
+        self.gone = {i: now for i in range(len(room.state["seats"]))}
+        self.watchers = 0
+        self.turn = None  # (game number, seat, events) of the turn being timed
+        self.turn_at = now
+        self.bot_task = None
+        self.idle_since = now
+
+
+class Hub:
+    """Every room of this process (see the module docstring)."""
+
+    def __init__(self, settings, store, bus=None):
+        self.settings = settings
+        self.store = store
+        self.bus = bus  # server.bus.RedisBus, or None for one process
+        self.proc = "%s-%d-%s" % (os.uname().nodename, os.getpid(), new_code()[:6])
+        self.live = {}  # code -> Live (rooms owned here)
+        self.local = {}  # code -> set of Conn (connections served here)
+        self.conns = {}  # conn id -> Conn
+        self.plans = {}  # rules fingerprint -> TurnPlan
+        self.bots = {}  # (level, fingerprint) -> bot
+        self.created = {}  # client address -> times of rooms it created
+        self.tasks = []
+        # Where the time goes (GET /api/stats, read by tools/serve_bench.py):
+        # seconds in the engine and the room's messages, in the store, and
+        # handing the messages to the connections (or to Redis).
+        self.stats = {"actions": 0, "apply": 0.0, "store": 0.0, "send": 0.0}
+
+    # ------------------------------------------------------------ life
+
+    async def start(self):
+        """Start the clock (and the Redis listener)."""
+        if self.bus is not None:
+            await self.bus.start(self)
+        self.tasks.append(asyncio.create_task(self._ticker()))
+
+    async def stop(self):
+        """Stop the clock and release the rooms."""
+        for t in self.tasks:
+            t.cancel()
+        try:
+            for live in list(self.live.values()):
+                if live.bot_task is not None:
+                    live.bot_task.cancel()
+                await self.store.release(live.room.code, self.proc)
+            if self.bus is not None:
+                await self.bus.stop()
+            await self.store.close()
+        except Exception:  # Redis gone first: its leases expire by themselves
+            log.warning("stopping: the store was not reachable")
+
+    # ------------------------------------------------------------ rooms
+
+    async def create(self, address, body):
+        """A new room from a create request (a dict): its code, seat 0, token."""
+        now = time.time()
+        times = [t for t in self.created.get(address, []) if t > now - self.settings.room_window]
+        if len(times) >= self.settings.room_limit:
+            raise Refused("too_many_rooms", [self.settings.room_limit])
+        rules = parse_rules(body.get("preset"), body.get("rules"), body.get("target"))
+        computers = body.get("computers", [])
+        room, token = Room.create(new_code(), body.get("name"), body.get("people", 2),
+                                  computers, rules)
+        for kind in set(computers):
+            if needs(kind, PLAN):
+                await self._plan(rules)  # solved now, not in the first computer's turn
+        times.append(now)
+        self.created[address] = times
+        code = room.code
+        if not await self.store.acquire(code, self.proc):
+            raise Refused("retry")
+        live = Live(room, time.monotonic())
+        self.live[code] = live
+        await self._commit(live)
+        return {"code": code, "seat": 0, "token": token}
+
+    async def join(self, code, body):
+        """A person joins room `code`: seat and token (asked of the room's
+        owner when that is another process)."""
+        if code not in self.live and self.bus is not None:
+            owner = await self.store.owner(code)
+            if owner and owner != self.proc:
+                return await self.bus.call(owner, {"op": "join", "code": code, "body": body})
+        live = await self._own(code)
+        async with live.lock:
+            seat, token = live.room.join(body.get("name"))
+            live.gone[seat] = time.monotonic()
+            self._resize(live)
+            await self._commit(live)
+        return {"code": code, "seat": seat, "token": token}
+
+    async def public(self, code):
+        """The public state of room `code` (any process can read it)."""
+        live = self.live.get(code)
+        if live is not None:
+            return live.room.public()
+        state = await self.store.get(code)
+        if state is None:
+            raise Refused("no_room")
+        return Room(state).public()
+
+    async def record(self, code, g):
+        """The dice record of finished game `g` of room `code`."""
+        live = self.live.get(code)
+        room = live.room if live is not None else None
+        if room is None:
+            state = await self.store.get(code)
+            if state is None:
+                raise Refused("no_room")
+            room = Room(state)
+        return room.record(g)
+
+    async def _own(self, code):
+        """The Live of room `code`, loading it (and taking its lease) when
+        no process owns it; Refused("no_room") or Refused("retry")."""
+        live = self.live.get(code)
+        if live is not None:
+            return live
+        if not await self.store.acquire(code, self.proc):
+            raise Refused("retry")
+        live = self.live.get(code)  # loaded meanwhile by another request
+        if live is not None:
+            return live
+        state = await self.store.get(code)
+        if state is None:
+            await self.store.release(code, self.proc)
+            raise Refused("no_room")
+        live = Live(Room(state), time.monotonic())
+        self.live[code] = live
+        if self.bus is not None:
+            await self.bus.ask_presence(code)
+        self._kick_bots(live)
+        return live
+
+    def _resize(self, live):
+        for i in range(len(live.room.state["seats"])):
+            live.gone.setdefault(i, time.monotonic())
+
+    async def _commit(self, live):
+        """Save what the room made, then send it; a process that lost the
+        lease stops owning the room."""
+        messages = live.room.take_messages()
+        if not messages:
+            return
+        code = live.room.code
+        began = time.perf_counter()
+        ok = await self.store.save(code, live.room.state, messages, self.proc)
+        saved = time.perf_counter()
+        self.stats["store"] += saved - began
+        if not ok:
+            log.warning("room %s: lease lost, another process owns it now", code)
+            self._drop(code)
+            raise Refused("retry")
+        live.idle_since = time.monotonic()
+        if self.bus is not None:
+            await self.bus.publish_events(code, messages)
+        else:
+            self.deliver(code, messages)
+        self.stats["send"] += time.perf_counter() - saved
+        self._kick_bots(live)
+
+    def deliver(self, code, messages):
+        """Pass saved event messages to this process's connections of the room."""
+        for conn in self.local.get(code, ()):
+            for n, text in messages:
+                conn.event(n, text)
+
+    def _drop(self, code):
+        live = self.live.pop(code, None)
+        if live is not None and live.bot_task is not None:
+            live.bot_task.cancel()
+
+    # ------------------------------------------------------------ connections
+
+    async def attach(self, conn, hello):
+        """The first message of a connection: a seat's hello with its token,
+        or a spectator's watch. Sends the welcome and the catch-up;
+        returns a close code when the connection must end instead.
+
+        The connection is registered before the room is read: an event
+        saved later is held for it, one saved earlier is in what is read
+        (events are saved before they are published), so none falls in
+        between."""
+        code = conn.code
+        conn.catching_up = True
+        self.local.setdefault(code, set()).add(conn)
+        self.conns[conn.id] = conn
+        rc = await self._welcome(conn, hello)
+        if rc:
+            self.conns.pop(conn.id, None)
+            conns = self.local.get(code)
+            if conns is not None:
+                conns.discard(conn)
+                if not conns:
+                    del self.local[code]
+            return rc
+        conn.catching_up = False
+        held, conn.held = conn.held, []
+        for n, text in held:
+            conn.event(n, text)
+        await self.presence(code, conn.seat, self.proc, conn.id, True)
+        return 0
+
+    async def _welcome(self, conn, hello):
+        code = conn.code
+        live = self.live.get(code)
+        if live is None and self.bus is None:
+            try:
+                live = await self._own(code)
+            except Refused:
+                return CLOSE_NO_ROOM
+        if live is None:
+            state = await self.store.get(code)
+            if state is None:
+                return CLOSE_NO_ROOM
+            return await self._catch_up(conn, hello, Room(state))
+        async with live.lock:  # no event half made (counted, not yet saved) meanwhile
+            return await self._catch_up(conn, hello, live.room)
+
+    async def _catch_up(self, conn, hello, room):
+        code = conn.code
+        if hello.get("t") == "hello":
+            try:
+                conn.seat = check_token(room, hello.get("token"))
+            except Refused:
+                return CLOSE_TOKEN
+        since = hello.get("since")
+        since = since if type(since) is int and 0 <= since else -1
+        seq = room.seq
+        conn.send(compact({"t": "welcome", "room": code, "seat": conn.seat, "n": seq}))
+        if 0 <= since <= seq and seq - since <= self.settings.catchup:
+            missed = await self.store.events(code, since, seq - since)
+            for text in missed:
+                conn.send(text)
+            conn.last = since + len(missed)
+        else:
+            conn.send(compact({"t": "snap", "n": seq, "s": room.public()}))
+            conn.last = seq
+        return 0
+
+    async def detach(self, conn):
+        """A connection ended."""
+        self.conns.pop(conn.id, None)
+        conns = self.local.get(conn.code)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.local[conn.code]
+        if conn.code:
+            try:
+                await self.presence(conn.code, conn.seat, self.proc, conn.id, False)
+            except Exception:  # the owner may be gone: its successor asks anew
+                log.debug("presence lost for %s", conn.code, exc_info=True)
+
+    async def presence(self, code, seat, proc, conn_id, up):
+        """A seat's connection came or went (on the owner, or sent to it)."""
+        live = self.live.get(code)
+        if live is None:
+            if self.bus is not None:
+                await self.bus.to_owner(code, {"op": "up" if up else "down", "code": code,
+                                               "seat": seat, "proc": proc, "conn": conn_id})
+            return
+        if seat < 0:
+            live.watchers += 1 if up else -1
+            return
+        async with live.lock:
+            now = time.monotonic()
+            old = live.present.get(seat)
+            if up:
+                if old is not None and old != (proc, conn_id):
+                    await self.kick(old[0], old[1], CLOSE_REPLACED)
+                live.present[seat] = (proc, conn_id)
+                live.room.set_away(seat, False)
+                await self._commit(live)
+                self._kick_bots(live)
+            elif old == (proc, conn_id):
+                del live.present[seat]
+                live.gone[seat] = now
+
+    async def kick(self, proc, conn_id, code):
+        """Close connection `conn_id` of process `proc` with `code`."""
+        if proc == self.proc:
+            conn = self.conns.get(conn_id)
+            if conn is not None:
+                conn.close(code)
+        elif self.bus is not None:
+            await self.bus.to_proc(proc, {"op": "kick", "conn": conn_id, "code": code})
+
+    async def message(self, conn, msg):
+        """A message after the hello (a dict): act, start, rematch, leave, ping."""
+        t = msg.get("t")
+        if t == "ping":
+            conn.send('{"t":"pong"}')
+            return
+        if t not in ("act", "start", "rematch", "leave"):
+            conn.refuse("message", ref=msg.get("id"))
+            return
+        if conn.seat < 0:
+            conn.refuse("spectator", ref=msg.get("id"))
+            return
+        live = self.live.get(conn.code)
+        if live is None and self.bus is not None:
+            owner = await self.store.owner(conn.code)
+            if owner and owner != self.proc:
+                sent = await self.bus.to_proc(owner, {
+                    "op": "msg", "code": conn.code, "seat": conn.seat, "m": msg,
+                    "proc": self.proc, "conn": conn.id})
+                if not sent:
+                    conn.refuse("retry", ref=msg.get("id"))
+                return
+        await self.request(conn.code, conn.seat, msg, self.proc, conn.id)
+
+    async def request(self, code, seat, msg, proc, conn_id):
+        """Carry out a seat's request on the owner; a refusal goes back to
+        the connection that sent it."""
+        try:
+            live = await self._own(code)
+            async with live.lock:
+                room = live.room
+                t = msg.get("t")
+                if t == "act":
+                    began = time.perf_counter()
+                    room.act(seat, parse_action(msg.get("a")))
+                    self.stats["actions"] += 1
+                    self.stats["apply"] += time.perf_counter() - began
+                elif t == "start":
+                    room.start(seat)
+                elif t == "rematch":
+                    room.rematch(seat)
+                    live.gone = {i: time.monotonic() for i in range(len(room.state["seats"]))}
+                else:
+                    room.leave(seat)
+                await self._commit(live)
+            if t == "leave":
+                await self.kick(proc, conn_id, CLOSE_LEFT)
+        except Refused as e:
+            reply = {"t": "no", "why": e.key, "values": e.values}
+            if msg.get("id") is not None:
+                reply["re"] = msg.get("id")
+            await self.reply(proc, conn_id, compact(reply))
+
+    async def reply(self, proc, conn_id, text):
+        """Send `text` to one connection, here or on another process."""
+        if proc == self.proc:
+            conn = self.conns.get(conn_id)
+            if conn is not None:
+                conn.send(text)
+        elif self.bus is not None:
+            await self.bus.to_proc(proc, {"op": "reply", "conn": conn_id, "text": text})
+
+    # ------------------------------------------------------------ computers
+
+    def _kick_bots(self, live):
+        """Start the room's computer task when a computer or a stand-in is
+        to move and a person is there to watch it."""
+        if live.room.to_move() is None or not self._people_here(live):
+            return
+        if live.bot_task is None or live.bot_task.done():
+            live.bot_task = asyncio.create_task(self._bots(live))
+
+    def _people_here(self, live):
+        seats = live.room.state["seats"]
+        return any(not seats[i]["kind"] for i in live.present if i < len(seats))
+
+    async def _bots(self, live):
+        """Play the computers' and stand-ins' actions at the device's pace."""
+        try:
+            while True:
+                await asyncio.sleep(self.settings.bot_pace)
+                if self.live.get(live.room.code) is not live:
+                    return
+                async with live.lock:
+                    room = live.room
+                    who = room.to_move()
+                    if who is None or not self._people_here(live):
+                        return
+                    seat, by = who
+                    game = room.game
+                    assert game is not None
+                    kind = room.state["seats"][seat]["kind"] or self.settings.standin_level
+                    bot = await self._bot(kind, game.rules)
+                    action = bot.decide(View(game))
+                    room.act(seat, action, by)
+                    live.bot_task = None  # _commit may start the next one; this one ends
+                    await self._commit(live)
+                    return
+        except Refused:
+            return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer failed in room %s", live.room.code)
+
+    async def _plan(self, rules):
+        fp = rules.fingerprint()
+        plan = self.plans.get(fp)
+        if plan is None:
+            path = self.settings.tables / ("plan-%s.bin" % fp)
+            if path.exists():
+                with path.open("rb") as f:
+                    plan = TurnPlan.from_file(f, rules)
+            else:
+                plan = await asyncio.to_thread(TurnPlan.solve, rules)
+            self.plans[fp] = plan
+        return plan
+
+    async def _bot(self, kind, rules):
+        key = (kind, rules.fingerprint())
+        bot = self.bots.get(key)
+        if bot is None:
+            plan = await self._plan(rules) if needs(kind, PLAN) else None
+            tables = str(self.settings.tables) if needs(kind, TABLES) else None
+            bot = make_bot(kind, rules, plan, tables)
+            self.bots[key] = bot
+        return bot
+
+    # ------------------------------------------------------------ clock
+
+    async def _ticker(self):
+        """Away seats, stand-ins, idle rooms, leases and take-overs."""
+        last_renew = 0.0
+        last_expire = 0.0
+        last_checkpoint = 0.0
+        while True:
+            await asyncio.sleep(0.25)
+            try:
+                now = time.monotonic()
+                for live in list(self.live.values()):
+                    await self._tick(live, now)
+                if self.bus is not None and now - last_renew >= self.settings.lease / 4:
+                    last_renew = now
+                    for code in await self.store.renew(list(self.live), self.proc):
+                        self._drop(code)
+                    await self._take_over()
+                checkpoint = getattr(self.store, "checkpoint", None)
+                if checkpoint is not None and now - last_checkpoint >= 2:
+                    last_checkpoint = now
+                    await asyncio.to_thread(checkpoint)
+                if now - last_expire >= 60:
+                    last_expire = now
+                    for code in await self.store.expire(time.time() - self.settings.idle_expire):
+                        self._drop(code)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("ticker")
+
+    async def _tick(self, live, now):
+        async with live.lock:
+            self._presence_clock(live, now)
+            await self._commit(live)
+        room = live.room
+        if (not live.present and not live.watchers and room.code not in self.local
+                and now - live.idle_since >= self.settings.unload_after):
+            self._drop(room.code)
+            await self.store.release(room.code, self.proc)
+
+    def _presence_clock(self, live, now):
+        """Mark seats away after `away_after` without a connection; give an
+        away seat's turn to a stand-in after `standin_after`."""
+        room = live.room
+        st = room.state
+        game = room.game
+        playing = game is not None and st["status"] == "playing"
+        if playing:
+            turn = (st["g"], game.current, game.seats[game.current].turns)
+            if turn != live.turn:
+                live.turn = turn
+                live.turn_at = now
+        for i, seat in enumerate(st["seats"]):
+            if seat is None or seat["kind"] or i in live.present or not seat["token"]:
+                continue
+            gone = live.gone.get(i, now)
+            if not seat["away"] and now - gone >= self.settings.away_after:
+                room.set_away(i, True)
+            if (seat["away"] and not seat["standin"] and playing and game.current == i
+                    and now - max(gone, live.turn_at) >= self.settings.standin_after):
+                room.set_standin(i)
+
+    async def _take_over(self):
+        """Rooms this process serves connections of, whose owner is gone:
+        take them over (their lease expired)."""
+        for code in list(self.local):
+            if code in self.live:
+                continue
+            if not await self.store.owner(code):
+                try:
+                    await self._own(code)
+                    log.info("took room %s over", code)
+                except Refused:
+                    pass
+
+    def rules_of(self, code):
+        """The Rules of an owned room (for tests and tools)."""
+        return Rules.decode(self.live[code].room.state["rules"])

@@ -1,0 +1,386 @@
+"""One room: its seats, its game and its numbered events, without any I/O.
+
+The whole room is one JSON-able dict (`Room.state`), saved after every
+change. The hub (server/hub.py) calls the methods below, stores the
+messages `take_messages` hands out, and only then sends them.
+
+Seats: in the lobby a list of people's places (the creator first, free
+places as None) and the computers after them. At the start the free
+places are dropped; from then on room seat i is the engine's seat i.
+
+Every change becomes one numbered event (docs/protocol.md, "Events"):
+its message carries the event and the public state after it, so a
+client needs no engine of its own to show the table.
+"""
+
+import json
+import time
+
+from engine import rules as rules_mod
+from engine.game import MAX_NAME, MAX_SEATS, Game, IllegalAction
+from engine.levels import LEVELS
+from server import fairdice
+from server.names import clean_name, new_token, token_hash, token_matches
+
+MAX_COMPUTERS = 5
+MIN_PEOPLE = 2
+LEVEL_NAMES = {"vorsichtig": "Vorsichtig", "mutig": "Mutig", "profi": "Profi",
+               "meister": "Meister"}
+TURN_KINDS = ("roll", "bank", "take", "pass")
+
+
+class Refused(Exception):
+    """A request the room does not allow: `key` (docs/protocol.md,
+    "Reason codes") and the `values` its text needs."""
+
+    def __init__(self, key, values=()):
+        super().__init__(key, values)
+        self.key = key
+        self.values = list(values)
+
+
+def parse_rules(preset, encoded, target):
+    """The Rules of a create request: a preset key or an encoded custom
+    set, with `target` (None: keep the set's). Refused("rules") otherwise."""
+    try:
+        if encoded is not None:
+            rules = rules_mod.Rules.decode(encoded)
+        else:
+            rules = rules_mod.preset(preset if preset is not None else "zehntausend")
+        if target is not None:
+            settled, _ = rules_mod.settle(dict(rules.to_dict(), target=target), "target")
+            rules = rules_mod.Rules(**settled)
+    except (rules_mod.RulesError, TypeError, ValueError) as e:
+        raise Refused("rules", [getattr(e, "key", "encoding")])
+    return rules
+
+
+def parse_action(raw):
+    """An engine turn action from its JSON form (["keep", [1, 5]], ["roll"],
+    ...): a tuple, or Refused("action") for anything else."""
+    if not isinstance(raw, list) or not raw or not isinstance(raw[0], str):
+        raise Refused("action")
+    kind = raw[0]
+    if kind in TURN_KINDS and len(raw) == 1:
+        return (kind,)
+    if kind == "keep" and len(raw) == 2 and isinstance(raw[1], list) and len(raw[1]) <= 6:
+        dice = raw[1]
+        if all(type(d) is int and 1 <= d <= 6 for d in dice):
+            return ("keep", tuple(dice))
+    raise Refused("action")
+
+
+class Room:
+    """A room's state and rules of play (see the module docstring)."""
+
+    def __init__(self, state):
+        self.state = state
+        self.messages = []  # (number, text) made since the last take_messages
+        self.game = None
+        self.dice = None
+        if state["game"] is not None:
+            self.dice = fairdice.CommitDice(bytes.fromhex(state["secret"]), state["rolls"])
+            self.game = Game.from_data(state["game"], self.dice)
+
+    # ------------------------------------------------------------ making
+
+    @classmethod
+    def create(cls, code, name, people, computers, rules, now=None):
+        """A new room in the lobby with its creator in seat 0: (room, token)."""
+        name = clean_name(name)
+        if name is None:
+            raise Refused("name", [MAX_NAME])
+        if type(people) is not int or not isinstance(computers, list):
+            raise Refused("seats")
+        if len(computers) > MAX_COMPUTERS:
+            raise Refused("computers", [MAX_COMPUTERS])
+        if people < MIN_PEOPLE or people + len(computers) > MAX_SEATS:
+            raise Refused("seats", [MIN_PEOPLE, MAX_SEATS])
+        for kind in computers:
+            if kind not in LEVELS:
+                raise Refused("level")
+        token = new_token()
+        seats = [_seat(name, "", token_hash(token), True)]
+        seats += [None] * (people - 1)
+        count = {}
+        for kind in computers:
+            count[kind] = count.get(kind, 0) + 1
+            seats.append(_seat("%s %d" % (LEVEL_NAMES[kind], count[kind]), kind, "", False))
+        state = {
+            "code": code, "created": now or time.time(), "rules": rules.encode(),
+            "seats": seats, "status": "lobby", "game": None, "g": 0, "secret": "",
+            "commit": "", "rolls": 0, "seq": 0, "rollog": [],
+        }
+        room = cls(state)
+        room._emit({"k": "open", "seat": 0, "name": name})
+        return room, token
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def code(self):
+        """The room's code."""
+        return self.state["code"]
+
+    @property
+    def seq(self):
+        """The number of the last event."""
+        return self.state["seq"]
+
+    def seat_of(self, token):
+        """The seat index whose token this is, or -1."""
+        found = -1
+        for i, seat in enumerate(self.state["seats"]):
+            # Every seat is compared, so the time taken does not tell which matched.
+            if seat is not None and token_matches(token, seat["token"]):
+                found = i
+        return found
+
+    def to_move(self):
+        """(seat, who) that acts next without a person: who is "c" for a
+        computer seat, "s" for a stand-in; None when a person is to act
+        or no game is running."""
+        game = self.game
+        if self.state["status"] != "playing" or game is None or game.phase == "over":
+            return None
+        seat = self.state["seats"][game.current]
+        if seat["kind"]:
+            return (game.current, "c")
+        if seat["standin"]:
+            return (game.current, "s")
+        return None
+
+    def public(self):
+        """The state every player and spectator may see."""
+        st = self.state
+        seats = []
+        game = self.game
+        for i, seat in enumerate(st["seats"]):
+            if seat is None:
+                seats.append(None)
+                continue
+            row = {"name": seat["name"], "kind": seat["kind"], "creator": seat["creator"],
+                   "away": seat["away"], "standin": seat["standin"]}
+            if game is not None:
+                s = game.seats[i]
+                row.update(score=s.score, active=s.active, entered=s.entered,
+                           farkles=s.farkles, turns=s.turns)
+            seats.append(row)
+        out = {"code": st["code"], "status": st["status"], "rules": st["rules"],
+               "seats": seats, "g": st["g"], "commit": st["commit"], "rolls": st["rolls"]}
+        if game is not None:
+            out.update(
+                phase=game.phase, cur=game.current, roll=list(game.roll),
+                aside=list(game.aside), tt=game.turn_total,
+                offer=None if game.offer is None else [game.offer[0], list(game.offer[1])],
+                final=game.final, pending=list(game.pending),
+                playoff=None if game.playoff is None else list(game.playoff),
+                winner=game.winner, lost=game.lost, lost_kind=game.lost_kind,
+                legal=[list(a) if a[0] != "keep" else ["keep", list(a[1])]
+                       for a in game.legal_actions()],
+            )
+            if st["status"] == "over":
+                out["secret"] = st["secret"]
+        return out
+
+    def record(self, g):
+        """The dice record of finished game `g` (tools/check_dice.py reads
+        it); Refused while that game is not over."""
+        st = self.state
+        for rec in st.get("records", []):
+            if rec["g"] == g:
+                return rec
+        if g == st["g"] and st["status"] == "over":
+            return {"code": st["code"], "g": g, "rules": st["rules"], "commit": st["commit"],
+                    "secret": st["secret"], "rolls": st["rollog"]}
+        raise Refused("no_record")
+
+    # ------------------------------------------------------------ lobby
+
+    def join(self, name):
+        """A person takes the first free place: (seat, token)."""
+        st = self.state
+        if st["status"] != "lobby":
+            raise Refused("started")
+        name = clean_name(name)
+        if name is None:
+            raise Refused("name", [MAX_NAME])
+        taken = [s["name"].casefold() for s in st["seats"] if s is not None]
+        if name.casefold() in taken:
+            raise Refused("name_taken")
+        free = [i for i, s in enumerate(st["seats"]) if s is None]
+        if not free:
+            raise Refused("room_full")
+        token = new_token()
+        i = free[0]
+        st["seats"][i] = _seat(name, "", token_hash(token), False)
+        self._emit({"k": "join", "seat": i, "name": name})
+        if len(free) == 1:
+            self._start()
+        return i, token
+
+    def start(self, seat):
+        """The creator starts with the people there are (two at least)."""
+        st = self.state
+        if st["status"] != "lobby":
+            raise Refused("started")
+        if not st["seats"][seat]["creator"]:
+            raise Refused("creator_only")
+        people = [s for s in st["seats"] if s is not None and not s["kind"]]
+        if len(people) < MIN_PEOPLE:
+            raise Refused("people", [MIN_PEOPLE])
+        self._start()
+
+    def rematch(self, seat):
+        """The same seats and rules again, after a game is over."""
+        st = self.state
+        if st["status"] != "over":
+            raise Refused("not_over")
+        game = self.game
+        assert game is not None
+        st.setdefault("records", []).append(self.record(st["g"]))
+        del st["records"][:-4]  # the last few games stay checkable
+        st["seats"] = [s if game.seats[i].active else None for i, s in enumerate(st["seats"])]
+        self._start()
+
+    def _start(self):
+        """A new game of the seats there are. Empty seats (never taken, or
+        left) stay in the game as seats that left at once, so every seat
+        keeps its index: connections know their seat by it."""
+        st = self.state
+        secret = fairdice.new_secret()
+        st["secret"] = secret.hex()
+        st["commit"] = fairdice.commitment(secret)
+        st["rolls"] = 0
+        st["rollog"] = []
+        st["g"] += 1
+        st["status"] = "playing"
+        self.dice = fairdice.CommitDice(secret)
+        rules = rules_mod.Rules.decode(st["rules"])
+        game = Game(rules, [("-", "") if s is None else (s["name"], s["kind"])
+                            for s in st["seats"]], self.dice)
+        for i, seat in enumerate(st["seats"]):
+            if seat is None:
+                game.apply(("leave", i))
+        self.game = game
+        self._save_game()
+        self._emit({"k": "start", "g": st["g"], "commit": st["commit"]})
+
+    # ------------------------------------------------------------ play
+
+    def act(self, seat, action, who="p"):
+        """Seat `seat` carries out turn `action` (a tuple) for `who`: "p"
+        the person, "c" its computer, "s" the stand-in of an away person."""
+        st = self.state
+        game = self.game
+        if st["status"] != "playing" or game is None:
+            raise Refused("not_started" if st["status"] == "lobby" else "over")
+        if seat != game.current:
+            raise Refused("not_your_turn")
+        refusal = game.why_not(action)
+        if refusal is not None:
+            raise Refused(refusal[0], refusal[1])
+        before = game.events_total
+        try:
+            game.apply(action)
+        except IllegalAction as e:  # why_not said yes: never, but say why all the same
+            raise Refused(e.key, e.values)
+        new = game.events[len(game.events) - (game.events_total - before):]
+        for ev in new:
+            if ev[0] == "roll":
+                st["rollog"].append([self.dice.rolls, list(ev[2])])
+        self._save_game()
+        self._emit({"k": "act", "seat": seat, "by": who, "a": _plain(action),
+                    "ev": [_plain(e) for e in new]})
+        self._after_play()
+
+    def leave(self, seat):
+        """A person leaves for good (engine join/leave rules in a game)."""
+        st = self.state
+        if st["status"] == "lobby":
+            if st["seats"][seat]["creator"]:
+                raise Refused("creator_stays")
+            st["seats"][seat] = None
+            self._emit({"k": "leave", "seat": seat})
+            return
+        game = self.game
+        assert game is not None
+        refusal = game.why_not(("leave", seat))
+        if refusal is not None:
+            raise Refused(refusal[0], refusal[1])
+        game.apply(("leave", seat))
+        st["seats"][seat]["token"] = ""  # the seat cannot be taken back
+        st["seats"][seat]["standin"] = False
+        self._save_game()
+        self._emit({"k": "leave", "seat": seat})
+        self._after_play()
+
+    def _after_play(self):
+        game = self.game
+        if game is not None and game.phase == "over" and self.state["status"] == "playing":
+            self.state["status"] = "over"
+            self._emit({"k": "over", "g": self.state["g"], "winner": game.winner,
+                        "secret": self.state["secret"]})
+
+    # ------------------------------------------------------------ presence
+
+    def set_away(self, seat, away):
+        """Mark a person's seat away (no connection) or back."""
+        s = self.state["seats"][seat]
+        if s is None or s["kind"] or s["away"] == away:
+            return
+        s["away"] = away
+        if not away and s["standin"]:
+            s["standin"] = False
+        self._emit({"k": "away" if away else "back", "seat": seat})
+
+    def set_standin(self, seat):
+        """A computer plays the away seat's turns until the person is back."""
+        s = self.state["seats"][seat]
+        if s is None or s["kind"] or s["standin"]:
+            return
+        s["standin"] = True
+        self._emit({"k": "standin", "seat": seat})
+
+    # ------------------------------------------------------------ events
+
+    def _save_game(self):
+        st = self.state
+        game = self.game
+        assert game is not None and self.dice is not None
+        st["game"] = game.to_data()
+        st["rolls"] = self.dice.rolls
+
+    def _emit(self, event):
+        st = self.state
+        st["seq"] += 1
+        st["touched"] = time.time()
+        text = json.dumps({"t": "ev", "n": st["seq"], "e": event, "s": self.public()},
+                          separators=(",", ":"))
+        self.messages.append((st["seq"], text))
+
+    def take_messages(self):
+        """The (number, text) messages made since the last call."""
+        out = self.messages
+        self.messages = []
+        return out
+
+
+def _seat(name, kind, token, creator):
+    return {"name": name, "kind": kind, "token": token, "creator": creator,
+            "away": False, "standin": False}
+
+
+def _plain(value):
+    """Tuples as lists, for JSON."""
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def check_token(room, token):
+    """The seat of `token` in `room`, or Refused("token")."""
+    seat = room.seat_of(token)
+    if seat < 0:
+        raise Refused("token")
+    return seat

@@ -1,0 +1,191 @@
+"""Where rooms and their events are kept: one SQLite file (the default:
+WAL, one writer) or Redis (several processes, docs/protocol.md "More than
+one process").
+
+Both keep per room its state (the JSON of server.room.Room.state) and
+its numbered event messages; `save` writes the state and the new
+messages in one transaction, before any of them is sent. Redis also
+keeps the room's lease: only the process named in it may save (the check
+and the write are one script, so a process that lost its lease can never
+write over its successor)."""
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+
+class SqliteStore:
+    """Rooms in one SQLite file under `folder` (rooms.sqlite3)."""
+
+    def __init__(self, folder):
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        self.path = folder / "rooms.sqlite3"
+        self.db = sqlite3.connect(str(self.path), isolation_level=None,
+                                  check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")  # WAL: safe against a crash of the process
+        # Checkpoints (copying the log into the file, with an fsync) would
+        # stall the event loop for a quarter second now and then: a thread
+        # with a connection of its own does them instead (`checkpoint`).
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self._checkpointer = None
+        self.db.execute("CREATE TABLE IF NOT EXISTS rooms (code TEXT PRIMARY KEY, "
+                        "state TEXT NOT NULL, touched REAL NOT NULL)")
+        self.db.execute("CREATE TABLE IF NOT EXISTS events (code TEXT NOT NULL, "
+                        "n INTEGER NOT NULL, msg TEXT NOT NULL, PRIMARY KEY (code, n))")
+
+    async def get(self, code):
+        """The state of room `code`, or None."""
+        row = self.db.execute("SELECT state FROM rooms WHERE code = ?", (code,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    async def events(self, code, after, limit):
+        """Up to `limit` messages of room `code` numbered above `after`, in order."""
+        rows = self.db.execute("SELECT msg FROM events WHERE code = ? AND n > ? ORDER BY n "
+                               "LIMIT ?", (code, after, limit)).fetchall()
+        return [r[0] for r in rows]
+
+    async def save(self, code, state, messages, proc=""):
+        """Write the state and the new (number, text) messages at once; True."""
+        db = self.db
+        db.execute("BEGIN")
+        try:
+            db.execute("INSERT OR REPLACE INTO rooms (code, state, touched) VALUES (?, ?, ?)",
+                       (code, json.dumps(state, separators=(",", ":")), time.time()))
+            db.executemany("INSERT INTO events (code, n, msg) VALUES (?, ?, ?)",
+                           [(code, n, text) for n, text in messages])
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return True
+
+    def checkpoint(self):
+        """Copy the write-ahead log into the file without blocking writers
+        (run in a thread: the hub's clock calls it every few seconds)."""
+        if self._checkpointer is None:
+            self._checkpointer = sqlite3.connect(str(self.path), isolation_level=None,
+                                                 check_same_thread=False)
+        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def expire(self, before):
+        """Delete the rooms untouched since `before` (a time); their codes."""
+        codes = [r[0] for r in self.db.execute(
+            "SELECT code FROM rooms WHERE touched < ?", (before,)).fetchall()]
+        for code in codes:
+            self.db.execute("DELETE FROM events WHERE code = ?", (code,))
+            self.db.execute("DELETE FROM rooms WHERE code = ?", (code,))
+        return codes
+
+    # A single process owns every room: the lease calls always succeed.
+    async def acquire(self, code, proc):
+        """Take the room's lease (always granted: one process)."""
+        return True
+
+    async def renew(self, codes, proc):
+        """Renew leases; the codes whose lease was lost (none here)."""
+        return []
+
+    async def release(self, code, proc):
+        """Give the room's lease up (nothing to do here)."""
+
+    async def owner(self, code):
+        """The process holding the room's lease ("" here: always this one)."""
+        return ""
+
+    async def close(self):
+        """Close the file."""
+        self.db.close()
+        if self._checkpointer is not None:
+            self._checkpointer.close()
+
+
+# KEYS: state, events, lease. ARGV: proc, state JSON, ttl seconds, messages...
+_SAVE = """
+if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+for i = 4, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return 1
+"""
+_RENEW = """
+local lost = {}
+for i = 1, #KEYS do
+  if redis.call('GET', KEYS[i]) == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[i], ARGV[2])
+  else
+    table.insert(lost, i)
+  end
+end
+return lost
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class RedisStore:
+    """Rooms in Redis: zt:room:CODE (state), zt:ev:CODE (a list, event n
+    at index n - 1), zt:lease:CODE (the owning process, expiring)."""
+
+    def __init__(self, url, lease, expire):
+        import redis.asyncio as aioredis
+
+        self.r = aioredis.from_url(url, decode_responses=True)
+        self.lease_ms = int(lease * 1000)
+        self.ttl = int(expire)
+        self._save = self.r.register_script(_SAVE)
+        self._renew = self.r.register_script(_RENEW)
+        self._release = self.r.register_script(_RELEASE)
+
+    async def get(self, code):
+        """The state of room `code`, or None."""
+        raw = await self.r.get("zt:room:" + code)
+        return None if raw is None else json.loads(raw)
+
+    async def events(self, code, after, limit):
+        """Up to `limit` messages of room `code` numbered above `after`."""
+        return await self.r.lrange("zt:ev:" + code, after, after + limit - 1)
+
+    async def save(self, code, state, messages, proc=""):
+        """State and messages in one script, only while process `proc` holds
+        the lease: False when it does not (another process took over)."""
+        args = [proc, json.dumps(state, separators=(",", ":")), self.ttl]
+        args += [text for _, text in messages]
+        ok = await self._save(keys=["zt:room:" + code, "zt:ev:" + code, "zt:lease:" + code],
+                              args=args)
+        return bool(ok)
+
+    async def expire(self, before):
+        """Redis forgets idle rooms by itself (the keys expire)."""
+        return []
+
+    async def acquire(self, code, proc):
+        """Take the room's lease when nobody holds it; True when this process holds it."""
+        key = "zt:lease:" + code
+        if await self.r.set(key, proc, nx=True, px=self.lease_ms):
+            return True
+        return await self.r.get(key) == proc
+
+    async def renew(self, codes, proc):
+        """Extend the leases of `codes`; the codes whose lease was lost."""
+        if not codes:
+            return []
+        lost = await self._renew(keys=["zt:lease:" + c for c in codes],
+                                 args=[proc, self.lease_ms])
+        return [codes[i - 1] for i in lost]
+
+    async def release(self, code, proc):
+        """Give the lease up (when the room leaves memory)."""
+        await self._release(keys=["zt:lease:" + code], args=[proc])
+
+    async def owner(self, code):
+        """The process holding the room's lease, or "" when none does."""
+        return await self.r.get("zt:lease:" + code) or ""
+
+    async def close(self):
+        """Close the connection pool."""
+        await self.r.aclose()

@@ -1,0 +1,134 @@
+"""Real servers for the room tests: `python -m server` processes on
+127.0.0.1 at free ports, with short timings, and a real redis-server on
+a loopback port (no saving to disk). Everything is stopped by the
+fixtures; nothing listens beyond loopback."""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
+
+ROOT = Path(__file__).resolve().parents[2]
+# Short timings: away after 0.4 s, a stand-in after 0.8 s more, computers
+# without the device's pause, the rate limit out of the way of fast play.
+FAST = ["--bot-pace", "0.01", "--away-after", "0.4", "--standin-after", "0.8",
+        "--rate", "2000", "--burst", "2000", "--heartbeat", "5", "--lease", "2",
+        "--unload-after", "3"]
+
+
+def free_port():
+    """A TCP port nobody listens on at the moment."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProc:
+    """One `python -m server` process."""
+
+    def __init__(self, tmp, *extra):
+        tmp.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.base = "http://127.0.0.1:%d" % self.port
+        self.args = [sys.executable, "-m", "server", "--port", str(self.port),
+                     "--data", str(tmp), "--web", str(tmp / "noweb"), *FAST, *extra]
+        self.log = open(tmp / ("server-%d.log" % self.port), "w")
+        self.proc = None
+        self.start()
+
+    def start(self):
+        """Start (again, on the same port and data)."""
+        self.proc = subprocess.Popen(self.args, cwd=ROOT, stdout=self.log,
+                                     stderr=subprocess.STDOUT)
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise RuntimeError("server exited: see %s" % self.log.name)
+            try:
+                with urllib.request.urlopen(self.base + "/api/health", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    def stop(self):
+        """SIGTERM and wait."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def kill9(self):
+        """SIGKILL: no goodbye, no cleanup."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def log_text(self):
+        """What the process wrote so far."""
+        self.log.flush()
+        return Path(self.log.name).read_text()
+
+
+@pytest.fixture
+def server_factory(tmp_path):
+    """Make servers (`factory(*extra_args)`); all stopped at the end."""
+    made = []
+
+    def make(*extra, data=None):
+        s = ServerProc(data or tmp_path, *extra)
+        made.append(s)
+        return s
+
+    yield make
+    for s in made:
+        s.stop()
+        s.log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server shared by a module's tests."""
+    s = ServerProc(tmp_path_factory.mktemp("server"))
+    yield s
+    s.stop()
+    s.log.close()
+
+
+@pytest.fixture
+def redis_url(tmp_path):
+    """A real redis-server on a loopback port, saving nothing to disk."""
+    exe = shutil.which("redis-server")
+    if exe is None:
+        pytest.skip("no redis-server installed (apt-get install redis-server)")
+    port = free_port()
+    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(tmp_path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + 10
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    break
+        except OSError:
+            if time.monotonic() > end:
+                proc.kill()
+                raise
+            time.sleep(0.05)
+    yield "redis://127.0.0.1:%d/0" % port
+    proc.terminate()
+    proc.wait(10)

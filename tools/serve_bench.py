@@ -1,0 +1,643 @@
+"""The room server's benchmark (`make serve-bench`): loopback only,
+bounded in time, stops by itself.
+
+Rooms of four seats, every seat a benchmark client (server.client), each
+room one action per second (the seat to move plays server.client's plain
+move). Measured per action: the time from sending it to the moment every
+seat of the room has received its event. Scenarios:
+
+    small    250 rooms (1,000 connections), the server pinned to one core
+             (taskset), the clients on the other
+    large    1,000 rooms (4,000 connections), the same; also where the
+             server's time goes (its own counters, GET /api/stats) and
+             memory per connection (the server's RSS after connecting
+             minus before, divided by the connections)
+    redis    250 rooms on two server processes sharing a redis-server,
+             each room's seats spread over both; then one process is
+             killed (kill -9) and the time until every room plays again
+             is the take-over time
+
+In every scenario some clients drop their connection now and then, miss
+an event and reconnect: "reconnect" is the time from opening the new
+connection to having caught up. Prints one table (medians over --runs).
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from server.client import choose, create_room, join_room  # noqa: E402
+
+SEATS = 4
+NAMES = ("Anna", "Bert", "Cleo", "Dora")
+RECONNECT_SHARE = 0.03  # of the actions: one seat drops before it and reconnects after
+
+
+def free_port():
+    """A TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def raise_file_limit():
+    """As many open files as allowed: 4,000 sockets and more."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+def rss_kib(pid):
+    """The resident memory of process `pid` in KiB."""
+    for line in Path("/proc/%d/status" % pid).read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of process `pid`."""
+    fields = Path("/proc/%d/stat" % pid).read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def waited_seconds(pid):
+    """Seconds process `pid`'s main thread has waited for a CPU while
+    runnable (/proc/PID/schedstat): the time other programs took its core."""
+    try:
+        return int(Path("/proc/%d/schedstat" % pid).read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def get(base, path):
+    """GET a JSON answer."""
+    with urllib.request.urlopen(base + path, timeout=10) as r:
+        return json.loads(r.read())
+
+
+class Server:
+    """One `python -m server` process for the benchmark."""
+
+    def __init__(self, data, core=None, redis=""):
+        self.port = free_port()
+        self.base = "http://127.0.0.1:%d" % self.port
+        cmd = [sys.executable, "-m", "server", "--port", str(self.port), "--data", str(data),
+               "--web", str(Path(data) / "noweb"), "--rate", "50", "--burst", "50",
+               "--room-limit", "100000", "--away-after", "600", "--standin-after", "600",
+               "--unload-after", "600", "--log", "error"]
+        if redis:
+            cmd += ["--redis", redis]
+        if core is not None and shutil.which("taskset"):
+            cmd = ["taskset", "-c", str(core)] + cmd
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        end = time.monotonic() + 30
+        while True:
+            try:
+                get(self.base, "/api/health")
+                return
+            except OSError:
+                if time.monotonic() > end or self.proc.poll() is not None:
+                    raise RuntimeError("the server did not start")
+                time.sleep(0.1)
+
+    def stop(self):
+        """SIGTERM, wait."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Redis:
+    """A redis-server on a loopback port that keeps nothing on disk."""
+
+    def __init__(self, folder):
+        self.port = free_port()
+        self.url = "redis://127.0.0.1:%d/0" % self.port
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(folder), "--maxclients", "10000"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.5)
+
+    def stop(self):
+        """Stop it."""
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def make_rooms(bases, count):
+    """`count` started rooms of four people: [(code, [(base, token) per seat])],
+    created on the servers in turn and joined through them in turn."""
+
+    def one(i):
+        base = bases[i % len(bases)]
+        info = create_room(base, NAMES[0], people=SEATS)
+        seats = [(base, info["token"])]
+        for k in range(1, SEATS):
+            b = bases[(i + k) % len(bases)]
+            seats.append((b, join_room(b, info["code"], NAMES[k])["token"]))
+        return info["code"], seats
+
+    with ThreadPoolExecutor(8) as pool:
+        return list(pool.map(one, range(count)))
+
+
+class Tally:
+    """What the rooms measured."""
+
+    def __init__(self):
+        self.latency = []  # seconds, action to every seat
+        self.reconnect = []  # seconds, new connection to caught up
+        self.refused = 0
+        self.timeouts = 0
+        self.resumed = []  # per room: seconds from the kill to its next event
+
+
+class Socket(asyncio.Protocol):
+    """A lean WebSocket client for the load (server.client's Client, with
+    its task per receive and JSON of every message, costs the load
+    generator more CPU than the server spends: 4,000 of them on one core
+    measured the clients). Reads frames in `data_received` and stamps
+    each event's arrival there; parses JSON only of what it needs."""
+
+    def __init__(self, seat):
+        self.seat = seat
+        self.transport = None
+        self.buf = b""
+        self.open = False
+        self.handshake = asyncio.get_running_loop().create_future()
+        self.closed = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport):
+        """Send the upgrade request."""
+        self.transport = transport
+
+    def data_received(self, data):
+        """Collect frames; hand each text frame to the seat."""
+        now = time.perf_counter()
+        self.buf += data
+        if not self.open:
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if b" 101 " not in self.buf[:end]:
+                self.handshake.set_exception(ConnectionError("handshake refused"))
+                return
+            self.buf = self.buf[end + 4:]
+            self.open = True
+            self.handshake.set_result(True)
+        buf = self.buf
+        while len(buf) >= 2:
+            op = buf[0] & 15
+            n = buf[1] & 127
+            at = 2
+            if n == 126:
+                if len(buf) < 4:
+                    break
+                n = int.from_bytes(buf[2:4], "big")
+                at = 4
+            elif n == 127:
+                if len(buf) < 10:
+                    break
+                n = int.from_bytes(buf[2:10], "big")
+                at = 10
+            if len(buf) < at + n:
+                break
+            payload = buf[at:at + n]
+            buf = buf[at + n:]
+            if op == 1:
+                self.seat.message(payload, now)
+            elif op == 9:
+                self.send(payload, 10)
+            elif op == 8:
+                self.transport.close()
+        self.buf = buf
+
+    def connection_lost(self, exc):
+        """The socket is gone."""
+        if not self.closed.done():
+            self.closed.set_result(True)
+        if not self.handshake.done():
+            self.handshake.set_exception(ConnectionError("closed"))
+        self.seat.lost(self)
+
+    def send(self, data, op=1):
+        """One masked frame."""
+        if isinstance(data, str):
+            data = data.encode()
+        n = len(data)
+        head = bytes([0x80 | op])
+        if n < 126:
+            head += bytes([0x80 | n])
+        elif n < 65536:
+            head += bytes([0x80 | 126]) + n.to_bytes(2, "big")
+        else:
+            head += bytes([0x80 | 127]) + n.to_bytes(8, "big")
+        key = os.urandom(4)
+        masked = (int.from_bytes(data, "big") ^ int.from_bytes((key * (n // 4 + 1))[:n], "big")
+                  ).to_bytes(n, "big") if n else b""
+        self.transport.write(head + key + masked)
+
+
+class Seat:
+    """One seat of a benchmark room and its socket."""
+
+    def __init__(self, room, index, base, token):
+        self.room = room
+        self.index = index
+        self.base = base
+        self.token = token
+        self.n = 0
+        self.sock = None
+        self.caught_up = None  # a future while reconnecting
+
+    async def connect(self, since=None):
+        """Open the socket and say hello."""
+        host, port = self.base.split("//")[1].split(":")
+        loop = asyncio.get_running_loop()
+        _, sock = await loop.create_connection(lambda: Socket(self), host, int(port))
+        self.sock = sock
+        key = "dGhlIHNhbXBsZSBub25jZQ=="
+        sock.transport.write((
+            "GET /ws/%s HTTP/1.1\r\nHost: %s:%s\r\nUpgrade: websocket\r\nConnection: Upgrade"
+            "\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            % (self.room.code, host, port, key)).encode())
+        await asyncio.wait_for(sock.handshake, 20)
+        hello = {"t": "hello", "token": self.token}
+        if since is not None:
+            hello["since"] = since
+        sock.send(json.dumps(hello))
+
+    def message(self, payload, now):
+        """A text frame arrived at `now`."""
+        if payload.startswith(b'{"t":"ev","n":'):
+            end = payload.index(b",", 14)
+            n = int(payload[14:end])
+            if n > self.n:
+                self.n = n
+                self.room.event(self, n, payload, now)
+        elif payload.startswith(b'{"t":"welcome"'):
+            self.target = json.loads(payload)["n"]
+        elif payload.startswith(b'{"t":"snap"'):
+            msg = json.loads(payload)
+            self.n = msg["n"]
+            self.room.snap(msg)
+        elif payload.startswith(b'{"t":"no"'):
+            self.room.refused(self)
+        if self.caught_up is not None and getattr(self, "target", None) is not None \
+                and self.n >= self.target and not self.caught_up.done():
+            self.caught_up.set_result(now)
+
+    def lost(self, sock):
+        """The socket closed (by us, or the server died)."""
+        if sock is self.sock:
+            self.sock = None
+
+
+class Room:
+    """A benchmark room: four seats, one action a second."""
+
+    def __init__(self, code, seats):
+        self.code = code
+        self.seats = [Seat(self, i, b, t) for i, (b, t) in enumerate(seats)]
+        self.n = 0
+        self.text = None  # the newest event message
+        self.state = None
+        self.waiting = None  # (n, future, set of seats still to receive, latest time)
+
+    def event(self, seat, n, payload, now):
+        """A seat received event `n`."""
+        if n > self.n:
+            self.n = n
+            self.text = payload
+            self.state = None
+        w = self.waiting
+        if w is not None and n >= w[0] and seat in w[2]:
+            w[2].discard(seat)
+            w[3][0] = max(w[3][0], now)
+            if not w[2] and not w[1].done():
+                w[1].set_result(w[3][0])
+
+    def snap(self, msg):
+        """A snapshot (a connection without `since`)."""
+        if msg["n"] >= self.n:
+            self.n = msg["n"]
+            self.text = None
+            self.state = msg["s"]
+
+    def refused(self, seat):
+        """The server refused the seat's message."""
+        w = self.waiting
+        if w is not None and not w[1].done():
+            w[1].set_exception(LookupError("refused"))
+
+    def current(self):
+        """The public state after the newest event."""
+        if self.state is None and self.text is not None:
+            self.state = json.loads(self.text)["s"]
+        return self.state
+
+    async def act(self, expect):
+        """The seat to move plays; the time until every seat in `expect`
+        has the event."""
+        state = self.current()
+        mover = self.seats[state["cur"]]
+        if mover.sock is None:
+            raise ConnectionError("the mover is not connected")
+        future = asyncio.get_running_loop().create_future()
+        self.waiting = (self.n + 1, future, set(expect) | {mover}, [0.0])
+        began = time.perf_counter()
+        mover.sock.send(json.dumps({"t": "act", "a": choose(state)}))
+        try:
+            done = await asyncio.wait_for(future, 15)
+        finally:
+            self.waiting = None
+        return done - began
+
+
+async def connect_all(rooms):
+    """Every seat of every room connected (50 at a time)."""
+    gate = asyncio.Semaphore(50)
+
+    async def one(seat):
+        async with gate:
+            seat.caught_up = asyncio.get_running_loop().create_future()
+            await seat.connect()
+            await asyncio.wait_for(seat.caught_up, 30)
+            seat.caught_up = None
+
+    await asyncio.gather(*[one(s) for r in rooms for s in r.seats])
+
+
+async def drive(room, until, tally, measure_from, killed, bases):
+    """One room: one action a second until `until` (loop time)."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(random.random())
+    while loop.time() < until:
+        tick = loop.time() + 1.0
+        try:
+            state = room.current()
+            victim = None
+            if random.random() < RECONNECT_SHARE:
+                victim = random.choice([s for s in room.seats if s.index != state["cur"]])
+                victim.sock.transport.close()
+                await victim.sock.closed
+            others = [s for s in room.seats if s is not victim]
+            took = await room.act(others)
+            if loop.time() >= measure_from:
+                tally.latency.append(took)
+            if killed[0] and len(tally.resumed) < 10 ** 6 and not getattr(room, "resumed", 0):
+                room.resumed = 1
+                tally.resumed.append(time.monotonic() - killed[0])
+            if victim is not None:
+                await reconnect(victim, bases, tally if loop.time() >= measure_from else None)
+        except LookupError:
+            tally.refused += 1
+            tick = loop.time() + 0.25
+        except (asyncio.TimeoutError, ConnectionError, OSError, AttributeError):
+            tally.timeouts += 1
+            tick = loop.time() + 0.25
+            if killed[0]:
+                for s in room.seats:
+                    if s.sock is None:
+                        try:
+                            await reconnect(s, bases, None)
+                        except (asyncio.TimeoutError, ConnectionError, OSError):
+                            pass
+        await asyncio.sleep(max(0.0, tick - loop.time()))
+
+
+async def reconnect(seat, bases, tally):
+    """Connect a seat again with `since`; the time until it caught up."""
+    seat.target = None
+    seat.caught_up = asyncio.get_running_loop().create_future()
+    if bases is not None:
+        seat.base = bases[0]
+    began = time.perf_counter()
+    await seat.connect(since=seat.n)
+    done = await asyncio.wait_for(seat.caught_up, 15)
+    seat.caught_up = None
+    if tally is not None:
+        tally.reconnect.append(done - began)
+
+
+def pct(values, p):
+    """The p-th percentile in ms (nan when there is nothing)."""
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return 1000 * values[min(len(values) - 1, int(len(values) * p / 100))]
+
+
+async def play(rooms, seconds, warm=3.0, kill=None, bases=None):
+    """Drive every room for `warm` + `seconds`; kill = (seconds in, fn)."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    tally = Tally()
+    killed = [0.0]
+    tasks = [asyncio.create_task(drive(r, start + warm + seconds, tally, start + warm, killed,
+                                       bases)) for r in rooms]
+    if kill is not None:
+        await asyncio.sleep(warm + kill[0])
+        kill[1]()
+        killed[0] = time.monotonic()
+    await asyncio.gather(*tasks)
+    return tally
+
+
+async def close_all(rooms):
+    """Close every socket."""
+    for r in rooms:
+        for s in r.seats:
+            if s.sock is not None:
+                s.sock.transport.close()
+    await asyncio.sleep(0.5)
+
+
+def scenario_single(rooms, seconds, core_server, core_clients):
+    """One SQLite server on one core: latency, memory, time split."""
+    with tempfile.TemporaryDirectory() as tmp:
+        server = Server(tmp, core=core_server)
+        try:
+            made = make_rooms([server.base], rooms)
+            before_rss = rss_kib(server.proc.pid)
+
+            async def run():
+                if core_clients is not None:
+                    os.sched_setaffinity(0, {core_clients})
+                cl = [Room(code, seats) for code, seats in made]
+                await connect_all(cl)
+                after_rss = rss_kib(server.proc.pid)
+                s0 = get(server.base, "/api/stats")
+                c0 = cpu_seconds(server.proc.pid)
+                q0 = waited_seconds(server.proc.pid)
+                w0 = time.monotonic()
+                tally = await play(cl, seconds)
+                wall = time.monotonic() - w0
+                s1 = get(server.base, "/api/stats")
+                c1 = cpu_seconds(server.proc.pid)
+                q1 = waited_seconds(server.proc.pid)
+                await close_all(cl)
+                return tally, after_rss, s0, s1, (c1 - c0) / wall, (q1 - q0) / wall
+
+            tally, after_rss, s0, s1, cpu, queued = asyncio.run(run())
+        finally:
+            server.stop()
+    n = max(1, s1["actions"] - s0["actions"])
+    split = {k: 1000 * (s1[k] - s0[k]) / n for k in ("apply", "store", "send")}
+    return {"tally": tally, "mem_kib": (after_rss - before_rss) / (rooms * SEATS),
+            "cpu": cpu, "queued": queued, "split": split, "actions": n,
+            "rate": n / (seconds + 3.0)}
+
+
+def scenario_redis(rooms, seconds, kill_after, core_clients):
+    """Two processes and Redis; one process killed after `kill_after` s."""
+    with tempfile.TemporaryDirectory() as tmp:
+        redis = Redis(tmp)
+        servers = []
+        try:
+            servers = [Server(Path(tmp) / "a", redis=redis.url),
+                       Server(Path(tmp) / "b", redis=redis.url)]
+            bases = [s.base for s in servers]
+            made = make_rooms(bases, rooms)
+
+            async def run():
+                if core_clients is not None:
+                    os.sched_setaffinity(0, {core_clients})
+                cl = [Room(code, seats) for code, seats in made]
+                await connect_all(cl)
+                tally = await play(cl, seconds)
+                victim = servers[0]
+                survivors = [servers[1].base]
+
+                def kill():
+                    os.kill(victim.proc.pid, signal.SIGKILL)
+
+                after = await play(cl, kill_after + 15, warm=0.0, kill=(kill_after, kill),
+                                   bases=survivors)
+                await close_all(cl)
+                return tally, after
+
+            tally, after = asyncio.run(run())
+        finally:
+            for s in servers:
+                s.stop()
+            redis.stop()
+    resumed = after.resumed
+    return {"tally": tally, "takeover": max(resumed) if resumed else float("nan"),
+            "resumed": len(resumed)}
+
+
+def main(argv=None):
+    """Run the scenarios and print the table."""
+    p = argparse.ArgumentParser(prog="python -m tools.serve_bench",
+                                description=__doc__.splitlines()[0])
+    p.add_argument("--small", type=int, default=250, help="rooms in the small scenario")
+    p.add_argument("--large", type=int, default=1000, help="rooms in the large scenario")
+    p.add_argument("--seconds", type=float, default=20, help="measured seconds per scenario")
+    p.add_argument("--runs", type=int, default=1, help="runs per scenario (medians printed)")
+    p.add_argument("--only", nargs="*", default=["small", "large", "redis"],
+                   choices=["small", "large", "redis"])
+    a = p.parse_args(argv)
+    limit = raise_file_limit()
+    if limit < a.large * SEATS * 2 + 100 and "large" in a.only:
+        print("the file limit (%d) is too low for %d connections" % (limit, a.large * SEATS))
+        return 1
+    cores = len(os.sched_getaffinity(0))
+    server_core, client_core = (0, 1) if cores >= 2 else (None, None)
+    rows = []
+    notes = []
+
+    def median(runs, f):
+        return statistics.median(f(r) for r in runs)
+
+    for name in a.only:
+        if name == "redis" and shutil.which("redis-server") is None:
+            notes.append("redis: skipped, no redis-server installed")
+            continue
+        runs = []
+        for _ in range(a.runs):
+            try:
+                if name == "redis":
+                    runs.append(scenario_redis(a.small, a.seconds, 5, client_core))
+                else:
+                    rooms = a.small if name == "small" else a.large
+                    runs.append(scenario_single(rooms, a.seconds, server_core, client_core))
+            except Exception as e:  # one scenario's failure is reported, the others run
+                notes.append("%s: a run failed: %r" % (name, e))
+            if runs:
+                print("%s run %d: p50 %.1f ms, p99 %.1f ms" % (
+                    name, len(runs), pct(runs[-1]["tally"].latency, 50),
+                    pct(runs[-1]["tally"].latency, 99)), flush=True)
+        if not runs:
+            continue
+        rooms = a.large if name == "large" else a.small
+        lat50 = median(runs, lambda r: pct(r["tally"].latency, 50))
+        lat99 = median(runs, lambda r: pct(r["tally"].latency, 99))
+        rec99 = median(runs, lambda r: pct(r["tally"].reconnect, 99))
+        samples = sum(len(r["tally"].latency) for r in runs)
+        bad = sum(r["tally"].refused + r["tally"].timeouts for r in runs)
+        row = {"scenario": name, "rooms": rooms, "conns": rooms * SEATS, "p50": lat50,
+               "p99": lat99, "rec99": rec99, "samples": samples, "bad": bad}
+        if name != "redis":
+            row["mem"] = median(runs, lambda r: r["mem_kib"])
+            row["cpu"] = median(runs, lambda r: r["cpu"])
+            row["queued"] = median(runs, lambda r: r["queued"])
+            row["rate"] = median(runs, lambda r: r["rate"])
+            split = {k: median(runs, lambda r, k=k: r["split"][k]) for k in
+                     ("apply", "store", "send")}
+            notes.append("%s: %.0f actions/s carried out; the server ran %.0f%% of the time "
+                         "and waited for its core %.0f%% of the time (other programs had "
+                         "it); per action %.2f ms engine and messages, %.2f ms SQLite, "
+                         "%.2f ms handing to the sockets" % (
+                             name, row["rate"], 100 * row["cpu"], 100 * row["queued"],
+                             split["apply"], split["store"], split["send"]))
+        else:
+            row["takeover"] = median(runs, lambda r: r["takeover"])
+        rows.append(row)
+
+    print()
+    print("| scenario | rooms | connections | action to every seat p50 | p99 | reconnect to "
+          "caught up p99 | memory per connection | take-over after kill -9 | samples |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for r in rows:
+        label = {"small": "one process, one core", "large": "one process, one core",
+                 "redis": "two processes + Redis"}[r["scenario"]]
+        print("| %s | %d | %d | %.1f ms | %.1f ms | %.0f ms | %s | %s | %d%s |" % (
+            label, r["rooms"], r["conns"], r["p50"], r["p99"], r["rec99"],
+            "%.1f KiB" % r["mem"] if "mem" in r else "-",
+            "%.1f s" % r["takeover"] if "takeover" in r else "-", r["samples"],
+            " (%d refused or late)" % r["bad"] if r["bad"] else ""))
+    for note in notes:
+        print("- " + note)
+    print("(%d run(s) per scenario, medians; %.0f s measured each; load average at the end "
+          "%.1f on %d cores; python -m tools.serve_bench)" % (
+              a.runs, a.seconds, os.getloadavg()[0], os.cpu_count() or 0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
