@@ -51,6 +51,7 @@ def app_sources():
                 files.append(rel)
     files.extend(BOARDS)
     files.append("web/webhost.py")
+    files.append("web/textlayer.py")
     return files
 
 

@@ -130,7 +130,10 @@ function tick() {
     held &= ~pendingUp;
     pendingUp = 0;
   }
-  if (changed) draw();
+  if (changed) {
+    draw();
+    textSoon();
+  }
   if (pressAt !== null) {
     zt.presses.push(performance.now() - pressAt);
     if (zt.presses.length > 200) zt.presses.shift();
@@ -161,6 +164,106 @@ function up(name) {
   else pendingUp |= bit; // a step has not seen it yet: it still counts
   tick();
   document.querySelector(`[data-key="${name}"]`)?.classList.remove("down");
+}
+
+// ------------------------------------------------------------ text layer
+// A readable copy of the screen (web/textlayer.py hears what the app
+// draws): the title as a heading, the lines, a menu with its highlighted
+// entry, the dice, and each button's name says what it does now. It is
+// made again a moment after the frame last changed (not during the dice's
+// tumble), in the game's language.
+
+const WORDS = {
+  de: {
+    screen: "Bildschirm", dice: "Würfel", aside: "Beiseitegelegt", menu: "Menü",
+    picked: "gewählt", crossed: "zählt nicht", cursor: "Cursor", marked: "Tipp",
+    current: "ausgewählt", keys: "Tasten",
+    UP: "hoch", DOWN: "runter", LEFT: "links", RIGHT: "rechts", A: "A", B: "B",
+  },
+  en: {
+    screen: "Screen", dice: "Dice", aside: "Set aside", menu: "Menu",
+    picked: "picked", crossed: "does not score", cursor: "cursor", marked: "tip",
+    current: "selected", keys: "Keys",
+    UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right", A: "A", B: "B",
+  },
+};
+const readout = document.getElementById("readout");
+let textTimer = null;
+let lastText = null;
+
+function words(lang) {
+  return WORDS[lang] || WORDS.de;
+}
+
+function make(tag, text, attrs) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  return node;
+}
+
+function textSoon() {
+  clearTimeout(textTimer);
+  textTimer = setTimeout(updateText, 90);
+}
+
+function updateText() {
+  let json;
+  try {
+    json = host.text_json();
+  } catch (e) {
+    return; // the step's own failure path reports it
+  }
+  if (json === lastText) return;
+  lastText = json;
+  renderText(JSON.parse(json));
+}
+
+function renderText(t) {
+  const w = words(t.lang);
+  const parts = [];
+  if (t.title) parts.push(make("h2", t.title));
+  if (t.lines.length) {
+    const ul = make("ul", null, { "aria-label": w.screen });
+    for (const line of t.lines) {
+      ul.append(make("li", line.selected ? line.text + " (" + w.current + ")" : line.text));
+    }
+    parts.push(ul);
+  }
+  if (t.menu) {
+    const ul = make("ul", null, { "aria-label": w.menu });
+    t.menu.items.forEach((item, i) => {
+      const li = make("li", i === t.menu.index ? item + " (" + w.current + ")" : item);
+      if (i === t.menu.index) li.setAttribute("aria-current", "true");
+      ul.append(li);
+    });
+    parts.push(ul);
+  }
+  if (t.dice.length) {
+    const ol = make("ol", null, { "aria-label": w.dice });
+    for (const d of t.dice) {
+      const says = [String(d.value)];
+      if (d.picked) says.push(w.picked);
+      if (d.crossed) says.push(w.crossed);
+      if (d.marked) says.push(w.marked);
+      if (d.cursor) says.push(w.cursor);
+      ol.append(make("li", says.join(", ")));
+    }
+    parts.push(ol);
+  }
+  if (t.aside.length) {
+    parts.push(make("p", w.aside + ": " + t.aside.join(" ")));
+  }
+  const said = [];
+  for (const name of Object.keys(BITS)) {
+    const action = t.keys[name];
+    const label = w[name] + (action ? ": " + action : "");
+    const button = document.querySelector(`[data-key="${name}"]`);
+    if (button) button.setAttribute("aria-label", label);
+    if (action) said.push(label);
+  }
+  if (said.length) parts.push(make("p", w.keys + ": " + said.join(", ")));
+  readout.replaceChildren(...parts);
 }
 
 function fatal(e) {
@@ -202,6 +305,7 @@ async function boot() {
   zt.bootMs = { start: started, unpacked: unpacked - started, title: zt.titleMs - started };
   zt.ready = true;
   status.textContent = "";
+  updateText();
   requestAnimationFrame(loop);
 }
 
@@ -225,13 +329,20 @@ zt.state = () => JSON.parse(host.state_json());
 zt.host = () => host; // tests reach into the Python side (e.g. to break the app)
 zt.draw = () => draw(); // and time the frame copy
 
+function onButton(e) {
+  // Enter or Space on a focused on-screen button clicks that button
+  return (e.key === "Enter" || e.key === " ") && e.target.closest?.("[data-key]");
+}
+
 window.addEventListener("keydown", (e) => {
+  if (onButton(e)) return;
   const name = KEYS[e.key];
   if (!name || !zt.ready || e.ctrlKey || e.metaKey || e.altKey) return;
   e.preventDefault();
   if (!e.repeat) down(name, e.timeStamp);
 });
 window.addEventListener("keyup", (e) => {
+  if (onButton(e)) return;
   const name = KEYS[e.key];
   if (!name || !zt.ready) return;
   e.preventDefault();
@@ -260,6 +371,13 @@ for (const el of document.querySelectorAll("[data-key]")) {
     });
   }
   el.addEventListener("contextmenu", (e) => e.preventDefault());
+  el.addEventListener("click", (e) => {
+    // a click that no pointer press made (Enter, Space, a screen reader):
+    // one press and release
+    if (e.detail !== 0 || !zt.ready) return;
+    down(name, e.timeStamp);
+    setTimeout(() => up(name), 30);
+  });
 }
 const select = document.getElementById("layout");
 select.value = board;

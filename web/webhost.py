@@ -25,6 +25,7 @@ import sys
 import framebuf
 
 from engine.dice import ByteDice, SeededDice
+from firmware import font
 from firmware.store import ENOENT, ENOSPC, DirFS, Store
 
 PREFIX = "zt/"  # localStorage keys of the game's files: "zt/game", "zt/game.bak", ...
@@ -109,6 +110,14 @@ class Canvas(framebuf.FrameBuffer):
 
     def show(self):
         """Nothing to do: host.js draws the frame after the step."""
+
+    def fill(self, c):
+        """The whole frame in one colour: every screen's draw (and the
+        failure message) starts so, and so does the text layer's frame."""
+        rec = font.recorder
+        if rec is not None:
+            rec.clear()
+        super().fill(c)
 
 
 def recovery_stop():
@@ -206,6 +215,26 @@ class Host:
 
             resume(self.app)
         self.app.step(now, 0)
+
+    text_lang = "de"  # the language of the text layer (text_json)
+
+    def text_json(self):
+        """The text layer of the frame on the canvas as JSON (web/textlayer.py;
+        host.js makes the page's readable copy of the screen from it). The
+        first call starts recording and draws the frame again to hear it."""
+        import json
+
+        import textlayer
+
+        rec = font.recorder
+        if rec is None:
+            rec = textlayer.install(self.width >= 128)
+            if self.app is not None:
+                self.app.redraw()
+                self.app.step(self.app.now, 0)
+        if self.app is not None:  # (after a failure: the language of the message)
+            self.text_lang = self.app.lang
+        return json.dumps(rec.snapshot(self.text_lang))
 
     def state_json(self):
         """The app's state (screen name, engine state) as JSON, for tests."""
