@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
 PACKAGE = WEB / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
-PAGE_FILES = ("index.html", "host.js")
+PAGE_FILES = ("index.html", "host.js", "storage.js")
 MAGIC = b"ZTWB"
 # The .mpy version the pinned port loads (sys.implementation._mpy & 0xFF is 6,
 # its sub-version 3): mpy-cross must say "mpy v6.3" for the bundle to hold .mpy.

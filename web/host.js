@@ -12,6 +12,7 @@
 // does it too), ?seed=N seeded dice (used by the browser tests).
 
 import { loadMicroPython } from "./micropython.mjs";
+import { GuardedStorage, OWNER, openBacking, ownGame, takeGame } from "./storage.js";
 
 const BITS = { UP: 1, DOWN: 2, LEFT: 4, RIGHT: 8, A: 16, B: 32 };
 const KEYS = {
@@ -25,7 +26,8 @@ const TICKS_MASK = 0x3fffffff; // time.ticks_ms() wraps at 2**30 on MicroPython
 
 const params = new URLSearchParams(location.search);
 const seed = params.has("seed") ? parseInt(params.get("seed"), 10) : null;
-let board = params.get("board") || localStorage.getItem("zt-board") || BOARDS[0];
+const { backing, blocked } = openBacking();
+let board = params.get("board") || safeGet("zt-board") || BOARDS[0];
 if (!BOARDS.includes(board)) board = BOARDS[0];
 
 // What the browser tests read (window.zt): timings and the frame as rows.
@@ -39,6 +41,96 @@ let held = 0; // bits of the buttons held now
 let seen = 0; // bits a step has seen held (a release waits for that)
 let pendingUp = 0; // released before a step saw them: let go after the next step
 let pressAt = null; // event time of the last press, for the press-to-canvas figure
+
+function safeGet(key) {
+  try {
+    return backing.getItem(key);
+  } catch (e) {
+    return null;
+  }
+}
+
+function safeSet(key, value) {
+  try {
+    backing.setItem(key, value);
+  } catch (e) {
+    // full or blocked: a preference of the page, not worth a message
+  }
+}
+
+// ------------------------------------------------------------ notices
+// What the page says about itself (storage, another tab), in the game's
+// language: before the game has said which, the one chosen last or the
+// browser's.
+
+const SAY = {
+  de: {
+    busy: "Dieses Spiel ist in einem anderen Tab offen.",
+    take: "Hier spielen",
+    lost: "Das Spiel wurde in einem anderen Tab übernommen; hier wird nichts mehr gespeichert.",
+    retake: "Hier weiterspielen",
+    blocked: "Der Browser erlaubt dieser Seite keinen Speicher: Das Spiel läuft, aber nichts wird behalten.",
+    full: "Der Speicher des Browsers ist voll: Neue Stände werden nicht gespeichert, der letzte gespeicherte bleibt.",
+    fleeting: "Der Browser darf diese Spielstände löschen (etwa in einem privaten Fenster oder bei Platzmangel).",
+    stopped: "Das Spiel ist stehen geblieben. Bitte die Seite neu laden.",
+    loading: "Lade…",
+  },
+  en: {
+    busy: "This game is open in another tab.",
+    take: "Play here",
+    lost: "The game was taken over in another tab; nothing is saved here any more.",
+    retake: "Play on here",
+    blocked: "The browser gives this page no storage: the game plays, but nothing is kept.",
+    full: "The browser's storage is full: new states are not saved, the last saved one stays.",
+    fleeting: "The browser may delete these saves (in a private window, say, or when space runs low).",
+    stopped: "The game stopped. Please reload the page.",
+    loading: "Loading…",
+  },
+};
+let lang = safeGet("zt-lang") || browserLang();
+
+function browserLang() {
+  for (const tag of navigator.languages || [navigator.language || ""]) {
+    const base = tag.slice(0, 2).toLowerCase();
+    if (base === "de" || base === "en") return base;
+  }
+  return "de";
+}
+
+function say(key) {
+  return (SAY[lang] || SAY.de)[key];
+}
+
+const notices = document.getElementById("notices");
+const shown = new Map(); // notice key -> its element
+
+function notice(key, action, onAction) {
+  // show the notice `key` (once), with a button `action` when given
+  if (shown.has(key)) return;
+  const box = make("p", null, { "data-notice": key });
+  box.append(make("span", say(key)));
+  if (action) {
+    const button = make("button", say(action), { type: "button", "data-say": action });
+    button.addEventListener("click", () => onAction(button));
+    box.append(" ", button);
+  }
+  shown.set(key, box);
+  notices.append(box);
+}
+
+function unnotice(key) {
+  shown.get(key)?.remove();
+  shown.delete(key);
+}
+
+function relabel() {
+  // the notices again in the language now chosen
+  for (const [key, box] of shown) {
+    box.firstChild.textContent = say(key);
+    const button = box.querySelector("button");
+    if (button) button.textContent = say(button.dataset.say);
+  }
+}
 
 function ticks() {
   return Math.floor(performance.now()) & TICKS_MASK;
@@ -220,6 +312,11 @@ function updateText() {
 }
 
 function renderText(t) {
+  if (t.lang !== lang) {
+    lang = t.lang;
+    safeSet("zt-lang", lang);
+    relabel();
+  }
   const w = words(t.lang);
   const parts = [];
   if (t.title) parts.push(make("h2", t.title));
@@ -269,12 +366,20 @@ function renderText(t) {
 function fatal(e) {
   console.error(e);
   zt.errors.push(String(e));
-  status.textContent = "The game stopped: " + e + " (reload the page)";
+  status.textContent = say("stopped") + " (" + e + ")";
   step = () => false;
 }
 
-async function boot() {
-  const started = performance.now();
+const storage = new GuardedStorage(backing, {
+  full: () => notice("full"),
+  stale: () => lost(),
+});
+let port = null; // the MicroPython port with the game unpacked (load)
+let started = 0;
+
+async function load() {
+  // the port and the game's files, fetched at once
+  started = performance.now();
   const bundle = fetch("game.bin").then((r) => {
     if (!r.ok) throw new Error("game.bin: " + r.status);
     return r.arrayBuffer();
@@ -284,10 +389,20 @@ async function boot() {
     stderr: (line) => console.error(line),
   });
   unpack(await bundle, mp.FS);
-  const unpacked = performance.now();
+  zt.unpackedMs = performance.now() - started;
   mp.runPython("import sys\nsys.path.insert(0, '/app')");
+  return mp;
+}
+
+function begin() {
+  // this tab owns the game: start it (the port loaded meanwhile)
+  unnotice("busy");
+  port.then(run).catch(fatal);
+}
+
+function run() {
   const webhost = mp.pyimport("webhost");
-  host = webhost.start(board, localStorage, random, seed, ticks());
+  host = webhost.start(board, storage, random, seed, ticks());
   step = host.step;
   module = mp._module;
   addr = host.address();
@@ -302,11 +417,46 @@ async function boot() {
   fitScale();
   draw();
   zt.titleMs = performance.now();
-  zt.bootMs = { start: started, unpacked: unpacked - started, title: zt.titleMs - started };
+  zt.bootMs = { start: started, unpacked: zt.unpackedMs, title: zt.titleMs - started };
   zt.ready = true;
   status.textContent = "";
   updateText();
   requestAnimationFrame(loop);
+}
+
+function busy() {
+  // another tab has the game: say so, and offer to take it over
+  status.textContent = "";
+  notice("busy", "take", (button) => {
+    button.disabled = true;
+    takeGame(storage, begin, lost);
+  });
+}
+
+function lost() {
+  // the game went to another tab: stop here, write nothing, offer it back
+  storage.lose();
+  step = () => false;
+  zt.ready = false;
+  for (const name of Object.keys(BITS)) document.querySelector(`[data-key="${name}"]`)?.classList.remove("down");
+  notice("lost", "retake", (button) => {
+    button.disabled = true;
+    takeGame(storage, () => location.reload(), lost);
+  });
+}
+
+function keepStorage() {
+  // ask the browser to keep the saves; say so when it may not
+  if (blocked) {
+    notice("blocked");
+    return;
+  }
+  const s = navigator.storage;
+  if (!s || !s.persist) return;
+  s.persisted()
+    .then((kept) => kept || s.persist())
+    .then((kept) => kept || notice("fleeting"))
+    .catch(() => notice("fleeting"));
 }
 
 // tests: the frame as text rows ('#' lit, '.' dark), read back from the canvas
@@ -382,9 +532,18 @@ for (const el of document.querySelectorAll("[data-key]")) {
 const select = document.getElementById("layout");
 select.value = board;
 select.addEventListener("change", () => {
-  localStorage.setItem("zt-board", select.value);
+  safeSet("zt-board", select.value);
   params.set("board", select.value);
   location.search = params.toString(); // a new app of that size; the game resumes from its save
 });
 
-boot().catch(fatal);
+window.addEventListener("storage", (e) => {
+  // another tab claimed the game (or cleared the storage): this one is stale
+  if (e.key === OWNER && storage.owning && e.newValue !== storage.id) storage.lose();
+});
+
+status.textContent = say("loading");
+port = load();
+port.catch(fatal);
+keepStorage();
+ownGame(storage, begin, busy, lost);

@@ -51,10 +51,17 @@ class KeyFS:
         return text
 
     def _set(self, name, text):
+        # host.js's storage (web/storage.js) answers a failed write with an
+        # errno (a JavaScript exception must not cross into the port); a
+        # stand-in may raise instead.
         try:
-            self.storage.setItem(self.prefix + name, text)
+            failed = self.storage.setItem(self.prefix + name, text)
         except Exception:  # QuotaExceededError from the browser: nothing was stored
+            failed = ENOSPC
+        if failed == ENOSPC:
             raise OSError(ENOSPC, "browser storage full")
+        if failed:
+            raise OSError(failed, "this tab may not write (the game is open in another tab)")
 
     def read(self, name):
         """The bytes of file `name`; OSError(ENOENT) when it does not exist."""

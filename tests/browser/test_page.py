@@ -10,87 +10,15 @@ tree, checked by axe-core.
 """
 
 import re
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.browser.reader import Reader
 from tests.browser.test_web import browser, server  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
-BUTTON = re.compile(r'button "([^"]*)"')
-HOW = ("click", "Enter", " ")  # the ways a button is pressed, taken in turn
-
-
-class Reader:
-    """One tab, seen as a screen reader or an agent sees it."""
-
-    def __init__(self, browser, url):
-        self.context = browser.new_context(viewport={"width": 900, "height": 900})
-        self.page = self.context.new_page()
-        self.errors = []
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(url)
-        self.screen = self.page.get_by_role("region", name=re.compile("^(Bildschirm|Screen)$"))
-        self.screen.get_by_role("heading").first.wait_for(timeout=30000)
-        self.presses = 0
-
-    def snapshot(self, quiet_s=0.35, limit_s=30.0):
-        """The screen's aria snapshot once it has not changed for `quiet_s`."""
-        end = time.monotonic() + limit_s
-        last = self.screen.aria_snapshot()
-        since = time.monotonic()
-        while time.monotonic() < end:
-            time.sleep(0.05)
-            now = self.screen.aria_snapshot()
-            if now != last:
-                last, since = now, time.monotonic()
-            elif time.monotonic() - since >= quiet_s:
-                return now
-        return last
-
-    def buttons(self):
-        """{name before the colon: what it does now} of the on-screen buttons."""
-        out = {}
-        for name in BUTTON.findall(self.page.locator("body").aria_snapshot()):
-            base, _, action = name.partition(": ")
-            out[base] = action
-        return out
-
-    def press(self, base):
-        """Press the button whose name starts with `base`, by click, Enter or Space."""
-        button = self.page.get_by_role("button", name=re.compile("^%s(: |$)" % re.escape(base)))
-        how = HOW[self.presses % len(HOW)]
-        self.presses += 1
-        if how == "click":
-            button.click()
-        else:
-            button.press(how)
-
-    def menu(self):
-        """(entries, the highlighted one) of the menu on screen."""
-        items = self.screen.get_by_role("list", name="Menü").get_by_role("listitem")
-        texts = items.all_inner_texts()
-        current = [i for i, t in enumerate(texts) if t.endswith(" (ausgewählt)")]
-        assert len(current) == 1, texts
-        return [t.removesuffix(" (ausgewählt)") for t in texts], current[0]
-
-    def choose(self, label):
-        """Move down the menu to the entry starting with `label`."""
-        for _ in range(20):
-            entries, index = self.menu()
-            if entries[index].startswith(label):
-                return
-            self.press("runter")
-            self.snapshot(0.2)
-        raise AssertionError("no entry %r in %s" % (label, self.menu()[0]))
-
-    def close(self):
-        self.context.close()
-
-
 def test_a_whole_game_through_the_accessibility_tree(browser, server, capsys):  # noqa: F811
     r = Reader(browser, server + "?seed=11")
     title = r.snapshot()
