@@ -87,15 +87,8 @@ const SAY = {
     loading: "Loading…",
   },
 };
-let lang = safeGet("zt-lang") || browserLang();
-
-function browserLang() {
-  for (const tag of navigator.languages || [navigator.language || ""]) {
-    const base = tag.slice(0, 2).toLowerCase();
-    if (base === "de" || base === "en") return base;
-  }
-  return "de";
-}
+const page = window.ztPage; // index.html's inline script: the layout and the page's texts
+let lang = page.lang;
 
 function say(key) {
   return (SAY[lang] || SAY.de)[key];
@@ -171,14 +164,9 @@ function unpack(buffer, FS) {
 }
 
 function fitScale() {
-  // the largest integer scale that fits the window (at least 2)
-  const room = Math.min(window.innerWidth - 48, 8 * 128);
-  scale = Math.max(2, Math.floor(room / width));
-  if (height * scale > window.innerHeight * 0.55) {
-    scale = Math.max(2, Math.floor((window.innerHeight * 0.55) / height));
-  }
-  canvas.width = width * scale;
-  canvas.height = height * scale;
+  // the canvas as index.html sized it: whole device pixels per game pixel
+  page.size();
+  scale = canvas.width / width;
   ctx = canvas.getContext("2d");
   ctx.imageSmoothingEnabled = false;
 }
@@ -315,6 +303,7 @@ function renderText(t) {
   if (t.lang !== lang) {
     lang = t.lang;
     safeSet("zt-lang", lang);
+    page.apply(lang);
     relabel();
   }
   const w = words(t.lang);
@@ -370,6 +359,23 @@ function fatal(e) {
   step = () => false;
 }
 
+// A first visit (nothing saved, no language chosen) plays in the browser's language.
+const firstVisit = safeGet("zt-lang") === null && safeGet("zt/settings") === null;
+for (const button of document.querySelectorAll("[data-lang]")) {
+  button.addEventListener("click", () => {
+    const chosen = button.dataset.lang;
+    if (zt.ready && host.set_lang(chosen)) {
+      tick();
+      updateText();
+    } else if (!zt.ready) {
+      lang = chosen;
+      safeSet("zt-lang", lang);
+      page.apply(lang);
+      relabel();
+    }
+  });
+}
+
 const storage = new GuardedStorage(backing, {
   full: () => notice("full"),
   stale: () => lost(),
@@ -420,8 +426,31 @@ function run() {
   zt.bootMs = { start: started, unpacked: zt.unpackedMs, title: zt.titleMs - started };
   zt.ready = true;
   status.textContent = "";
+  if (firstVisit) host.set_lang(lang); // the browser's language, not the device's default
   updateText();
   requestAnimationFrame(loop);
+  loadMasters().then(offline);
+}
+
+function loadMasters() {
+  // the Master's tables (master.bin), after the title: only a Master seat reads them
+  return port
+    .then(() => fetch("master.bin"))
+    .then((r) => {
+      if (!r.ok) throw new Error("master.bin: " + r.status);
+      return r.arrayBuffer();
+    })
+    .then((buffer) => {
+      unpack(buffer, mp.FS);
+      zt.mastersMs = performance.now() - started;
+    })
+    .catch((e) => console.warn("the Master's tables did not load:", e));
+}
+
+function offline() {
+  // the service worker (sw.js) keeps everything for a reload without network
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("sw.js").catch((e) => console.warn("no offline copy:", e));
 }
 
 function busy() {

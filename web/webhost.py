@@ -243,6 +243,21 @@ class Host:
             self.text_lang = self.app.lang
         return json.dumps(rec.snapshot(self.text_lang))
 
+    def set_lang(self, lang):
+        """The game's language from the page (its switch, or the browser's
+        language on a first visit), changed and saved as the settings
+        screen does; True when it changed."""
+        app = self.app
+        if app is None or lang not in ("de", "en") or app.lang == lang:
+            return False
+        app.lang = lang
+        app.session.settings["lang"] = lang
+        app.session.save_settings()
+        app.prefs += 1
+        app.moves += 1  # (screens keep their texts until the stack moves)
+        app.redraw()
+        return True
+
     def state_json(self):
         """The app's state (screen name, engine state) as JSON, for tests."""
         import json

@@ -80,7 +80,8 @@ class Page:
     """One tab with the game, collecting console errors."""
 
     def __init__(self, browser, url):
-        self.context = browser.new_context(viewport={"width": 900, "height": 760})
+        self.context = browser.new_context(viewport={"width": 900, "height": 760},
+                                           locale="de-DE")  # the game's default language
         self.page = self.context.new_page()
         self.errors = []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
