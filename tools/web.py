@@ -182,12 +182,23 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         """Quiet: one line per request would drown the tests' output."""
 
 
+class Server(http.server.ThreadingHTTPServer):
+    """The threading server, quiet about a browser that hung up mid-file
+    (a tab closed while the Master's tables were still coming)."""
+
+    def handle_error(self, request, client_address):
+        """Ignore a closed connection; report anything else as usual."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 def make_server(out, port=0):
     """A threading HTTP server for folder `out` on 127.0.0.1 (port 0: any free one)."""
     if not (Path(out) / "index.html").exists():
         raise SystemExit("%s has no page: run `make web` first" % out)
     handler = functools.partial(Handler, directory=str(out))
-    return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    return Server(("127.0.0.1", port), handler)
 
 
 def serve(out, port):

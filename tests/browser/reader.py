@@ -13,7 +13,7 @@ class Reader:
     """One tab, seen as a screen reader or an agent sees it."""
 
     def __init__(self, browser, url, context=None, init=None, wait=True,
-                 viewport=(900, 900), locale="de-DE", scale=1):
+                 viewport=(900, 900), locale="de-DE", scale=1, phone=False):
         """A tab on `url`: in a new context of `browser` (with the init
         script `init`), or a new tab of `context` (another tab of the same
         browser profile). `wait`: until the screen has a heading."""
@@ -21,7 +21,7 @@ class Reader:
         if context is None:
             context = browser.new_context(
                 viewport={"width": viewport[0], "height": viewport[1]}, locale=locale,
-                device_scale_factor=scale, has_touch=scale > 1)
+                device_scale_factor=scale, has_touch=phone, is_mobile=phone)
             if init:
                 context.add_init_script(init)
         self.context = context
