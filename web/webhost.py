@@ -166,6 +166,7 @@ class Host:
         self.app = App(self.canvas, self.width, self.height, Store(self.fs), self.dice,
                        self.tables, now)
         self.app.has_sound = False  # the page has no buzzer (yet)
+        self.app.has_panel = False  # nor a panel: no contrast, no sleep in its settings
 
     def address(self):
         """Where the frame buffer lives in the wasm memory (host.js reads it

@@ -201,6 +201,7 @@ def test_whole_game_against_the_master_with_a_reload_mid_turn(browser, server, t
                                                                capsys):
     page = Page(browser, server + "?seed=%d" % SEED)
     sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=SEED)
+    sim.app.has_panel = False  # as the page's host: no contrast or sleep in the settings
 
     def both(*keys):
         for key in keys:
@@ -210,7 +211,7 @@ def test_whole_game_against_the_master_with_a_reload_mid_turn(browser, server, t
     # Settings: the computer's fast pace (a shorter test; saved like the game)
     down = sim.app.top()._entries(sim.app).index("settings_title")
     both(*["DOWN"] * down)
-    both("A", "DOWN", "DOWN", "DOWN", "DOWN")
+    both("A", "DOWN", "DOWN")  # language, dice, pace
     assert page.state()["screen"] == "settings"
     both("RIGHT")
     same_screen(page, sim, "the settings")
