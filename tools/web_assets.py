@@ -58,6 +58,7 @@ PAGE = """<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="icon-192.png" type="image/png">
 <title>%(title)s</title>
 <style>
   body { margin: 0 auto; max-width: 40em; padding: 12px 16px; background: #1b1d22; color: #ccd;

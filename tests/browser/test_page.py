@@ -120,3 +120,29 @@ def test_axe_finds_no_serious_violation(browser, server):  # noqa: F811
     assert axe(r.page) == [], "play"
     assert not r.errors, r.errors
     r.close()
+
+
+def test_the_page_explains_itself_in_the_browsers_language(browser, server):  # noqa: F811
+    r = Reader(browser, server + "?seed=7", locale="en-US")  # a first visit from an English browser
+    page = r.page
+    assert page.get_by_role("heading", level=1).inner_text() == "Zehntausend"
+    assert "New game" in r.snapshot()
+    assert page.evaluate("document.documentElement.lang") == "en"
+    rules = page.get_by_role("link", name="The rules")
+    assert rules.get_attribute("href") == "rules-en.html"
+    assert page.get_by_role("button", name="English").get_attribute("aria-pressed") == "true"
+
+    page.get_by_role("button", name="Deutsch").click()  # the visible switch
+    assert "Neues Spiel" in r.snapshot()
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert page.get_by_role("link", name="Die Regeln").get_attribute("href") == "rules-de.html"
+    page.reload()  # the choice is the game's own setting: kept
+    r.wait()
+    assert "Neues Spiel" in r.snapshot()
+    assert page.evaluate("document.documentElement.lang") == "de"
+
+    page.get_by_role("link", name="Die Regeln").click()
+    page.get_by_role("heading", name="Wertung").wait_for()
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert not r.errors, r.errors
+    r.close()
