@@ -307,9 +307,7 @@ class CoachView:
         if not play.anim.armed and self.game.phase == "keep":
             top = dice_y + size + (4 if big else 3)  # below the cursor bar, a row apart
             for i in self.marks:
-                cx = dice_x + i * (size + gap) + size // 2
-                for r in range(3):  # an arrowhead pointing up at the die
-                    canvas.hline(cx - r, top + r, 2 * r + 1, 1)
+                ui.mark(canvas, dice_x + i * (size + gap) + size // 2, top)
         if not big:
             return False
         line = self.note if self.game.phase == "farkle" and self.note else self.move(app, play)

@@ -38,6 +38,12 @@ try:  # viper glyph loops where the port compiles them (not CPython, not WebAsse
 except Exception:  # ImportError, or a .mpy of another architecture, or no native emitter
     _native = None
 
+# A host's recorder of the text drawn: None on the device (Font.draw then
+# pays one global lookup), an object with `text(s, x, y, color)` where the
+# browser page keeps a readable copy of the screen (web/textlayer.py).
+# Every text of every screen passes Font.draw, so no screen can forget it.
+recorder = None
+
 SPACING = 1  # px of paper between two glyphs
 _ASCII_FIRST = 32
 _ASCII_COUNT = 95
@@ -119,6 +125,9 @@ class Font:
         A display driver (a FrameBuffer with ``width`` and ``pages``) is drawn
         on by firmware.native where the port has it.
         """
+        rec = recorder
+        if rec is not None:
+            rec.text(text, x, y, color)
         if self._native is not None and (color == 0 or color == 1):
             pages = getattr(canvas, "pages", 0)
             if pages:

@@ -117,6 +117,9 @@ class Ui:
 
     def title(self, canvas, s):
         """A title bar: inverted text on the top line."""
+        rec = font.recorder
+        if rec is not None:  # the whole title, not the fitted text drawn next
+            rec.title(s)
         canvas.fill_rect(0, 0, self.w, self.line, 1)
         self.text(canvas, self.fit(s, self.w - 2), 1, 1 if self.app.big else 0, 0)
 
@@ -129,6 +132,9 @@ class Ui:
         y = self.h - self.font.height
         buf = getattr(canvas, "buffer", None)
         at = -1 if buf is None or y & 7 else (y >> 3) * w  # the page's first byte
+        rec = font.recorder
+        if rec is not None:  # the whole hint; the fitted text follows unless kept
+            rec.hints(s, 0 if at >= 0 and self._hint == s else 1)
         if at >= 0 and self._hint == s:
             canvas.fill_rect(0, y - 1, w, 1, 0)
             canvas.hline(0, y - 2, w, 1)
@@ -161,6 +167,9 @@ class Ui:
     def menu(self, canvas, labels, index, y=None, rows=None):
         """A scrolling list with the entry `index` highlighted."""
         y, rows, first = self.scroll(index, y, rows)
+        rec = font.recorder
+        if rec is not None:  # every entry, not only the rows drawn next
+            rec.menu(labels, index, min(len(labels), first + rows) - first)
         for i in range(first, min(len(labels), first + rows)):
             label = self.fit(labels[i], self.w - 4)
             if i == index:
@@ -184,6 +193,9 @@ class Ui:
         pip, grid = _DIE_GEOMETRY[size]
         fg = 0 if inverted else 1
         style = self.settings["dice"]
+        rec = font.recorder
+        if rec is not None:  # (a digit die's digit is drawn as text: not a text)
+            rec.die(face, inverted, crossed, size, x, 1 if style == DIGITS else 0)
         buf = getattr(canvas, "buffer", None)
         native = False
         if _die is not None and buf is not None:
@@ -222,3 +234,19 @@ class Ui:
         if crossed:
             canvas.line(x, y + size - 1, x + size - 1, y, fg)
             canvas.line(x + 1, y + size - 1, x + size - 1, y + 1, fg)
+
+    def cursor(self, canvas, x, y, size):
+        """The cursor bar under the die of `size` px at x (its top at y)."""
+        rec = font.recorder
+        if rec is not None:
+            rec.cursor(x)
+        canvas.fill_rect(x, y, size, 2, 1)
+
+    def mark(self, canvas, cx, top):
+        """A small arrowhead pointing up at the die centred on cx (a tip's
+        suggestion), its point at `top`."""
+        rec = font.recorder
+        if rec is not None:
+            rec.mark(cx)
+        for r in range(3):
+            canvas.hline(cx - r, top + r, 2 * r + 1, 1)

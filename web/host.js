@@ -12,6 +12,7 @@
 // does it too), ?seed=N seeded dice (used by the browser tests).
 
 import { loadMicroPython } from "./micropython.mjs";
+import { GuardedStorage, OWNER, openBacking, ownGame, takeGame } from "./storage.js";
 
 const BITS = { UP: 1, DOWN: 2, LEFT: 4, RIGHT: 8, A: 16, B: 32 };
 const KEYS = {
@@ -25,7 +26,8 @@ const TICKS_MASK = 0x3fffffff; // time.ticks_ms() wraps at 2**30 on MicroPython
 
 const params = new URLSearchParams(location.search);
 const seed = params.has("seed") ? parseInt(params.get("seed"), 10) : null;
-let board = params.get("board") || localStorage.getItem("zt-board") || BOARDS[0];
+const { backing, blocked } = openBacking();
+let board = params.get("board") || safeGet("zt-board") || BOARDS[0];
 if (!BOARDS.includes(board)) board = BOARDS[0];
 
 // What the browser tests read (window.zt): timings and the frame as rows.
@@ -39,6 +41,89 @@ let held = 0; // bits of the buttons held now
 let seen = 0; // bits a step has seen held (a release waits for that)
 let pendingUp = 0; // released before a step saw them: let go after the next step
 let pressAt = null; // event time of the last press, for the press-to-canvas figure
+
+function safeGet(key) {
+  try {
+    return backing.getItem(key);
+  } catch (e) {
+    return null;
+  }
+}
+
+function safeSet(key, value) {
+  try {
+    backing.setItem(key, value);
+  } catch (e) {
+    // full or blocked: a preference of the page, not worth a message
+  }
+}
+
+// ------------------------------------------------------------ notices
+// What the page says about itself (storage, another tab), in the game's
+// language: before the game has said which, the one chosen last or the
+// browser's.
+
+const SAY = {
+  de: {
+    busy: "Dieses Spiel ist in einem anderen Tab offen.",
+    take: "Hier spielen",
+    lost: "Das Spiel wurde in einem anderen Tab übernommen; hier wird nichts mehr gespeichert.",
+    retake: "Hier weiterspielen",
+    blocked: "Der Browser erlaubt dieser Seite keinen Speicher: Das Spiel läuft, aber nichts wird behalten.",
+    full: "Der Speicher des Browsers ist voll: Neue Stände werden nicht gespeichert, der letzte gespeicherte bleibt.",
+    fleeting: "Der Browser darf diese Spielstände löschen (etwa in einem privaten Fenster oder bei Platzmangel).",
+    stopped: "Das Spiel ist stehen geblieben. Bitte die Seite neu laden.",
+    loading: "Lade…",
+  },
+  en: {
+    busy: "This game is open in another tab.",
+    take: "Play here",
+    lost: "The game was taken over in another tab; nothing is saved here any more.",
+    retake: "Play on here",
+    blocked: "The browser gives this page no storage: the game plays, but nothing is kept.",
+    full: "The browser's storage is full: new states are not saved, the last saved one stays.",
+    fleeting: "The browser may delete these saves (in a private window, say, or when space runs low).",
+    stopped: "The game stopped. Please reload the page.",
+    loading: "Loading…",
+  },
+};
+const page = window.ztPage; // index.html's inline script: the layout and the page's texts
+let lang = page.lang;
+
+function say(key) {
+  return (SAY[lang] || SAY.de)[key];
+}
+
+const notices = document.getElementById("notices");
+const shown = new Map(); // notice key -> its element
+
+function notice(key, action, onAction) {
+  // show the notice `key` (once), with a button `action` when given
+  if (shown.has(key)) return;
+  const box = make("p", null, { "data-notice": key });
+  box.append(make("span", say(key)));
+  if (action) {
+    const button = make("button", say(action), { type: "button", "data-say": action });
+    button.addEventListener("click", () => onAction(button));
+    box.append(" ", button);
+  }
+  shown.set(key, box);
+  notices.append(box);
+}
+
+function unnotice(key) {
+  shown.get(key)?.remove();
+  shown.delete(key);
+}
+
+function relabel() {
+  // the notices again in the language now chosen
+  for (const [key, box] of shown) {
+    box.firstChild.textContent = say(key);
+    const button = box.querySelector("button");
+    if (button) button.textContent = say(button.dataset.say);
+  }
+}
 
 function ticks() {
   return Math.floor(performance.now()) & TICKS_MASK;
@@ -79,14 +164,9 @@ function unpack(buffer, FS) {
 }
 
 function fitScale() {
-  // the largest integer scale that fits the window (at least 2)
-  const room = Math.min(window.innerWidth - 48, 8 * 128);
-  scale = Math.max(2, Math.floor(room / width));
-  if (height * scale > window.innerHeight * 0.55) {
-    scale = Math.max(2, Math.floor((window.innerHeight * 0.55) / height));
-  }
-  canvas.width = width * scale;
-  canvas.height = height * scale;
+  // the canvas as index.html sized it: whole device pixels per game pixel
+  page.size();
+  scale = canvas.width / width;
   ctx = canvas.getContext("2d");
   ctx.imageSmoothingEnabled = false;
 }
@@ -130,7 +210,10 @@ function tick() {
     held &= ~pendingUp;
     pendingUp = 0;
   }
-  if (changed) draw();
+  if (changed) {
+    draw();
+    textSoon();
+  }
   if (pressAt !== null) {
     zt.presses.push(performance.now() - pressAt);
     if (zt.presses.length > 200) zt.presses.shift();
@@ -163,15 +246,146 @@ function up(name) {
   document.querySelector(`[data-key="${name}"]`)?.classList.remove("down");
 }
 
+// ------------------------------------------------------------ text layer
+// A readable copy of the screen (web/textlayer.py hears what the app
+// draws): the title as a heading, the lines, a menu with its highlighted
+// entry, the dice, and each button's name says what it does now. It is
+// made again a moment after the frame last changed (not during the dice's
+// tumble), in the game's language.
+
+const WORDS = {
+  de: {
+    screen: "Bildschirm", dice: "Würfel", aside: "Beiseitegelegt", menu: "Menü",
+    picked: "gewählt", crossed: "zählt nicht", cursor: "Cursor", marked: "Tipp",
+    current: "ausgewählt", keys: "Tasten",
+    UP: "hoch", DOWN: "runter", LEFT: "links", RIGHT: "rechts", A: "A", B: "B",
+  },
+  en: {
+    screen: "Screen", dice: "Dice", aside: "Set aside", menu: "Menu",
+    picked: "picked", crossed: "does not score", cursor: "cursor", marked: "tip",
+    current: "selected", keys: "Keys",
+    UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right", A: "A", B: "B",
+  },
+};
+const readout = document.getElementById("readout");
+let textTimer = null;
+let lastText = null;
+
+function words(lang) {
+  return WORDS[lang] || WORDS.de;
+}
+
+function make(tag, text, attrs) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  return node;
+}
+
+function textSoon() {
+  clearTimeout(textTimer);
+  textTimer = setTimeout(updateText, 90);
+}
+
+function updateText() {
+  let json;
+  try {
+    json = host.text_json();
+  } catch (e) {
+    return; // the step's own failure path reports it
+  }
+  if (json === lastText) return;
+  lastText = json;
+  renderText(JSON.parse(json));
+}
+
+function renderText(t) {
+  if (t.lang !== lang) {
+    lang = t.lang;
+    safeSet("zt-lang", lang);
+    page.apply(lang);
+    relabel();
+  }
+  const w = words(t.lang);
+  const parts = [];
+  if (t.title) parts.push(make("h2", t.title));
+  if (t.lines.length) {
+    const ul = make("ul", null, { "aria-label": w.screen });
+    for (const line of t.lines) {
+      ul.append(make("li", line.selected ? line.text + " (" + w.current + ")" : line.text));
+    }
+    parts.push(ul);
+  }
+  if (t.menu) {
+    const ul = make("ul", null, { "aria-label": w.menu });
+    t.menu.items.forEach((item, i) => {
+      const li = make("li", i === t.menu.index ? item + " (" + w.current + ")" : item);
+      if (i === t.menu.index) li.setAttribute("aria-current", "true");
+      ul.append(li);
+    });
+    parts.push(ul);
+  }
+  if (t.dice.length) {
+    const ol = make("ol", null, { "aria-label": w.dice });
+    for (const d of t.dice) {
+      const says = [String(d.value)];
+      if (d.picked) says.push(w.picked);
+      if (d.crossed) says.push(w.crossed);
+      if (d.marked) says.push(w.marked);
+      if (d.cursor) says.push(w.cursor);
+      ol.append(make("li", says.join(", ")));
+    }
+    parts.push(ol);
+  }
+  if (t.aside.length) {
+    parts.push(make("p", w.aside + ": " + t.aside.join(" ")));
+  }
+  const said = [];
+  for (const name of Object.keys(BITS)) {
+    const action = t.keys[name];
+    const label = w[name] + (action ? ": " + action : "");
+    const button = document.querySelector(`[data-key="${name}"]`);
+    if (button) button.setAttribute("aria-label", label);
+    if (action) said.push(label);
+  }
+  if (said.length) parts.push(make("p", w.keys + ": " + said.join(", ")));
+  readout.replaceChildren(...parts);
+}
+
 function fatal(e) {
   console.error(e);
   zt.errors.push(String(e));
-  status.textContent = "The game stopped: " + e + " (reload the page)";
+  status.textContent = say("stopped") + " (" + e + ")";
   step = () => false;
 }
 
-async function boot() {
-  const started = performance.now();
+// A first visit (nothing saved, no language chosen) plays in the browser's language.
+const firstVisit = safeGet("zt-lang") === null && safeGet("zt/settings") === null;
+for (const button of document.querySelectorAll("[data-lang]")) {
+  button.addEventListener("click", () => {
+    const chosen = button.dataset.lang;
+    if (zt.ready && host.set_lang(chosen)) {
+      tick();
+      updateText();
+    } else if (!zt.ready) {
+      lang = chosen;
+      safeSet("zt-lang", lang);
+      page.apply(lang);
+      relabel();
+    }
+  });
+}
+
+const storage = new GuardedStorage(backing, {
+  full: () => notice("full"),
+  stale: () => lost(),
+});
+let port = null; // the MicroPython port with the game unpacked (load)
+let started = 0;
+
+async function load() {
+  // the port and the game's files, fetched at once
+  started = performance.now();
   const bundle = fetch("game.bin").then((r) => {
     if (!r.ok) throw new Error("game.bin: " + r.status);
     return r.arrayBuffer();
@@ -181,10 +395,20 @@ async function boot() {
     stderr: (line) => console.error(line),
   });
   unpack(await bundle, mp.FS);
-  const unpacked = performance.now();
+  zt.unpackedMs = performance.now() - started;
   mp.runPython("import sys\nsys.path.insert(0, '/app')");
+  return mp;
+}
+
+function begin() {
+  // this tab owns the game: start it (the port loaded meanwhile)
+  unnotice("busy");
+  port.then(run).catch(fatal);
+}
+
+function run() {
   const webhost = mp.pyimport("webhost");
-  host = webhost.start(board, localStorage, random, seed, ticks());
+  host = webhost.start(board, storage, random, seed, ticks());
   step = host.step;
   module = mp._module;
   addr = host.address();
@@ -199,10 +423,69 @@ async function boot() {
   fitScale();
   draw();
   zt.titleMs = performance.now();
-  zt.bootMs = { start: started, unpacked: unpacked - started, title: zt.titleMs - started };
+  zt.bootMs = { start: started, unpacked: zt.unpackedMs, title: zt.titleMs - started };
   zt.ready = true;
   status.textContent = "";
+  if (firstVisit) host.set_lang(lang); // the browser's language, not the device's default
+  updateText();
   requestAnimationFrame(loop);
+  loadMasters().then(offline);
+}
+
+function loadMasters() {
+  // the Master's tables (master.bin), after the title: only a Master seat reads them
+  return port
+    .then(() => fetch("master.bin"))
+    .then((r) => {
+      if (!r.ok) throw new Error("master.bin: " + r.status);
+      return r.arrayBuffer();
+    })
+    .then((buffer) => {
+      unpack(buffer, mp.FS);
+      zt.mastersMs = performance.now() - started;
+    })
+    .catch((e) => console.warn("the Master's tables did not load:", e));
+}
+
+function offline() {
+  // the service worker (sw.js) keeps everything for a reload without network
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("sw.js").catch((e) => console.warn("no offline copy:", e));
+}
+
+function busy() {
+  // another tab has the game: say so, and offer to take it over
+  status.textContent = "";
+  notice("busy", "take", (button) => {
+    button.disabled = true;
+    takeGame(storage, begin, lost);
+  });
+}
+
+function lost() {
+  // the game went to another tab: stop here, write nothing, offer it back
+  storage.lose();
+  step = () => false;
+  zt.ready = false;
+  for (const name of Object.keys(BITS)) document.querySelector(`[data-key="${name}"]`)?.classList.remove("down");
+  notice("lost", "retake", (button) => {
+    button.disabled = true;
+    takeGame(storage, () => location.reload(), lost);
+  });
+}
+
+function keepStorage() {
+  // ask the browser to keep the saves; say so when it may not
+  if (blocked) {
+    notice("blocked");
+    return;
+  }
+  const s = navigator.storage;
+  if (!s || !s.persist) return;
+  s.persisted()
+    .then((kept) => kept || s.persist())
+    .then((kept) => kept || notice("fleeting"))
+    .catch(() => notice("fleeting"));
 }
 
 // tests: the frame as text rows ('#' lit, '.' dark), read back from the canvas
@@ -225,13 +508,20 @@ zt.state = () => JSON.parse(host.state_json());
 zt.host = () => host; // tests reach into the Python side (e.g. to break the app)
 zt.draw = () => draw(); // and time the frame copy
 
+function onButton(e) {
+  // Enter or Space on a focused on-screen button clicks that button
+  return (e.key === "Enter" || e.key === " ") && e.target.closest?.("[data-key]");
+}
+
 window.addEventListener("keydown", (e) => {
+  if (onButton(e)) return;
   const name = KEYS[e.key];
   if (!name || !zt.ready || e.ctrlKey || e.metaKey || e.altKey) return;
   e.preventDefault();
   if (!e.repeat) down(name, e.timeStamp);
 });
 window.addEventListener("keyup", (e) => {
+  if (onButton(e)) return;
   const name = KEYS[e.key];
   if (!name || !zt.ready) return;
   e.preventDefault();
@@ -260,13 +550,29 @@ for (const el of document.querySelectorAll("[data-key]")) {
     });
   }
   el.addEventListener("contextmenu", (e) => e.preventDefault());
+  el.addEventListener("click", (e) => {
+    // a click that no pointer press made (Enter, Space, a screen reader):
+    // one press and release
+    if (e.detail !== 0 || !zt.ready) return;
+    down(name, e.timeStamp);
+    setTimeout(() => up(name), 30);
+  });
 }
 const select = document.getElementById("layout");
 select.value = board;
 select.addEventListener("change", () => {
-  localStorage.setItem("zt-board", select.value);
+  safeSet("zt-board", select.value);
   params.set("board", select.value);
   location.search = params.toString(); // a new app of that size; the game resumes from its save
 });
 
-boot().catch(fatal);
+window.addEventListener("storage", (e) => {
+  // another tab claimed the game (or cleared the storage): this one is stale
+  if (e.key === OWNER && storage.owning && e.newValue !== storage.id) storage.lose();
+});
+
+status.textContent = say("loading");
+port = load();
+port.catch(fatal);
+keepStorage();
+ownGame(storage, begin, busy, lost);

@@ -24,6 +24,7 @@ import sys
 import framebuf
 
 from engine.dice import ByteDice, SeededDice
+from firmware import font
 from firmware.app import make_app as new_app
 from firmware.canvas import Canvas
 from firmware.store import ENOENT, ENOSPC, DirFS, Store
@@ -52,10 +53,17 @@ class KeyFS:
         return text
 
     def _set(self, name, text):
+        # host.js's storage (web/storage.js) answers a failed write with an
+        # errno (a JavaScript exception must not cross into the port); a
+        # stand-in may raise instead.
         try:
-            self.storage.setItem(self.prefix + name, text)
+            failed = self.storage.setItem(self.prefix + name, text)
         except Exception:  # QuotaExceededError from the browser: nothing was stored
+            failed = ENOSPC
+        if failed == ENOSPC:
             raise OSError(ENOSPC, "browser storage full")
+        if failed:
+            raise OSError(failed, "this tab may not write (the game is open in another tab)")
 
     def read(self, name):
         """The bytes of file `name`; OSError(ENOENT) when it does not exist."""
@@ -102,6 +110,19 @@ class KeyFS:
         return out
 
 
+class TextCanvas(Canvas):
+    """The page's frame buffer: a `firmware.canvas.Canvas` whose blanking
+    also starts a new frame of the text layer (every screen's draw, and the
+    failure message, begins with a fill)."""
+
+    def fill(self, c):
+        """The whole frame in one colour; the text layer starts afresh."""
+        rec = font.recorder
+        if rec is not None:
+            rec.clear()
+        super().fill(c)
+
+
 class Host(Supervisor):
     """One handheld in the page: the app, its canvas and its failure path
     (firmware.supervisor, as on the device).
@@ -117,14 +138,16 @@ class Host(Supervisor):
         self.board = board
         self.height = profile.HEIGHT
         self.buf = bytearray(profile.WIDTH * profile.HEIGHT // 8)
-        canvas = Canvas(self.buf, profile.WIDTH, profile.HEIGHT, framebuf.MONO_VLSB)
+        canvas = TextCanvas(self.buf, profile.WIDTH, profile.HEIGHT, framebuf.MONO_VLSB)
         self.canvas = canvas
         fs = self.fs = KeyFS(storage)
         dice = SeededDice(seed) if seed is not None else ByteDice(random)
         tables = DirFS(TABLES_DIR)
 
-        def make_app(now):  # the page has no buzzer (yet)
-            return new_app(profile, canvas, Store(fs), dice, tables, now, sound=False)
+        def make_app(now):  # the page has no buzzer (yet), nor a panel: no contrast, no sleep
+            app = new_app(profile, canvas, Store(fs), dice, tables, now, sound=False)
+            app.has_panel = False
+            return app
 
         Supervisor.__init__(self, make_app(now), canvas, profile.WIDTH, make_app, fs)
 
@@ -145,6 +168,39 @@ class Host(Supervisor):
     def report(self, error, recovery):
         """The traceback to the browser's console (host.js: console.error)."""
         sys.stderr.write(recovery.traceback_text(error))
+
+    text_lang = "de"  # the language of the text layer (text_json)
+
+    def text_json(self):
+        """The text layer of the frame on the canvas as JSON (web/textlayer.py;
+        host.js makes the page's readable copy of the screen from it). The
+        first call starts recording and draws the frame again to hear it."""
+        import json
+
+        import textlayer
+
+        rec = font.recorder
+        if rec is None:
+            rec = textlayer.install(self.width >= 128)
+            if self.app is not None:
+                self.app.redraw()
+                self.app.step(self.app.now, 0)
+        if self.app is not None:  # (after a failure: the language of the message)
+            self.text_lang = self.app.lang
+        return json.dumps(rec.snapshot(self.text_lang))
+
+    def set_lang(self, lang):
+        """The game's language from the page (its switch, or the browser's
+        language on a first visit), changed and saved as the settings
+        screen does; True when it changed."""
+        app = self.app
+        if app is None or lang not in ("de", "en") or app.lang == lang:
+            return False
+        app.lang = lang
+        app.settings_changed()  # (every kept text is stale)
+        app.session.save_settings()
+        app.redraw()
+        return True
 
     def state_json(self):
         """The app's state (screen name, engine state) as JSON, for tests."""

@@ -493,7 +493,7 @@ class Play(Screen):
             ui.draw_die(canvas, x, y, size, face, chosen, i in bad)
             if (i == self.cursor and game.phase == "keep" and self.person_to_move()
                     and not animating):
-                canvas.fill_rect(x, y + size + 1, size, 2, 1)
+                ui.cursor(canvas, x, y + size + 1, size)
             x += size + gap
         below = y + size + 4
         if not self.tips.draw(app, canvas, self, x - n * (size + gap), y, gap, below):

@@ -7,7 +7,8 @@ contrast, sleep and sound (firmware.device.Device.apply_settings) and the
 screens' kept texts are made again (the language). The dice style takes
 effect in firmware.ui at once; the pace is read by the play screen (the computer's
 steps and the roll animation). The sound row shows only where the board
-has a buzzer (`app.has_sound`). "tips": whether people start a new game
+has a buzzer (`app.has_sound`), contrast and sleep only where the host
+drives a panel (`app.has_panel`; the browser page has none). "tips": whether people start a new game
 with tips on (the new-game form reads it; off by default).
 """
 
@@ -39,7 +40,8 @@ class Settings(Menu):
     name = "settings"
 
     def _rows(self, app):
-        rows = ["lang", "contrast", "sleep", "dice", "speed"]
+        rows = ["lang", "contrast", "sleep", "dice", "speed"] if app.has_panel else [
+            "lang", "dice", "speed"]  # (a browser has no panel to dim or put to sleep)
         if app.has_sound:
             rows.append("sound")
         rows.append("tips")

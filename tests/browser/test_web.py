@@ -80,7 +80,8 @@ class Page:
     """One tab with the game, collecting console errors."""
 
     def __init__(self, browser, url):
-        self.context = browser.new_context(viewport={"width": 900, "height": 760})
+        self.context = browser.new_context(viewport={"width": 900, "height": 760},
+                                           locale="de-DE")  # the game's default language
         self.page = self.context.new_page()
         self.errors = []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
@@ -200,6 +201,7 @@ def test_whole_game_against_the_master_with_a_reload_mid_turn(browser, server, t
                                                                capsys):
     page = Page(browser, server + "?seed=%d" % SEED)
     sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=SEED)
+    sim.app.has_panel = False  # as the page's host: no contrast or sleep in the settings
 
     def both(*keys):
         for key in keys:
@@ -209,7 +211,7 @@ def test_whole_game_against_the_master_with_a_reload_mid_turn(browser, server, t
     # Settings: the computer's fast pace (a shorter test; saved like the game)
     down = sim.app.top()._entries(sim.app).index("settings_title")
     both(*["DOWN"] * down)
-    both("A", "DOWN", "DOWN", "DOWN", "DOWN")
+    both("A", "DOWN", "DOWN")  # language, dice, pace
     assert page.state()["screen"] == "settings"
     both("RIGHT")
     same_screen(page, sim, "the settings")

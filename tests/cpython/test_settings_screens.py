@@ -190,3 +190,17 @@ def test_the_device_loop_applies_contrast_sleep_and_sound():
     machine.release(pin)
     dev2.loop(2)
     assert not dev2.dimmed and model.contrast == brightest
+
+
+def test_a_host_without_a_panel_offers_no_contrast_or_sleep(tmp_path):
+    """The browser page (web/webhost.py) has no panel to dim or put to sleep."""
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), 1)
+    sim.app.has_panel = False
+    title_to(sim, "settings_title")
+    labels = sim.app.top().labels(sim.app)
+    for key in ("set_contrast", "set_sleep"):
+        assert not any(s.startswith(sim.app.t(key).split("%")[0]) for s in labels), labels
+    row(sim, "set_speed")
+    press(sim, "RIGHT")
+    assert sim.app.session.settings["speed"] == 2
+    assert len(labels) == 4  # language, dice, pace, tips

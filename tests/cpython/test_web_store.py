@@ -166,3 +166,43 @@ def test_store_takes_the_wasm_missing_file_error(tmp_path, monkeypatch):
     (tmp_path / "game").write_bytes(b"x")
     with pytest.raises(SaveDamaged):  # an existing file's error is no "missing"
         Store(fs).load("game", 0x47)
+
+
+class Guarded(Storage):
+    """web/storage.js's GuardedStorage as KeyFS meets it: a failed write is
+    answered with an errno instead of an exception (28 full, 13 not this
+    tab's game any more); removeItem refuses the same way."""
+
+    def __init__(self):
+        super().__init__()
+        self.answer = 0
+
+    def setItem(self, key, value):  # noqa: N802 - the browser's names
+        if self.answer:
+            return self.answer
+        super().setItem(key, value)
+        return 0
+
+    def removeItem(self, key):  # noqa: N802
+        if self.answer:
+            return self.answer
+        super().removeItem(key)
+        return 0
+
+
+@pytest.mark.parametrize("answer", [ENOSPC, 13])
+def test_keyfs_takes_a_refused_write_as_a_failed_save(answer):
+    storage = Guarded()
+    fs = webhost.KeyFS(storage)
+    st = Store(fs)
+    st.save("game", 0x47, [1, "eins"])
+    before = dict(storage.items)
+    storage.answer = answer
+    with pytest.raises(SaveFailed):
+        st.save("game", 0x47, [2, "zwei"])
+    assert storage.items == before  # nothing written, nothing lost
+    with pytest.raises(OSError) as e:
+        fs.write("x", b"1")
+    assert e.value.args[0] == answer
+    storage.answer = 0
+    assert st.load("game", 0x47) == ([1, "eins"], None)

@@ -1,0 +1,86 @@
+"""Offline, install and the page's figures, in headless Chromium (see
+test_web.py for how it runs and when it is skipped).
+
+- the service worker keeps the page: a reload without network shows the
+  title and plays; the manifest names the icons, which are PNGs;
+- the title comes before the Master's tables (master.bin is fetched
+  after it); printed: load to title on a fast line and on a slow one
+  (1.6 Mbit/s, 150 ms latency, emulated through the DevTools protocol),
+  and the bytes fetched before the title.
+"""
+
+import statistics
+
+from tests.browser.reader import Reader, new_game
+from tests.browser.test_web import browser, server  # noqa: F401  (fixtures)
+
+SLOW = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8,
+        "uploadThroughput": 1.6e6 / 8}
+SLOW_TARGET_MS = 2500
+RUNS = 3
+# What arrived before the title: every resource that ended by then.
+BEFORE_TITLE = """() => {
+  const until = zt.titleMs;
+  const nav = performance.getEntriesByType("navigation")[0];
+  const parts = performance.getEntriesByType("resource").filter((e) => e.responseEnd <= until);
+  return {
+    title: until,
+    bytes: nav.transferSize + parts.reduce((sum, e) => sum + e.transferSize, 0),
+    names: parts.map((e) => e.name.split("/").pop()),
+  };
+}"""
+
+
+def test_offline_reload_and_install(browser, server):  # noqa: F811
+    r = Reader(browser, server + "?seed=7")
+    r.page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30000)
+    manifest = r.page.evaluate(
+        "fetch(document.querySelector('link[rel=manifest]').href).then((x) => x.json())")
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "./"
+    for icon in manifest["icons"]:
+        head = r.page.evaluate("(src) => fetch(src).then((x) => x.arrayBuffer())"
+                               ".then((b) => [...new Uint8Array(b.slice(0, 8))])", icon["src"])
+        assert bytes(head) == b"\x89PNG\r\n\x1a\n", icon
+    r.context.set_offline(True)
+    r.page.reload()
+    r.wait()
+    assert 'heading "Zehntausend"' in r.snapshot()
+    new_game(r)  # and it plays
+    assert "Spieler 1" in r.snapshot()
+    rules = r.page.evaluate("fetch('rules-de.html').then((x) => x.text())")
+    assert "Wertung" in rules
+    assert not [e for e in r.errors if "Failed to fetch" not in e], r.errors
+    r.close()
+
+
+def load(chromium, url, slow):
+    """One fresh load (nothing cached): ms to the title, bytes before it, files fetched by then."""
+    context = chromium.new_context(locale="de-DE", viewport={"width": 900, "height": 800})
+    page = context.new_page()
+    if slow:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", SLOW)
+    page.goto(url)
+    page.wait_for_function("window.zt && zt.ready", timeout=60000)
+    got = page.evaluate(BEFORE_TITLE)
+    context.close()
+    return got
+
+
+def test_title_before_the_tables_on_a_slow_line(browser, server, capsys):  # noqa: F811
+    figures = {}
+    for slow in (False, True):
+        runs = [load(browser, server, slow) for _ in range(RUNS if slow else 5)]
+        for got in runs:
+            assert "master.bin" not in got["names"], got  # the title never waits for it
+            assert "game.bin" in got["names"], got
+        figures[slow] = ([g["title"] for g in runs], statistics.median(g["bytes"] for g in runs))
+    with capsys.disabled():
+        for slow, (times, size) in figures.items():
+            print("\nweb: load to title on a %s line, median of %d fresh loads: %.0f ms (max %.0f"
+                  "%s); %d KB before the title" % (
+                      "slow (1.6 Mbit/s, 150 ms)" if slow else "fast (127.0.0.1)", len(times),
+                      statistics.median(times), max(times),
+                      "; target <= %d ms" % SLOW_TARGET_MS if slow else "", size // 1024))
+    assert statistics.median(figures[True][0]) < 10 * SLOW_TARGET_MS  # a gross regression

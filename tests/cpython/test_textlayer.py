@@ -1,0 +1,112 @@
+"""The page's text layer (web/textlayer.py) on the simulator's app: what
+it hears from the drawing calls equals what the app shows, every hint
+line of both languages parses into buttons and actions, and with the
+recorder off the pixels are those of the device."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from firmware import font
+from simulator.host import Sim
+from tools.texts import de, en
+
+ROOT = Path(__file__).resolve().parents[2]
+SIGNS = "↑↓←→"
+
+
+def _textlayer():
+    spec = importlib.util.spec_from_file_location("textlayer", ROOT / "web" / "textlayer.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+textlayer = _textlayer()
+
+
+@pytest.fixture
+def recorded():
+    """A recorder installed for one test, and firmware.font as before after it."""
+    yield lambda big=True: textlayer.install(big)
+    font.recorder = None
+
+
+def frame(sim, rec):
+    """Draw the current screen again and return what the recorder heard."""
+    rec.clear()
+    sim.app.redraw()
+    sim.step()
+    return rec.snapshot(sim.app.lang)
+
+
+@pytest.mark.parametrize("texts", [de.TEXTS, en.TEXTS], ids=["de", "en"])
+def test_every_hint_line_names_its_buttons(texts):
+    for key, hint in texts.items():
+        if "hint" not in key:
+            continue
+        keys = textlayer.keys_of(hint)
+        assert keys, (key, hint)
+        assert set(keys) <= {"UP", "DOWN", "LEFT", "RIGHT", "A", "B"}, (key, keys)
+        for action in keys.values():
+            assert not any(sign in action for sign in SIGNS), (key, hint, keys)
+
+
+def test_hint_parsing_examples():
+    assert textlayer.keys_of("↑ würfeln  ↓ sichern") == {"UP": "würfeln", "DOWN": "sichern"}
+    assert textlayer.keys_of("↑würfeln ↓sichern") == {"UP": "würfeln", "DOWN": "sichern"}
+    assert textlayer.keys_of("←→ A Würfel wählen") == {
+        "LEFT": "Würfel wählen", "RIGHT": "Würfel wählen", "A": "Würfel wählen"}
+    assert textlayer.keys_of("A schneller  B Tabelle") == {"A": "schneller", "B": "Tabelle"}
+    assert textlayer.keys_of("") == {}
+
+
+@pytest.mark.parametrize("board", ["pico_ssd1306_i2c", "thumby"])
+def test_title_and_play_screen_as_text(tmp_path, recorded, board):
+    sim = Sim(board, str(tmp_path), seed=7)
+    sim.run(500)
+    rec = recorded(sim.width >= 128)
+    title = frame(sim, rec)
+    app = sim.app
+    assert title["title"] == app.t("app")
+    assert title["menu"] == {"items": app.top().labels(app), "index": 0}
+    assert title["keys"] == {"A": textlayer.keys_of(app.t("title_hint"))["A"]}
+    assert title["lang"] == "de" and title["dice"] == []
+
+    sim.keys("A")  # the new-game form: a titled menu
+    form = frame(sim, rec)
+    assert form["title"] == app.t("new_game")
+    assert form["menu"]["items"] == app.top().labels(app)
+    sim.keys(",".join(["DOWN"] * (len(form["menu"]["items"]) - 1) + ["A"]))
+    sim.run(3000)
+    sim.keys("A")  # (a hand-over first when the person's turn starts there)
+    sim.run(3000)
+    if sim.state()["phase"] == "start":
+        sim.keys("A")
+        sim.run(3000)
+    state = sim.state()
+    assert state["screen"] == "play" and state["phase"] == "keep", state
+    play = frame(sim, rec)
+    assert [d["value"] for d in play["dice"]] == state["roll"]
+    assert [d["cursor"] for d in play["dice"]].count(True) == 1
+    assert not any(d["picked"] for d in play["dice"])
+    sim.keys("UP")  # every scoring die picked, and a question asked
+    play = frame(sim, rec)
+    picked = [d["picked"] for d in play["dice"]]
+    assert picked == [bool(s) for s in sim.app.top().sel[:len(picked)]] and any(picked)
+    assert "UP" in play["keys"] and "B" in play["keys"]
+    seat = sim.app.top().game.seat()  # the header: whose turn, their score
+    assert play["lines"][0]["text"].startswith(seat.name[:3]), play
+    assert str(seat.score) in play["lines"][0]["text"]
+
+
+def test_the_recorder_leaves_the_pixels_alone(tmp_path, recorded):
+    keys = "A," + ",".join(["DOWN"] * 7) + ",A,WAIT:3000,A,WAIT:3000,A,WAIT:3000,RIGHT,A,UP"
+    plain = Sim("pico_ssd1306_i2c", str(tmp_path / "a"), seed=7)
+    plain.keys(keys)
+    recorded(True)
+    heard = Sim("pico_ssd1306_i2c", str(tmp_path / "b"), seed=7)
+    heard.keys(keys)
+    assert plain.rows() == heard.rows()
+    assert plain.state() == heard.state()

@@ -1,0 +1,165 @@
+"""The page's text layer: a readable copy of what the app draws.
+
+firmware.font.recorder is None on the device. The browser host sets it to
+a `Recorder`, which hears every text Font.draw puts on the canvas and the
+few drawing calls of firmware.ui that carry meaning: the title bar, the
+hint line, a menu (all its entries, not only the rows in view), each die
+(its face, picked or crossed out), the die cursor and a tip's marks. A
+whole-screen fill starts a new frame (webhost.Canvas.fill calls `clear`).
+Because it listens where every screen draws, a new screen cannot forget
+its text layer.
+
+`snapshot()` turns the last frame into plain data (host.js makes the DOM
+from it): the title, the other lines top to bottom, the menu, the dice,
+the hint and what each button does now, parsed from the hint line ("↑
+würfeln  ↓ sichern" -> UP: würfeln, DOWN: sichern).
+"""
+
+from firmware import font
+
+# The hint line's key signs and the buttons they stand for.
+ARROWS = {"↑": "UP", "↓": "DOWN", "←": "LEFT", "→": "RIGHT"}
+# Scroll marks a list draws at its right edge: the menu lists every entry.
+SCROLL = ("↑", "↓")
+GAP = 3  # px between two texts on one line that still read as one word
+
+
+def keys_of(hint):
+    """What each button does, from a hint line: a dict button -> action.
+    Keys written together share the action after them ("←→ A Würfel
+    wählen"); groups are apart by two spaces, or by the next key."""
+    out = {}
+    if not hint:
+        return out
+    for group in hint.split("  "):
+        pending = []
+        words = []
+        for word in group.split(" "):
+            if not word:
+                continue
+            keys = []
+            i = 0
+            while i < len(word) and word[i] in ARROWS:
+                keys.append(ARROWS[word[i]])
+                i += 1
+            if not keys and word in ("A", "B"):
+                keys.append(word)
+                i = 1
+            if keys:
+                if words:
+                    _give(out, pending, words)
+                    pending = []
+                    words = []
+                pending.extend(keys)
+                word = word[i:]
+            if word:
+                words.append(word)
+        _give(out, pending, words)
+    return out
+
+
+def _give(out, keys, words):
+    action = " ".join(words)
+    for key in keys:
+        if key not in out:
+            out[key] = action
+
+
+class Recorder:
+    """What the current frame shows, as heard from the drawing calls."""
+
+    def __init__(self, big):
+        self.font = font.REGULAR if big else font.SMALL
+        self.clear()
+
+    def clear(self):
+        """A new frame: forget the last one."""
+        self.heading = None
+        self.hint = None
+        self.entries = None  # (labels, index) of a menu
+        self.texts = []  # (y, x, end x, text, colour)
+        self.dice = []  # [face, picked, crossed, size, x, cursor, marked]
+        self.skip = 0  # texts still to come that a call below has said already
+
+    def text(self, s, x, y, color):
+        """Font.draw: `s` at (x, y) in `color` (0: dark on a lit bar)."""
+        if self.skip:
+            self.skip -= 1
+            return
+        if s in SCROLL or not s:
+            return
+        self.texts.append((y, x, x + self.font.width(s), s, color))
+
+    def title(self, s):
+        """Ui.title: the screen's title (its fitted text is drawn next)."""
+        self.heading = s
+        self.skip = 1
+
+    def hints(self, s, drawn):
+        """Ui.hints: the hint line; `drawn` is 1 when its text is drawn next."""
+        self.hint = s
+        self.skip = drawn
+
+    def menu(self, labels, index, shown):
+        """Ui.menu: all entries, the highlighted one, and how many are drawn next."""
+        self.entries = (list(labels), index)
+        self.skip = shown
+
+    def die(self, face, picked, crossed, size, x, digit):
+        """Ui.draw_die: a die; `digit` 1 when its face is drawn as a text next."""
+        self.dice.append([face, bool(picked), bool(crossed), size, x, False, False])
+        self.skip = digit
+
+    def cursor(self, x):
+        """Ui.cursor: the cursor bar under the die at x."""
+        for d in self.dice:
+            if d[4] == x:
+                d[5] = True
+
+    def mark(self, cx):
+        """Ui.mark: a tip's arrow under the die centred on cx."""
+        for d in self.dice:
+            if d[4] <= cx < d[4] + d[3]:
+                d[6] = True
+
+    def lines(self):
+        """The texts as lines top to bottom, each a (text, highlighted) pair;
+        texts on one line are joined with two spaces (none when they touch)."""
+        out = []
+        last_y = None
+        end = 0
+        for y, x, right, s, color in sorted(self.texts):
+            if out and y == last_y:
+                text, lit = out[-1]
+                out[-1] = (text + ("" if x - end <= GAP else "  ") + s, lit or color == 0)
+            else:
+                out.append((s, color == 0))
+            last_y = y
+            end = right
+        return out
+
+    def snapshot(self, lang):
+        """The frame as plain data (see the module docstring)."""
+        big = max([d[3] for d in self.dice] or [0])
+        dice = []
+        aside = []
+        for face, picked, crossed, size, _x, cursor, marked in self.dice:
+            if size == big:
+                dice.append({"value": face, "picked": picked, "crossed": crossed,
+                             "cursor": cursor, "marked": marked})
+            else:
+                aside.append(face)
+        menu = None
+        if self.entries is not None:
+            menu = {"items": self.entries[0], "index": self.entries[1]}
+        return {"lang": lang, "title": self.heading,
+                "lines": [{"text": t, "selected": lit} for t, lit in self.lines()],
+                "menu": menu, "dice": dice, "aside": aside, "hint": self.hint,
+                "keys": keys_of(self.hint)}
+
+
+def install(big):
+    """Make a Recorder and let firmware.font report to it; returns it."""
+    rec = Recorder(big)
+    font.recorder = rec
+    return rec
