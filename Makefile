@@ -97,7 +97,7 @@ device: $(VENV)/.stamp-device
 # stage (the tree only, build/stage/BOARD; FROZEN=1: for a firmware built
 # with manifest.py, no packages), uf2 (stock MicroPython + the game
 # in one file for BOOTSEL: FIRMWARE=path/to/micropython.uf2). PORT= picks a port.
-.PHONY: flash repl pull-stats stage uf2 chipbench chipheap
+.PHONY: flash repl pull-stats stage uf2 chipbench chipheap chipsoak
 flash: $(VENV)/.stamp-device
 	$(PY) -m tools.deploy --board $(BOARD) $(if $(PORT),--port $(PORT))
 
@@ -124,6 +124,14 @@ chipbench: $(VENV)/.stamp-device
 # the same parts as chipbench, in CHIPBENCH_ARGS or the CHIPBENCH_* variables.
 chipheap: $(VENV)/.stamp-device
 	$(PY) -m tools.chipheap $(CHIPBENCH_ARGS)
+
+# A seeded random soak of the game on the emulated Pico, with power cuts
+# between parts and the error log read from the flash (tools/chipsoak.py):
+# the same parts in CHIPBENCH_ARGS; CHIPSOAK_ARGS takes --seeds, --minutes
+# (emulated, over all runs), --cuts (a run), --first-seed, --wall-limit.
+# A benchmark: hours of wall time, not part of make test.
+chipsoak: $(VENV)/.stamp-device
+	$(PY) -m tools.chipsoak $(CHIPBENCH_ARGS) $(CHIPSOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist out web/node_modules

@@ -53,7 +53,10 @@ class Holes:
         gc.collect()
         gc.collect()  # (a second pass frees what the first one's stack kept)
         count = gc.mem_free() // self.hole + 16
+        if not walls:  # the heap is cut already: the list must fit in a hole
+            count = min(count, self.hole // 16)
         blocks = [None] * count  # (made before the heap is full)
+        kept = [None] * count if walls else None
         n = 0
         try:
             while n < count:
@@ -67,7 +70,6 @@ class Holes:
             self.pins = (self.pins, blocks)
             gc.collect()
             return
-        kept = [None] * count
         rest = None
         for size in (WALL, 0):
             try:
