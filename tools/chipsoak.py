@@ -9,8 +9,9 @@ A soak, not a test: `make test` covers its generator and its report reading
 
 What it does:
 
-1. Stages the board's tree as `make stage` does (tools.chipbench.stage_tree,
-   seeded dice) and replaces its main.py with the game's own start plus a
+1. Stages the board's tree once as `make stage` does
+   (tools.chipbench.stage_tree; bench.json seeds the dice with the run's
+   seed) and replaces its main.py with the game's own start plus a
    probe (PROBE): the device loop's hook prints, on the USB serial,
    `@scr` when the screen or language changes, `@fail` when the crash
    recovery takes over, and every SAMPLE_MS `@soak` after a collection,
@@ -439,12 +440,13 @@ def main(argv=None):
     runs, failures, screens, notes = [], [], {}, []
     lang_changes = 0
     try:
+        tree = work / "stage"  # staged once: every run plays the same tree
+        if tree.exists():
+            shutil.rmtree(tree)
+        stage_tree(args.board, tree, {"seed": args.first_seed})
+        (tree / "main.py").write_text(PROBE, encoding="utf-8")
         for seed in range(args.first_seed, args.first_seed + args.seeds):
-            tree = work / ("stage-%d" % seed)
-            if tree.exists():
-                shutil.rmtree(tree)
-            stage_tree(args.board, tree, {"seed": seed})
-            (tree / "main.py").write_text(PROBE, encoding="utf-8")
+            (tree / "bench.json").write_text(json.dumps({"seed": seed}) + "\n", encoding="utf-8")
             image = work / ("seed%d-part0.img" % seed)
             pack_image(tree, image)
             run = {"seed": seed, "parts": 0, "emulated_ms": 0, "presses": 0, "cuts": 0,

@@ -3,6 +3,7 @@ of press, the cut at the end) and how it reads a part (the probe's serial
 lines, the error log's entries, the table)."""
 
 import re
+from pathlib import Path
 
 from tools import chipsoak
 
@@ -170,3 +171,50 @@ def test_the_probe_starts_the_game_with_its_hook():
     compile(src, "main.py", "exec")
     assert "from firmware.main import main" in src and src.rstrip().endswith("main(hook=_soak)")
     assert "micropython.mem_info()" in src and str(chipsoak.SAMPLE_MS) in src
+
+
+def test_a_soak_reads_each_part_and_counts_only_new_failures(tmp_path, monkeypatch, capsys):
+    """main() over two seeds of two parts, the harness replaced: the second
+    part of seed 2 logs a failure; the entry the first part left is not
+    counted again."""
+    calls = []
+
+    def fake_stage(board, tree, bench):
+        tree.mkdir(parents=True)
+
+    def fake_pack(tree, image):
+        image.write_bytes(b"")
+
+    def fake_run(parts, board, image, script, out, max_ms):
+        seed, part = len(calls) // 2 + 1, len(calls) % 2
+        calls.append((seed, part, str(image), script.rstrip().endswith("poweroff")))
+        out.mkdir(parents=True)
+        (out / "flash.img").write_text("seed %d part %d" % (seed, part))
+        if part == 0:
+            serial = SERIAL.replace("[  5000.0 ms] @fail ms=4990 kind=restart\n", "")
+        else:
+            serial = "[ 1.0 ms] @fail ms=900 kind=restart\n" if seed == 2 else ""
+        end = "power-cut" if part == 0 else "script-done"
+        return 0, {"emulated_ms": 40000, "end_reason": end}, serial
+
+    logs = {"seed 2 part 1": LOG, "seed 2 part 0": LOG.split("--- 4400")[0]}
+    monkeypatch.setattr(chipsoak, "stage_tree", fake_stage)
+    monkeypatch.setattr(chipsoak, "pack_image", fake_pack)
+    monkeypatch.setattr(chipsoak, "run_part", fake_run)
+    monkeypatch.setattr(chipsoak, "ready_parts", lambda args: {"firmware": "fw"})
+    monkeypatch.setattr(chipsoak, "read_logs", lambda image: logs.get(
+        Path(image).read_text() if Path(image).stat().st_size else "", ""))
+    code = chipsoak.main(["--seeds", "2", "--minutes", "2", "--cuts", "1",
+                          "--keep", str(tmp_path / "work")])
+    out = capsys.readouterr().out
+    assert code == 1  # a failure
+    assert [c[:2] for c in calls] == [(1, 0), (1, 1), (2, 0), (2, 1)]
+    assert [c[3] for c in calls] == [True, False, True, False]  # a cut ends each part but the last
+    assert calls[1][2].endswith("seed1-part1/flash.img")  # a part boots from the flash before
+    # seed 2: its first part's entry (1200 ms) was counted there, its second part's (4400 ms) there
+    assert "failure: seed 2 part 1 at 1200 ms: MemoryError" in out
+    assert "failure: seed 2 part 2 at 4400 ms: MemoryError" in out
+    assert out.count("failure: seed") == 2 and "seed 1 part 2/2: 40.0 emulated s" in out
+    assert "power cuts 2, failures 2" in out
+    assert "language changes seen: 2" in out  # de -> en in each first part's settings
+    assert (tmp_path / "work" / "stage" / "bench.json").read_text().strip() == '{"seed": 2}'
