@@ -21,10 +21,12 @@ What it does:
    harness (tools/hil/hil.mjs) drawn from random.Random(seed, part):
    single presses, fast bursts, long holds, two-button chords, waits
    (some long enough to dim and sleep the screen), and excursions: back
-   out with B, then down the menu and in (settings, where A on the first
-   row changes the language, help pages, the score pad, the rules editor,
-   a new game). Every part but the last ends in a power cut (`poweroff`)
-   at a random instant; flash writes take their real time
+   out with B, then down the menu and in (the score pad, the rules
+   editor, a new game, ...), to the settings (the title's last entry, UP
+   from its first) where A on the first row changes the language, and to
+   the help (the entry before) and one of its pages. Every part but the
+   last ends in a power cut (`poweroff`) at a random instant; flash
+   writes take their real time
    (`--flash-busy 45,0.5`), so a cut can land inside a save. Each part
    boots from the flash the previous part left (`--save-fs` / `--fs`).
 3. After each part it reads /data/error.log (and error.log.1) from the
@@ -67,8 +69,8 @@ BOOT_MS = 2500  # a part's first wait: boot, title, the start of the warm-up
 FLASH_BUSY = "45,0.5"  # a W25Q16JV's typical erase (4 KiB) and program (page) times
 KEYS = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
 # How often each action is drawn, and how often each key in single presses.
-ACTIONS = (("press", 50), ("burst", 8), ("hold", 6), ("chord", 6), ("wait", 10),
-           ("long_wait", 1), ("excursion", 12))
+ACTIONS = (("press", 45), ("burst", 8), ("hold", 6), ("chord", 6), ("wait", 10),
+           ("long_wait", 1), ("excursion", 8), ("language", 4), ("help", 5))
 KEY_WEIGHTS = (("UP", 15), ("DOWN", 22), ("LEFT", 10), ("RIGHT", 10), ("A", 28), ("B", 15))
 LOGS = ("data/error.log.1", "data/error.log")  # firmware.recovery's log, oldest first
 
@@ -203,9 +205,7 @@ def _action(rng, t, kind):
         t.wait(600)
     elif kind == "excursion":  # back out, then into a menu entry and a row of it
         t.counts["excursions"] += 1
-        for _ in range(rng.randint(2, 6)):
-            t.press("B", 80)
-            t.wait(350)
+        _back_out(rng, t)
         for _ in range(2):
             for _ in range(rng.randint(0, 7)):
                 t.press("DOWN", 70)
@@ -215,8 +215,47 @@ def _action(rng, t, kind):
         for _ in range(rng.randint(0, 6)):
             t.press(_pick(rng, KEY_WEIGHTS), 80)
             t.wait(rng.randint(200, 900))
+    elif kind == "language":  # the title's last entry is the settings, its first row the language
+        t.counts["excursions"] += 1
+        _back_out(rng, t)
+        t.press("UP", 80)
+        t.wait(250)
+        t.press("A", 80)
+        t.wait(rng.randint(600, 1200))
+        for _ in range(rng.randint(1, 3)):
+            t.press("A", 80)  # the other language, and back
+            t.wait(rng.randint(150, 1500))
+        t.press("B", 80)
+        t.wait(500)
+    elif kind == "help":  # the title's entry before the settings: rules & help, then a page
+        t.counts["excursions"] += 1
+        _back_out(rng, t)
+        t.press("UP", 80)
+        t.wait(250)
+        t.press("UP", 80)
+        t.wait(250)
+        t.press("A", 80)
+        t.wait(rng.randint(600, 1200))
+        for _ in range(rng.randint(0, 7)):
+            t.press(rng.choice(("DOWN", "DOWN", "RIGHT")), 70)  # RIGHT on the first row: a rule set
+            t.wait(200)
+        t.press("A", 80)
+        t.wait(rng.randint(1500, 3000))  # the odds page works a second
+        for _ in range(rng.randint(0, 6)):
+            t.press("DOWN", 70)
+            t.wait(rng.randint(150, 600))
+        t.press("B", 80)
+        t.wait(500)
     else:
         raise ValueError("unknown action %r" % kind)
+
+
+def _back_out(rng, t):
+    """B a few times: from a menu back to the title (in a game: the
+    standings and back, so anywhere)."""
+    for _ in range(rng.randint(2, 6)):
+        t.press("B", 80)
+        t.wait(350)
 
 
 def part_timeline(seed, part, part_ms, cut):
