@@ -15,7 +15,7 @@ PY      := $(VENV)/bin/python
 MP_HEAP ?= 288k
 BOARD   ?= pico_ssd1306_i2c
 
-.PHONY: all test lint typecheck pytest mptest mpy bench sim screenshots device clean web web-serve
+.PHONY: all test lint typecheck pytest mptest mpy heapwalk bench sim screenshots device clean web web-serve
 
 all: test
 
@@ -65,6 +65,11 @@ mptest: $(VENV)/.stamp-test
 
 mpy: $(VENV)/.stamp-test
 	$(PY) tools/mpy_check.py
+
+# Random presses through the app on a heap cut into small holes, under the
+# Unix port (tools/heapwalk.py): any large block a path asks for fails.
+heapwalk: $(VENV)/.stamp-test
+	$(PY) -m tools.heapwalk $(HEAPWALK_ARGS)
 
 bench: $(VENV)/.stamp-test
 	$(PY) -m tools.bench

@@ -5,7 +5,7 @@ in small pieces. Four MemoryErrors followed: three on a language change in
 the settings (the other language's 8 KB text blob, loaded as one block)
 and one on the help's tactics page (engine.scoring's 3.7 KB memo, made at
 its import). Under the MicroPython Unix port these tests cut the free heap
-into holes of HOLE bytes (tests/both/heap_holes.py) and walk those paths:
+into holes of HOLE bytes (tools/mp/heap_holes.py) and walk those paths:
 a request for a block larger than a hole fails with MemoryError, as on the
 chip. HOLE is 2 KB on this 64-bit port, about 1.2 KB of the chip's 32-bit
 heap. Under CPython the same paths run on a whole heap. (The texts the
@@ -21,8 +21,8 @@ from engine.dice import SeededDice
 from engine.rules import preset
 from firmware import strings
 from firmware.store import Store
-from tests.both.heap_holes import MICROPYTHON, Holes
 from tests.fakes.memfs import MemFS
+from tools.mp.heap_holes import MICROPYTHON, Holes
 
 HOLE = 2048
 
