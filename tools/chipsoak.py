@@ -22,9 +22,9 @@ What it does:
    single presses, fast bursts, long holds, two-button chords, waits
    (some long enough to dim and sleep the screen), and excursions: back
    out with B, then down the menu and in (the score pad, the rules
-   editor, a new game, ...), to the settings (the title's last entry, UP
-   from its first) where A on the first row changes the language, and to
-   the help (the entry before) and one of its pages. Every part but the
+   editor, a new game, ...), and up the title menu to its last entries:
+   the settings, where A on the first row changes the language, and the
+   help with one of its pages. Every part but the
    last ends in a power cut (`poweroff`) at a random instant; flash
    writes take their real time
    (`--flash-busy 45,0.5`), so a cut can land inside a save. Each part
@@ -70,7 +70,7 @@ FLASH_BUSY = "45,0.5"  # a W25Q16JV's typical erase (4 KiB) and program (page) t
 KEYS = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
 # How often each action is drawn, and how often each key in single presses.
 ACTIONS = (("press", 45), ("burst", 8), ("hold", 6), ("chord", 6), ("wait", 10),
-           ("long_wait", 1), ("excursion", 8), ("language", 4), ("help", 5))
+           ("long_wait", 1), ("excursion", 8), ("top", 10))
 KEY_WEIGHTS = (("UP", 15), ("DOWN", 22), ("LEFT", 10), ("RIGHT", 10), ("A", 28), ("B", 15))
 LOGS = ("data/error.log.1", "data/error.log")  # firmware.recovery's log, oldest first
 
@@ -215,35 +215,27 @@ def _action(rng, t, kind):
         for _ in range(rng.randint(0, 6)):
             t.press(_pick(rng, KEY_WEIGHTS), 80)
             t.wait(rng.randint(200, 900))
-    elif kind == "language":  # the title's last entry is the settings, its first row the language
+    elif kind == "top":  # the title's last entries (UP from the cursor): settings, help
         t.counts["excursions"] += 1
         _back_out(rng, t)
-        t.press("UP", 80)
-        t.wait(250)
-        t.press("A", 80)
-        t.wait(rng.randint(600, 1200))
-        for _ in range(rng.randint(1, 3)):
-            t.press("A", 80)  # the other language, and back
-            t.wait(rng.randint(150, 1500))
-        t.press("B", 80)
-        t.wait(500)
-    elif kind == "help":  # the title's entry before the settings: rules & help, then a page
-        t.counts["excursions"] += 1
-        _back_out(rng, t)
-        t.press("UP", 80)
-        t.wait(250)
-        t.press("UP", 80)
-        t.wait(250)
-        t.press("A", 80)
-        t.wait(rng.randint(600, 1200))
-        for _ in range(rng.randint(0, 7)):
-            t.press(rng.choice(("DOWN", "DOWN", "RIGHT")), 70)  # RIGHT on the first row: a rule set
+        for _ in range(rng.randint(1, 7)):  # the cursor stays where it was: any entry
+            t.press("UP", 70)
             t.wait(200)
         t.press("A", 80)
-        t.wait(rng.randint(1500, 3000))  # the odds page works a second
-        for _ in range(rng.randint(0, 6)):
-            t.press("DOWN", 70)
-            t.wait(rng.randint(150, 600))
+        t.wait(rng.randint(600, 1200))
+        if rng.random() < 0.5:  # in the settings: A on the first row changes the language
+            for _ in range(rng.randint(1, 3)):
+                t.press("A", 80)
+                t.wait(rng.randint(150, 1500))
+        else:  # in the help: a page (RIGHT on the first row: another rule set)
+            for _ in range(rng.randint(1, 7)):
+                t.press(rng.choice(("DOWN", "DOWN", "DOWN", "RIGHT")), 70)
+                t.wait(200)
+            t.press("A", 80)
+            t.wait(rng.randint(1500, 3000))  # the odds page works a second
+            for _ in range(rng.randint(0, 6)):
+                t.press("DOWN", 70)
+                t.wait(rng.randint(150, 600))
         t.press("B", 80)
         t.wait(500)
     else:
