@@ -125,8 +125,8 @@ def _best(c, skip, rules):
     if rank == 0:
         return 0
     slot = rank * 2 + skip
-    memo = _memo_for(rules)[slot >> _PIECE_SHIFT]
-    slot = (slot & ((1 << _PIECE_SHIFT) - 1)) * 2
+    memo = _memo_for(rules)[slot >> 9]  # (_PIECE_SHIFT, written out: no global lookups here)
+    slot = (slot & 511) * 2
     found = memo[slot] << 8 | memo[slot + 1]
     if found:  # stored as points // 50 + 2, so -1 is 1 and 0 means unknown
         return (found - 2) * 50 if found > 1 else -1

@@ -127,3 +127,19 @@ def test_the_tactics_page_loads_the_odds_on_a_fragmented_heap():
     finally:
         holes.close()
     assert "engine.scoring" in sys.modules
+
+
+def test_the_texts_and_the_scoring_memo_come_in_pieces_of_at_most_1_kb():
+    from engine import scoring
+
+    for lang in strings.LANGS:
+        strings.text(lang, "new_game")
+        packed = strings._held[1]
+        for name in ("HASHES", "ENDS", "BLOB"):
+            pieces = getattr(packed, name)
+            assert type(pieces) is tuple and pieces, (lang, name)
+            for piece in pieces:
+                assert 0 < len(piece) <= strings.PIECE_BYTES, (lang, name, len(piece))
+        assert len(packed.CUTS) == len(packed.BLOB) and packed.CUTS[0] == 0
+    assert scoring._PIECE_SHIFT == 9  # (_best writes it out as 9 and 511)
+    assert [len(m) for m in scoring._MEMO] == [1024, 1024, 1024, 624]  # 924 ranks x 2 x 2 bytes
