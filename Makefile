@@ -16,7 +16,7 @@ PY      := $(VENV)/bin/python
 MP_HEAP ?= 288k
 BOARD   ?= pico_ssd1306_i2c
 
-.PHONY: all test lint typecheck pytest mptest mpy bench sim screenshots device clean web web-serve
+.PHONY: all test lint typecheck pytest mptest mpy heapwalk bench sim screenshots device clean web web-serve
 
 all: test
 
@@ -67,6 +67,11 @@ mptest: $(VENV)/.stamp-test
 mpy: $(VENV)/.stamp-test
 	$(PY) tools/mpy_check.py
 
+# Random presses through the app on a heap cut into small holes, under the
+# Unix port (tools/heapwalk.py): any large block a path asks for fails.
+heapwalk: $(VENV)/.stamp-test
+	$(PY) -m tools.heapwalk $(HEAPWALK_ARGS)
+
 bench: $(VENV)/.stamp-test
 	$(PY) -m tools.bench
 
@@ -112,7 +117,7 @@ device: $(VENV)/.stamp-device
 # stage (the tree only, build/stage/BOARD; FROZEN=1: for a firmware built
 # with manifest.py, no packages), uf2 (stock MicroPython + the game
 # in one file for BOOTSEL: FIRMWARE=path/to/micropython.uf2). PORT= picks a port.
-.PHONY: flash repl pull-stats stage uf2 uf2-frozen chipbench chipheap
+.PHONY: flash repl pull-stats stage uf2 uf2-frozen chipbench chipheap chipsoak
 flash: $(VENV)/.stamp-device
 	$(PY) -m tools.deploy --board $(BOARD) $(if $(PORT),--port $(PORT))
 
@@ -145,6 +150,14 @@ chipbench: $(VENV)/.stamp-device $(VENV)/.stamp-sim
 # the same parts as chipbench, in CHIPBENCH_ARGS or the CHIPBENCH_* variables.
 chipheap: $(VENV)/.stamp-device
 	$(PY) -m tools.chipheap $(CHIPBENCH_ARGS)
+
+# A seeded random soak of the game on the emulated Pico, with power cuts
+# between parts and the error log read from the flash (tools/chipsoak.py):
+# the same parts in CHIPBENCH_ARGS; CHIPSOAK_ARGS takes --seeds, --minutes
+# (emulated, over all runs), --cuts (a run), --first-seed, --wall-limit.
+# A benchmark: hours of wall time, not part of make test.
+chipsoak: $(VENV)/.stamp-device
+	$(PY) -m tools.chipsoak $(CHIPBENCH_ARGS) $(CHIPSOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist out web/node_modules

@@ -18,11 +18,14 @@ the triple of 5s. Such a keep scores what it adds: the triple's value minus
 the singles' points already counted (500 - 50 = 450 in the example). Only
 plain triples are completed; without the option `aside` is ignored.
 
-Results are memoised in one 3.7 KB bytearray, allocated at import while the
-heap is still whole: a 16-bit slot per multiset of up to six dice (924 of
-them, ranked by the combinatorial number system) in each of two flavours.
-It holds the results of one rule set at a time and is cleared when another
-is asked about. A dict would cost ten times the heap on the device.
+Results are memoised in 3.7 KB of bytearrays: a 16-bit slot per multiset
+of up to six dice (924 of them, ranked by the combinatorial number system)
+in each of two flavours. It holds the results of one rule set at a time
+and is cleared when another is asked about. A dict would cost ten times the
+heap on the device. The memo is four pieces of at most 1 KB, not one
+block: the module is imported on demand (the help pages, a game), and late
+in a long session on the chip one 3.7 KB block could not be had from the
+fragmented heap (issue 21).
 """
 
 _SINGLE = (0, 100, 0, 0, 0, 50, 0)
@@ -33,7 +36,9 @@ for _a in range(1, 11):
         _BINOM[_a][_b] = _BINOM[_a - 1][_b - 1] + _BINOM[_a - 1][_b]
 _OFFSET = (0, 1, 7, 28, 84, 210, 462)
 _SLOTS = 924
-_MEMO = bytearray(_SLOTS * 4)
+_PIECE_SHIFT = 9  # 512 slots of 2 bytes a piece of the memo
+_MEMO = [bytearray(2 << _PIECE_SHIFT) for _ in range(_SLOTS * 2 >> _PIECE_SHIFT)]
+_MEMO.append(bytearray((_SLOTS * 2 & ((1 << _PIECE_SHIFT) - 1)) * 2))
 _memo_rules = [None]  # the encoding of the rules whose results _MEMO holds
 
 
@@ -42,9 +47,9 @@ def _memo_for(rules):
     code = rules.encode()
     held = _memo_rules[0]
     if held is not code and held != code:
-        memo = _MEMO
-        for i in range(len(memo)):
-            memo[i] = 0
+        for memo in _MEMO:
+            for i in range(len(memo)):
+                memo[i] = 0
         _memo_rules[0] = code
     return _MEMO
 
@@ -119,8 +124,9 @@ def _best(c, skip, rules):
     rank = _rank(c)
     if rank == 0:
         return 0
-    memo = _memo_for(rules)
-    slot = (rank * 2 + skip) * 2
+    slot = rank * 2 + skip
+    memo = _memo_for(rules)[slot >> 9]  # (_PIECE_SHIFT, written out: no global lookups here)
+    slot = (slot & 511) * 2
     found = memo[slot] << 8 | memo[slot + 1]
     if found:  # stored as points // 50 + 2, so -1 is 1 and 0 means unknown
         return (found - 2) * 50 if found > 1 else -1

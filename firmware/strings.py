@@ -2,9 +2,12 @@
 
 The texts are written in tools/texts/de.py and tools/texts/en.py and packed
 into firmware/texts_de.py and texts_en.py (`python -m tools.texts.gen`):
-one UTF-8 bytes string, the end offset of each text, and a sorted 24-bit
-hash of each key (the packer refuses colliding keys). Keys as strings would
-cost twice the heap of all the texts together on the device. Only the
+the UTF-8 texts, the end offset of each text, and a sorted 24-bit hash of
+each key (the packer refuses colliding keys). Keys as strings would cost
+twice the heap of all the texts together on the device. Each of the three
+comes in pieces of at most PIECE_BYTES: loading a language never asks the
+heap for a larger block (one 8 KB blob could not be had late in a long
+session on the chip, when the heap was fragmented: issue 21). Only the
 language in use is loaded; switching drops the other. `text(lang, key)`
 finds the key's hash by binary search (in native code on the chip, where
 the bytecode search took 0.6 ms) and returns a fresh str (screens ask only
@@ -20,6 +23,8 @@ except Exception:
     _find = None
 
 LANGS = ("de", "en")
+PIECE_BYTES = 1024  # the largest piece of a packed language (tools/texts/gen.py)
+PIECE_KEYS = 256  # keys per piece of the hashes (3 bytes each) and ends (2 bytes each)
 _MODULES = {"de": "firmware.texts_de", "en": "firmware.texts_en"}
 _held: list = [None, None]  # the language loaded, its packed module
 
@@ -73,34 +78,64 @@ def key_hash(key):
 def text(lang, key):
     """The text of `key` in `lang` ("de" or "en")."""
     packed = _packed(lang)
-    hashes = packed.HASHES
+    pieces = packed.HASHES
     if _find is not None:
-        mid = _find(key, hashes, len(hashes) // 3)
-        if mid >= 0:
-            return _slice(packed, mid)
-        if mid == -1:
+        first = 0
+        for hashes in pieces:
+            mid = _find(key, hashes, len(hashes) // 3)
+            if mid >= 0:
+                return _slice(packed, first + mid)
+            if mid != -1:
+                break  # not ASCII: the search below
+            first += PIECE_KEYS
+        else:
             return key
     want = key_hash(key)
+    first = 0
+    for hashes in pieces:
+        last = len(hashes) - 3
+        if want <= (hashes[last] << 16 | hashes[last + 1] << 8 | hashes[last + 2]):
+            mid = _search(hashes, want)
+            return key if mid < 0 else _slice(packed, first + mid)
+        first += PIECE_KEYS
+    return key
+
+
+def _search(hashes, want):
+    """The number of hash `want` in one sorted piece of hashes, or -1."""
     lo = 0
     hi = len(hashes) // 3 - 1
     while lo <= hi:
         mid = (lo + hi) >> 1
         found = hashes[3 * mid] << 16 | hashes[3 * mid + 1] << 8 | hashes[3 * mid + 2]
         if found == want:
-            return _slice(packed, mid)
+            return mid
         if found < want:
             lo = mid + 1
         else:
             hi = mid - 1
-    return key
+    return -1
+
+
+def _end(ends, n):
+    """Where text number `n` ends (the ends come in pieces of PIECE_KEYS)."""
+    piece = ends[n // PIECE_KEYS]
+    i = 2 * (n % PIECE_KEYS)
+    return piece[i] << 8 | piece[i + 1]
 
 
 def _slice(packed, mid):
-    """Text number `mid` of the packed module, as a fresh str."""
+    """Text number `mid` of the packed module, as a fresh str (a text lies
+    within one piece: the packer cuts between texts)."""
     ends = packed.ENDS
-    end = ends[2 * mid] << 8 | ends[2 * mid + 1]
-    start = 0 if mid == 0 else ends[2 * mid - 2] << 8 | ends[2 * mid - 1]
-    return str(packed.BLOB[start:end], "utf-8")
+    end = _end(ends, mid)
+    start = 0 if mid == 0 else _end(ends, mid - 1)
+    cuts = packed.CUTS
+    piece = len(cuts) - 1
+    while cuts[piece] > start:
+        piece -= 1
+    cut = cuts[piece]
+    return str(packed.BLOB[piece][start - cut:end - cut], "utf-8")
 
 
 if _find is not None and not _native_ok():

@@ -1,0 +1,220 @@
+"""tools/chipsoak.py without the emulator: its timelines (seeded, every kind
+of press, the cut at the end) and how it reads a part (the probe's serial
+lines, the error log's entries, the table)."""
+
+import re
+from pathlib import Path
+
+from tools import chipsoak
+
+HOLD_RE = re.compile(r"^(hold|release) (\w+)$")
+
+
+def _keys_held(lines):
+    """Replay hold/release lines: the keys still held at the end, and the
+    most held at once."""
+    held, most = set(), 0
+    for line in lines:
+        m = HOLD_RE.match(line)
+        if m:
+            (held.add if m.group(1) == "hold" else held.discard)(m.group(2))
+            most = max(most, len(held))
+    return held, most
+
+
+def test_a_part_is_the_same_for_the_same_seed_and_differs_between_parts():
+    a = chipsoak.part_timeline(3, 0, 90000, True)
+    b = chipsoak.part_timeline(3, 0, 90000, True)
+    assert a.text() == b.text() and a.counts == b.counts
+    assert chipsoak.part_timeline(3, 1, 90000, True).text() != a.text()
+    assert chipsoak.part_timeline(4, 0, 90000, True).text() != a.text()
+
+
+def test_a_part_lasts_its_time_and_ends_in_a_cut_only_when_asked():
+    t = chipsoak.part_timeline(1, 0, 120000, True)
+    assert t.lines[-1] == "poweroff"
+    assert 120000 <= t.ms < 120000 + 140000  # the last action may run over (a long wait)
+    waits = sum(int(line.split()[1]) for line in t.lines if line.startswith("wait "))
+    presses = sum(int(line.split()[2]) for line in t.lines if line.startswith("press "))
+    assert waits + presses == t.ms  # the harness's clock: holds add no time of their own
+    assert t.lines[1] == "wait %d" % chipsoak.BOOT_MS
+    last = chipsoak.part_timeline(1, 2, 120000, False)
+    assert "poweroff" not in last.lines
+
+
+def test_the_parts_of_a_soak_hold_every_kind_of_press():
+    counts = {}
+    held_end = set()
+    most = 0
+    for part in range(6):
+        t = chipsoak.part_timeline(7, part, 300000, part < 5)
+        for key, n in t.counts.items():
+            counts[key] = counts.get(key, 0) + n
+        held, m = _keys_held(t.lines)
+        held_end |= held
+        most = max(most, m)
+        for line in t.lines:  # only what the harness understands
+            assert line.startswith(("#", "wait ", "press ", "hold ", "release ", "poweroff")), line
+    assert all(counts[k] > 0 for k in ("presses", "bursts", "holds", "chords", "waits",
+                                       "excursions")), counts
+    assert not held_end  # every hold is let go
+    assert most == 2  # chords: two buttons at once
+
+
+def test_bursts_are_fast_and_long_holds_are_long():
+    t = chipsoak.Timeline()
+    rng = chipsoak.random.Random(5)
+    chipsoak._action(rng, t, "burst")
+    gaps = [int(x.split()[1]) for x in t.lines if x.startswith("wait ")][:-1]
+    assert len([x for x in t.lines if x.startswith("press ")]) >= 3 and max(gaps) < 100
+    t = chipsoak.Timeline()
+    chipsoak._action(rng, t, "hold")
+    assert t.lines[0].startswith("hold ") and int(t.lines[1].split()[1]) >= 650
+
+
+SERIAL = """\
+[    30.0 ms] @scr ms=25 title de
+[  3010.0 ms] @soak ms=3001
+[  3011.0 ms] stack: 532 out of 7936
+[  3011.0 ms] GC: total: 233024, used: 150000, free: 83024
+[  3011.0 ms]  No. of 1-blocks: 22, 2-blocks: 6, max blk sz: 64, max free sz: 1451
+[  4000.0 ms] @scr ms=3990 settings de
+[  4100.0 ms] @scr ms=4090 settings en
+[  5000.0 ms] @fail ms=4990 kind=restart
+[  6010.0 ms] @soak ms=6003
+[  6011.0 ms] GC: total: 233024, used: 190000, free: 43024
+[  6011.0 ms]  No. of 1-blocks: 20, 2-blocks: 6, max blk sz: 64, max free sz: 120
+"""
+
+
+def test_the_probe_lines_are_read():
+    seen = chipsoak.parse_serial(SERIAL)
+    assert seen["samples"] == [(3001, 83024, 1451 * 16), (6003, 43024, 120 * 16)]
+    assert seen["screens"] == [(25, "title", "de"), (3990, "settings", "de"),
+                               (4090, "settings", "en")]
+    assert seen["fails"] == [(4990, "restart")]
+    assert seen["tracebacks"] == 0
+    assert chipsoak.parse_serial(SERIAL + chipsoak.TRACEBACK + "\n")["tracebacks"] == 1
+    half = "[ 1.0 ms] @soak ms=9\n[ 1.0 ms] GC: total: 1, used: 1, free: 7\n"
+    assert chipsoak.parse_serial(half)["samples"] == []  # cut before its last line
+
+
+LOG = """\
+--- 1200 ms MemoryError
+Traceback (most recent call last):
+  File "firmware/strings.py", line 34, in _packed
+MemoryError: memory allocation failed, allocating 8338 bytes
+--- 4400 ms MemoryError
+Traceback (most recent call last):
+  File "engine/scoring.py", line 36, in <module>
+MemoryError: memory allocation failed, allocating 3696 bytes
+"""
+
+
+def test_log_entries_and_the_new_ones_of_a_part():
+    entries = chipsoak.log_entries(LOG)
+    assert [(ms, kind) for ms, kind, _ in entries] == [(1200, "MemoryError"),
+                                                       (4400, "MemoryError")]
+    assert entries[0][2].endswith("allocating 8338 bytes")
+    assert chipsoak.log_entries("") == []
+    assert chipsoak.new_entries([], entries) == entries
+    assert chipsoak.new_entries(entries, entries) == []
+    more = entries + [(900, "OSError", "x")]
+    assert chipsoak.new_entries(entries, more) == [(900, "OSError", "x")]
+    # the log moved to error.log.1 and the oldest entry is gone from the window
+    assert chipsoak.new_entries(entries, entries[1:] + [(5, "KeyError", "y")]) == [
+        (5, "KeyError", "y")]
+
+
+def test_read_logs_joins_the_two_files_of_a_flash_image(tmp_path):
+    from littlefs import LittleFS
+
+    fs = LittleFS(block_size=4096, block_count=64, prog_size=256)
+    fs.makedirs("data", exist_ok=True)
+    with fs.open("data/error.log.1", "wb") as f:
+        f.write(b"--- 1 ms OSError\nold\n")
+    with fs.open("data/error.log", "wb") as f:
+        f.write(b"--- 2 ms KeyError\nnew\n")
+    image = tmp_path / "flash.img"
+    image.write_bytes(bytes(fs.context.buffer))
+    text = chipsoak.read_logs(image)
+    assert [e[:2] for e in chipsoak.log_entries(text)] == [(1, "OSError"), (2, "KeyError")]
+    assert chipsoak.read_logs(tmp_path / "missing.img") == ""
+    (tmp_path / "junk.img").write_bytes(b"\0" * 8192)
+    assert chipsoak.read_logs(tmp_path / "junk.img") == ""
+
+
+def test_the_table_sums_the_runs_and_lists_the_failures():
+    runs = [
+        {"seed": 1, "parts": 3, "emulated_ms": 300000, "presses": 400, "cuts": 2,
+         "failures": 0, "min_free": 50000, "min_largest": 9000, "wall_s": 600.0},
+        {"seed": 2, "parts": 3, "emulated_ms": 240000, "presses": 300, "cuts": 2,
+         "failures": 1, "min_free": 40000, "min_largest": 12000, "wall_s": 500.0},
+    ]
+    total = chipsoak.summarise(runs)
+    assert total["runs"] == 2 and total["cuts"] == 4 and total["presses"] == 700
+    assert total["min_free"] == 40000 and total["min_largest"] == 9000
+    res = {"title": "chipsoak test", "runs": runs, "total": total, "screens": {"title": 3},
+           "lang_changes": 2, "notes": [],
+           "failures": [{"seed": 2, "part": 3, "ms": 4400, "type": "MemoryError",
+                         "traceback": "Traceback ...\nMemoryError: allocating 3696 bytes"}]}
+    text = chipsoak.format_table(res)
+    assert "total" in text and "9.0" in text  # 540000 ms = 9.0 emulated minutes
+    assert "power cuts 4, failures 1" in text
+    assert "failure: seed 2 part 3 at 4400 ms: MemoryError" in text
+    assert "allocating 3696 bytes" in text
+    assert "language changes seen: 2" in text
+
+
+def test_the_probe_starts_the_game_with_its_hook():
+    src = chipsoak.PROBE
+    compile(src, "main.py", "exec")
+    assert "from firmware.main import main" in src and src.rstrip().endswith("main(hook=_soak)")
+    assert "micropython.mem_info()" in src and str(chipsoak.SAMPLE_MS) in src
+
+
+def test_a_soak_reads_each_part_and_counts_only_new_failures(tmp_path, monkeypatch, capsys):
+    """main() over two seeds of two parts, the harness replaced: the second
+    part of seed 2 logs a failure; the entry the first part left is not
+    counted again."""
+    calls = []
+
+    def fake_stage(board, tree, bench):
+        tree.mkdir(parents=True)
+
+    def fake_pack(tree, image):
+        image.write_bytes(b"")
+
+    def fake_run(parts, board, image, script, out, max_ms):
+        seed, part = len(calls) // 2 + 1, len(calls) % 2
+        calls.append((seed, part, str(image), script.rstrip().endswith("poweroff")))
+        out.mkdir(parents=True)
+        (out / "flash.img").write_text("seed %d part %d" % (seed, part))
+        if part == 0:
+            serial = SERIAL.replace("[  5000.0 ms] @fail ms=4990 kind=restart\n", "")
+        else:
+            serial = "[ 1.0 ms] @fail ms=900 kind=restart\n" if seed == 2 else ""
+        end = "power-cut" if part == 0 else "script-done"
+        return 0, {"emulated_ms": 40000, "end_reason": end}, serial
+
+    logs = {"seed 2 part 1": LOG, "seed 2 part 0": LOG.split("--- 4400")[0]}
+    monkeypatch.setattr(chipsoak, "stage_tree", fake_stage)
+    monkeypatch.setattr(chipsoak, "pack_image", fake_pack)
+    monkeypatch.setattr(chipsoak, "run_part", fake_run)
+    monkeypatch.setattr(chipsoak, "ready_parts", lambda args: {"firmware": "fw"})
+    monkeypatch.setattr(chipsoak, "read_logs", lambda image: logs.get(
+        Path(image).read_text() if Path(image).stat().st_size else "", ""))
+    code = chipsoak.main(["--seeds", "2", "--minutes", "2", "--cuts", "1",
+                          "--keep", str(tmp_path / "work")])
+    out = capsys.readouterr().out
+    assert code == 1  # a failure
+    assert [c[:2] for c in calls] == [(1, 0), (1, 1), (2, 0), (2, 1)]
+    assert [c[3] for c in calls] == [True, False, True, False]  # a cut ends each part but the last
+    assert calls[1][2].endswith("seed1-part1/flash.img")  # a part boots from the flash before
+    # seed 2: its first part's entry (1200 ms) was counted there, its second part's (4400 ms) there
+    assert "failure: seed 2 part 1 at 1200 ms: MemoryError" in out
+    assert "failure: seed 2 part 2 at 4400 ms: MemoryError" in out
+    assert out.count("failure: seed") == 2 and "seed 1 part 2/2: 40.0 emulated s" in out
+    assert "power cuts 2, failures 2" in out
+    assert "language changes seen: 2" in out  # de -> en in each first part's settings
+    assert (tmp_path / "work" / "stage" / "bench.json").read_text().strip() == '{"seed": 2}'

@@ -1,0 +1,570 @@
+"""A long random session on an emulated Pico, with power cuts (`make chipsoak`).
+
+    python -m tools.chipsoak [--seeds 20] [--first-seed 1] [--minutes 100]
+        [--cuts 2] [--board NAME] [--keep DIR] [--json] [--wall-limit MIN]
+        --firmware firmware.elf --bootrom bootrom.mjs --rp2040js node_modules
+
+A soak, not a test: `make test` covers its generator and its report reading
+(tests/cpython/test_chipsoak.py), never a run.
+
+What it does:
+
+1. Stages the board's tree once as `make stage` does
+   (tools.chipbench.stage_tree; bench.json seeds the dice with the run's
+   seed) and replaces its main.py with the game's own start plus a
+   probe (PROBE): the device loop's hook prints, on the USB serial,
+   `@scr` when the screen or language changes, `@fail` when the crash
+   recovery takes over, and every SAMPLE_MS `@soak` after a collection,
+   followed by MicroPython's `mem_info()` (free heap, largest free run).
+   Nothing of this is in the game: a device without the probe pays nothing.
+2. For each seed (a run) it plays `cuts + 1` parts, each a timeline for the
+   harness (tools/hil/hil.mjs) drawn from random.Random(seed, part):
+   single presses, fast bursts, long holds, two-button chords, waits
+   (some long enough to dim and sleep the screen), and excursions: back
+   out with B, then down the menu and in (the score pad, the rules
+   editor, a new game, ...), and up the title menu to its last entries:
+   the settings, where A on the first row changes the language, and the
+   help with one of its pages. Every part but the
+   last ends in a power cut (`poweroff`) at a random instant; flash
+   writes take their real time
+   (`--flash-busy 45,0.5`), so a cut can land inside a save. Each part
+   boots from the flash the previous part left (`--save-fs` / `--fs`).
+3. After each part it reads /data/error.log (and error.log.1) from the
+   saved flash (littlefs-python): the entries new since the part before
+   are the part's failures, with their tracebacks.
+4. Prints one table: per run the parts, emulated minutes, presses, cuts,
+   failures, the smallest free heap and largest free block seen in the
+   samples, the wall time; then totals, the screens visited, and every
+   failure with its traceback.
+
+Emulation runs at a fraction of real time (about a quarter while the
+game works, near real time while it waits): `--wall-limit` stops starting
+new parts after that many wall minutes, and the table says what was run.
+Only one harness runs at a time.
+"""
+
+import argparse
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tools.chipbench import (
+    DEFAULT_BOARD,
+    TRACEBACK,
+    add_part_args,
+    hil_command,
+    pack_image,
+    ready_parts,
+    stage_tree,
+)
+
+SAMPLE_MS = 3000  # emulated ms between two heap samples of the probe
+BOOT_MS = 2500  # a part's first wait: boot, title, the start of the warm-up
+FLASH_BUSY = "45,0.5"  # a W25Q16JV's typical erase (4 KiB) and program (page) times
+KEYS = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
+# How often each action is drawn, and how often each key in single presses.
+ACTIONS = (("press", 45), ("burst", 8), ("hold", 6), ("chord", 6), ("wait", 10),
+           ("long_wait", 1), ("excursion", 8), ("top", 10))
+KEY_WEIGHTS = (("UP", 15), ("DOWN", 22), ("LEFT", 10), ("RIGHT", 10), ("A", 28), ("B", 15))
+LOGS = ("data/error.log.1", "data/error.log")  # firmware.recovery's log, oldest first
+
+# The probe: the game's own start (tools.deploy.root_main_text) with the
+# device loop's hook. gc.collect() before each sample, so "free" is what
+# the live heap leaves and "max free sz" (blocks of 16 bytes) the longest
+# run a request could get.
+PROBE = '''\
+# tools/chipsoak.py: the game with a probe on the device loop (a soak only).
+import gc
+import micropython
+from time import ticks_diff, ticks_ms
+
+from firmware.main import main
+
+_seen = [None, None, None, 0]  # fault, screen, language, last sample
+
+
+def _soak(dev):
+    fault = dev.fault
+    if fault != _seen[0]:
+        _seen[0] = fault
+        if fault is not None:
+            print("@fail ms=%%d kind=%%s" %% (ticks_ms(), fault))
+    app = dev.app
+    if app is not None:
+        name = app.top().name
+        if name != _seen[1] or app.lang != _seen[2]:
+            _seen[1] = name
+            _seen[2] = app.lang
+            print("@scr ms=%%d %%s %%s" %% (ticks_ms(), name, app.lang))
+    now = ticks_ms()
+    if ticks_diff(now, _seen[3]) >= %d:
+        _seen[3] = now
+        gc.collect()
+        print("@soak ms=%%d" %% now)
+        micropython.mem_info()
+    return False
+
+
+main(hook=_soak)
+''' % SAMPLE_MS
+
+
+# ---------------------------------------------------------------- the timelines
+
+
+def _pick(rng, table):
+    total = sum(w for _, w in table)
+    x = rng.random() * total
+    for item, weight in table:
+        x -= weight
+        if x < 0:
+            return item
+    return table[-1][0]
+
+
+class Timeline:
+    """One part's harness script, built action by action; `ms` is the
+    emulated time its steps take, `counts` what it holds."""
+
+    def __init__(self):
+        self.lines = []
+        self.ms = 0
+        self.counts = {"presses": 0, "bursts": 0, "holds": 0, "chords": 0, "waits": 0,
+                       "excursions": 0}
+
+    def wait(self, ms):
+        ms = int(ms)
+        if ms > 0:
+            self.lines.append("wait %d" % ms)
+            self.ms += ms
+
+    def press(self, key, ms):
+        ms = int(ms)
+        self.lines.append("press %s %d" % (key, ms))
+        self.ms += ms
+        self.counts["presses"] += 1
+
+    def hold(self, key):
+        self.lines.append("hold %s" % key)
+        self.counts["presses"] += 1
+
+    def release(self, key):
+        self.lines.append("release %s" % key)
+
+    def comment(self, text):
+        self.lines.append("# " + text)
+
+    def text(self):
+        return "\n".join(self.lines) + "\n"
+
+
+def _action(rng, t, kind):
+    """Append one action of `kind` to Timeline `t`."""
+    if kind == "press":
+        t.press(_pick(rng, KEY_WEIGHTS), rng.randint(40, 160))
+        t.wait(rng.choice((60, 150, 300, 500, 800, 1200)))
+    elif kind == "burst":  # fast presses of one key or a few
+        t.counts["bursts"] += 1
+        keys = [_pick(rng, KEY_WEIGHTS) for _ in range(rng.randint(1, 3))]
+        for _ in range(rng.randint(3, 12)):
+            t.press(rng.choice(keys), rng.randint(25, 60))
+            t.wait(rng.randint(15, 70))
+        t.wait(rng.randint(200, 900))
+    elif kind == "hold":  # long press: the long action, the arrows' repeat
+        t.counts["holds"] += 1
+        key = _pick(rng, KEY_WEIGHTS)
+        t.hold(key)
+        t.wait(rng.randint(650, 3000))
+        t.release(key)
+        t.wait(rng.randint(200, 800))
+    elif kind == "chord":  # two buttons at once, let go in either order
+        t.counts["chords"] += 1
+        a, b = rng.sample(KEYS, 2)
+        t.hold(a)
+        t.wait(rng.randint(0, 250))
+        t.hold(b)
+        t.wait(rng.randint(50, 1500))
+        first, second = (a, b) if rng.random() < 0.5 else (b, a)
+        t.release(first)
+        t.wait(rng.randint(0, 300))
+        t.release(second)
+        t.wait(rng.randint(200, 800))
+    elif kind == "wait":
+        t.counts["waits"] += 1
+        t.wait(rng.randint(1000, 8000))
+    elif kind == "long_wait":  # the screen dims (30 s) or sleeps (2 min)
+        t.counts["waits"] += 1
+        t.wait(rng.choice((35000, 60000, 130000)))
+        t.press(_pick(rng, KEY_WEIGHTS), 80)  # the waking press
+        t.wait(600)
+    elif kind == "excursion":  # back out, then into a menu entry and a row of it
+        t.counts["excursions"] += 1
+        _back_out(rng, t)
+        for _ in range(2):
+            for _ in range(rng.randint(0, 7)):
+                t.press("DOWN", 70)
+                t.wait(180)
+            t.press("A", 80)
+            t.wait(rng.randint(700, 2000))
+        for _ in range(rng.randint(0, 6)):
+            t.press(_pick(rng, KEY_WEIGHTS), 80)
+            t.wait(rng.randint(200, 900))
+    elif kind == "top":  # the title's last entries (UP from the cursor): settings, help
+        t.counts["excursions"] += 1
+        _back_out(rng, t)
+        for _ in range(rng.randint(1, 7)):  # the cursor stays where it was: any entry
+            t.press("UP", 70)
+            t.wait(200)
+        t.press("A", 80)
+        t.wait(rng.randint(600, 1200))
+        if rng.random() < 0.5:  # in the settings: A on the first row changes the language
+            for _ in range(rng.randint(1, 3)):
+                t.press("A", 80)
+                t.wait(rng.randint(150, 1500))
+        else:  # in the help: a page (RIGHT on the first row: another rule set)
+            for _ in range(rng.randint(1, 7)):
+                t.press(rng.choice(("DOWN", "DOWN", "DOWN", "RIGHT")), 70)
+                t.wait(200)
+            t.press("A", 80)
+            t.wait(rng.randint(1500, 3000))  # the odds page works a second
+            for _ in range(rng.randint(0, 6)):
+                t.press("DOWN", 70)
+                t.wait(rng.randint(150, 600))
+        t.press("B", 80)
+        t.wait(500)
+    else:
+        raise ValueError("unknown action %r" % kind)
+
+
+def _back_out(rng, t):
+    """B a few times: from a menu back to the title (in a game: the
+    standings and back, so anywhere)."""
+    for _ in range(rng.randint(2, 6)):
+        t.press("B", 80)
+        t.wait(350)
+
+
+def part_timeline(seed, part, part_ms, cut):
+    """The Timeline of part `part` of run `seed`: BOOT_MS of boot, then
+    random actions until `part_ms` emulated ms; `cut`: it ends in a power
+    cut at a random instant of its last action's wait."""
+    rng = random.Random("chipsoak:%d:%d" % (seed, part))
+    t = Timeline()
+    t.comment("tools/chipsoak.py: seed %d, part %d, %d ms%s" % (
+        seed, part, part_ms, ", ends in a power cut" if cut else ""))
+    t.wait(BOOT_MS)
+    while t.ms < part_ms:
+        _action(rng, t, _pick(rng, ACTIONS))
+    if cut:
+        t.wait(rng.randint(0, 400))  # the instant of the cut: mid-animation, mid-save
+        t.lines.append("poweroff")
+    else:
+        t.wait(1500)
+    return t
+
+
+# ---------------------------------------------------------------- reading a part
+
+SAMPLE_RE = re.compile(r"@soak ms=(\d+)")
+FREE_RE = re.compile(r"GC: total: (\d+), used: (\d+), free: (\d+)")
+MAXFREE_RE = re.compile(r"max free sz: (\d+)")
+SCREEN_RE = re.compile(r"@scr ms=(\d+) (\S+) (\S+)")
+FAIL_RE = re.compile(r"@fail ms=(\d+) kind=(\S+)")
+BLOCK_BYTES = 16  # a heap block on the RP2040 (mem_info counts runs in blocks)
+
+
+def parse_serial(text):
+    """The probe's lines in a part's serial text: {"samples": [(ms, free,
+    largest free run in bytes)], "screens": [(ms, name, lang)], "fails":
+    [(ms, kind)], "tracebacks": n}."""
+    out = {"samples": [], "screens": [], "fails": [], "tracebacks": text.count(TRACEBACK)}
+    pending = None
+    free = None
+    for line in text.splitlines():
+        m = SAMPLE_RE.search(line)
+        if m:
+            pending = int(m.group(1))
+            free = None
+            continue
+        if pending is not None:
+            m = FREE_RE.search(line)
+            if m:
+                free = int(m.group(3))
+                continue
+            m = MAXFREE_RE.search(line)
+            if m and free is not None:
+                out["samples"].append((pending, free, int(m.group(1)) * BLOCK_BYTES))
+                pending = None
+                continue
+        m = SCREEN_RE.search(line)
+        if m:
+            out["screens"].append((int(m.group(1)), m.group(2), m.group(3)))
+            continue
+        m = FAIL_RE.search(line)
+        if m:
+            out["fails"].append((int(m.group(1)), m.group(2)))
+    return out
+
+
+ENTRY_RE = re.compile(r"^--- (\d+) ms (\S+)[ \t]*$", re.M)
+
+
+def log_entries(text):
+    """The entries of firmware.recovery's log text, oldest first: a list
+    of (ms, error type, traceback text)."""
+    heads = list(ENTRY_RE.finditer(text or ""))
+    out = []
+    for i, m in enumerate(heads):
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+        out.append((int(m.group(1)), m.group(2), text[m.end():end].strip("\n")))
+    return out
+
+
+def new_entries(before, after):
+    """The entries of `after` that `before` did not have. Both are windows
+    (error.log.1 then error.log) of one growing history: the longest tail
+    of `before` that starts `after` is what both hold."""
+    for k in range(min(len(before), len(after)), 0, -1):
+        if before[len(before) - k:] == after[:k]:
+            return after[k:]
+    return list(after)
+
+
+def read_logs(image, block_size=4096, prog_size=256):
+    """error.log.1 then error.log from a saved littlefs image, joined (""
+    when there are none or the image does not mount)."""
+    try:
+        data = Path(image).read_bytes()
+        from littlefs import LittleFS
+
+        fs = LittleFS(block_size=block_size, block_count=len(data) // block_size,
+                      prog_size=prog_size, mount=False)
+        fs.context.buffer = bytearray(data)
+        fs.mount()
+    except Exception:
+        return ""
+    out = []
+    for name in LOGS:
+        try:
+            with fs.open(name, "rb") as f:
+                out.append(f.read().decode("utf-8", "replace"))
+        except Exception:
+            continue
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- the summary
+
+
+def summarise(runs):
+    """Totals over `runs` (the per-run dicts main builds)."""
+    tot = {"runs": len(runs), "parts": 0, "emulated_ms": 0, "presses": 0, "cuts": 0,
+           "failures": 0, "min_free": None, "min_largest": None, "wall_s": 0.0}
+    for r in runs:
+        for key in ("parts", "emulated_ms", "presses", "cuts", "failures"):
+            tot[key] += r[key]
+        tot["wall_s"] += r["wall_s"]
+        for key, src in (("min_free", "min_free"), ("min_largest", "min_largest")):
+            if r[src] is not None and (tot[key] is None or r[src] < tot[key]):
+                tot[key] = r[src]
+    return tot
+
+
+def _kb(n):
+    return "-" if n is None else "%.1f KB" % (n / 1024)
+
+
+def format_table(res):
+    """The table chipsoak prints."""
+    out = [res["title"], ""]
+    out.append("%-6s %5s %9s %7s %4s %8s %10s %12s %8s" % (
+        "seed", "parts", "emul.min", "presses", "cuts", "failures", "min free",
+        "min largest", "wall min"))
+    for r in res["runs"]:
+        out.append("%-6d %5d %9.1f %7d %4d %8d %10s %12s %8.1f" % (
+            r["seed"], r["parts"], r["emulated_ms"] / 60000, r["presses"], r["cuts"],
+            r["failures"], _kb(r["min_free"]), _kb(r["min_largest"]), r["wall_s"] / 60))
+    t = res["total"]
+    out.append("%-6s %5d %9.1f %7d %4d %8d %10s %12s %8.1f" % (
+        "total", t["parts"], t["emulated_ms"] / 60000, t["presses"], t["cuts"], t["failures"],
+        _kb(t["min_free"]), _kb(t["min_largest"]), t["wall_s"] / 60))
+    out.append("")
+    out.append("runs %d, emulated minutes %.1f, presses %d, power cuts %d, failures %d; "
+               "smallest free heap %s, largest free block at its smallest %s (samples "
+               "every %d ms after a collection)" % (
+                   t["runs"], t["emulated_ms"] / 60000, t["presses"], t["cuts"],
+                   t["failures"], _kb(t["min_free"]), _kb(t["min_largest"]), SAMPLE_MS))
+    if res.get("screens"):
+        out.append("screens visited (times): " + ", ".join(
+            "%s %d" % (k, v) for k, v in sorted(res["screens"].items(), key=lambda kv: -kv[1])))
+    out.append("language changes seen: %d" % res.get("lang_changes", 0))
+    for note in res.get("notes", []):
+        out.append("note: " + note)
+    for f in res["failures"]:
+        out.append("")
+        out.append("failure: seed %d part %d at %s ms: %s" % (
+            f["seed"], f["part"], f["ms"], f["type"]))
+        out.append(f["traceback"])
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- running
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(description="A seeded random soak of the game on an emulated "
+                                 "Pico, with power cuts.")
+    ap.add_argument("--seeds", type=int, default=20, help="runs, one per seed (default 20)")
+    ap.add_argument("--first-seed", type=int, default=1, help="the first seed (default 1)")
+    ap.add_argument("--minutes", type=float, default=100.0,
+                    help="emulated minutes over all runs (default 100)")
+    ap.add_argument("--cuts", type=int, default=2,
+                    help="power cuts per run: it plays cuts + 1 parts (default 2)")
+    ap.add_argument("--board", default=DEFAULT_BOARD, help="the board (default %s)" % (
+        DEFAULT_BOARD))
+    ap.add_argument("--wall-limit", type=float, metavar="MIN",
+                    help="start no new part after MIN wall minutes")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--keep", metavar="DIR", help="keep the tree, scripts, images and output")
+    add_part_args(ap)
+    return ap.parse_args(argv)
+
+
+def run_part(parts, board, image, script_text, out, max_ms):
+    """One harness run of a part; (exit code, report dict or None, serial)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    script = out / "part.hil"
+    script.write_text(script_text, encoding="utf-8")
+    cmd = hil_command(parts, board, image, script, out, max_ms, 4 * 3600)
+    cmd += ["--flash-busy", FLASH_BUSY]
+    with open(out / "serial.txt", "w") as so, open(out / "hil.log", "w") as se:
+        code = subprocess.call(cmd, stdout=so, stderr=se)
+    try:
+        report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        report = None
+    return code, report, (out / "serial.txt").read_text(errors="replace")
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    if args.seeds < 1 or args.minutes <= 0 or args.cuts < 0:
+        print("chipsoak: --seeds and --minutes must be positive, --cuts not negative",
+              file=sys.stderr)
+        return 2
+    parts = ready_parts(args)
+    if parts is None:
+        return 2
+    log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
+    work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="chipsoak-"))
+    work.mkdir(parents=True, exist_ok=True)
+    n_parts = args.cuts + 1
+    part_ms = int(args.minutes * 60000 / (args.seeds * n_parts))
+    t_start = time.time()
+    runs, failures, screens, notes = [], [], {}, []
+    lang_changes = 0
+    try:
+        tree = work / "stage"  # staged once: every run plays the same tree
+        if tree.exists():
+            shutil.rmtree(tree)
+        stage_tree(args.board, tree, {"seed": args.first_seed})
+        (tree / "main.py").write_text(PROBE, encoding="utf-8")
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
+            (tree / "bench.json").write_text(json.dumps({"seed": seed}) + "\n", encoding="utf-8")
+            image = work / ("seed%d-part0.img" % seed)
+            pack_image(tree, image)
+            run = {"seed": seed, "parts": 0, "emulated_ms": 0, "presses": 0, "cuts": 0,
+                   "failures": 0, "min_free": None, "min_largest": None, "wall_s": 0.0}
+            entries = log_entries(read_logs(image))
+            last_lang = None
+            for part in range(n_parts):
+                if args.wall_limit and time.time() - t_start > args.wall_limit * 60:
+                    notes.append("wall limit reached: seed %d stopped before part %d" % (
+                        seed, part))
+                    break
+                cut = part < n_parts - 1
+                t = part_timeline(seed, part, part_ms, cut)
+                out = work / ("seed%d-part%d" % (seed, part + 1))
+                if out.exists():
+                    shutil.rmtree(out)
+                t0 = time.time()
+                code, report, serial = run_part(parts, args.board, image, t.text(), out,
+                                                t.ms + 60000)
+                wall = time.time() - t0
+                run["wall_s"] += wall
+                run["parts"] += 1
+                run["presses"] += t.counts["presses"]
+                emulated = (report or {}).get("emulated_ms") or 0
+                run["emulated_ms"] += emulated
+                end = (report or {}).get("end_reason")
+                if cut and end == "power-cut":
+                    run["cuts"] += 1
+                seen = parse_serial(serial)
+                for _ms, free, largest in seen["samples"]:
+                    if run["min_free"] is None or free < run["min_free"]:
+                        run["min_free"] = free
+                    if run["min_largest"] is None or largest < run["min_largest"]:
+                        run["min_largest"] = largest
+                for _ms, name, lang in seen["screens"]:
+                    screens[name] = screens.get(name, 0) + 1
+                    if last_lang is not None and lang != last_lang:
+                        lang_changes += 1
+                    last_lang = lang
+                saved = out / "flash.img"
+                now_entries = log_entries(read_logs(saved))
+                fresh = new_entries(entries, now_entries)
+                entries = now_entries
+                for ms, kind, tb in fresh:
+                    failures.append({"seed": seed, "part": part + 1, "ms": ms, "type": kind,
+                                     "traceback": tb})
+                problems = []
+                if seen["tracebacks"]:
+                    problems.append("a traceback on the serial (the loop itself ended)")
+                if len(seen["fails"]) > len(fresh):
+                    problems.append("%d recovery screens, %d new log entries" % (
+                        len(seen["fails"]), len(fresh)))
+                expected_end = "power-cut" if cut else "script-done"
+                if code != 0 or end != expected_end:
+                    problems.append("harness exit %s, end %s" % (code, end))
+                for p in problems:
+                    failures.append({"seed": seed, "part": part + 1, "ms": "-", "type": "run",
+                                     "traceback": p + " (see %s)" % out})
+                run["failures"] += len(fresh) + len(problems)
+                log("chipsoak: seed %d part %d/%d: %.1f emulated s in %.0f s wall, %d presses, "
+                    "%d failures%s" % (seed, part + 1, n_parts, emulated / 1000, wall,
+                                       t.counts["presses"], len(fresh) + len(problems),
+                                       ", power cut" if end == "power-cut" else ""))
+                if not saved.exists():
+                    notes.append("seed %d part %d saved no flash: the run stops" % (
+                        seed, part + 1))
+                    break
+                image = saved
+            runs.append(run)
+            if args.wall_limit and time.time() - t_start > args.wall_limit * 60:
+                break
+        res = {"runs": runs, "total": summarise(runs), "failures": failures,
+               "screens": screens, "lang_changes": lang_changes, "notes": notes,
+               "board": args.board, "part_ms": part_ms, "cuts_per_run": args.cuts}
+        res["title"] = ("chipsoak %s: seeds %d..%d asked, %d run(s), %d parts of %.1f emulated "
+                        "min each (%d power cut(s) a run), flash busy %s, %.1f min wall") % (
+            args.board, args.first_seed, args.first_seed + args.seeds - 1, len(runs), n_parts,
+            part_ms / 60000, args.cuts, FLASH_BUSY, (time.time() - t_start) / 60)
+        if args.json:
+            print(json.dumps(res, indent=1))
+        else:
+            print(format_table(res))
+        return 1 if failures else 0
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
