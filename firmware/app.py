@@ -66,6 +66,7 @@ class App:
         self.settings_version = 0  # bumped when the settings change: the device loop applies them
         self.has_sound = False  # the host has a buzzer (set by make_app; the settings offer sound)
         self.has_panel = True  # the host drives a panel: contrast and sleep mean something
+        self.online = None  # a host with a network: callable(app), the title's "Online"
         self.cue = None  # a sound this step asks for: "roll", "farkle" or "win"
         self.now = now_ms
         self.show_now = None  # the host's "send the canvas to the panel now" (see flush)

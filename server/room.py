@@ -178,6 +178,7 @@ class Room:
                 winner=game.winner, lost=game.lost, lost_kind=game.lost_kind,
                 legal=[list(a) if a[0] != "keep" else ["keep", list(a[1])]
                        for a in game.legal_actions()],
+                game=st["game"],  # Game.to_data(): a client's engine mirrors it whole
             )
             if st["status"] == "over":
                 out["secret"] = st["secret"]

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
 PACKAGE = WEB / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
-PAGE_FILES = ("index.html", "host.js", "storage.js")
+PAGE_FILES = ("index.html", "host.js", "storage.js", "online.js")
 LAZY_TABLES = "master-"  # the Master's tables: in master.bin, fetched after the title
 # Served gzipped (a .gz beside each; `serve` and most static hosts send it)
 GZIP = (".html", ".js", ".mjs", ".wasm", ".bin", ".webmanifest")
@@ -74,6 +74,7 @@ def app_sources():
     files.extend(BOARDS)
     files.append("web/webhost.py")
     files.append("web/textlayer.py")
+    files.append("web/online.py")
     return files
 
 

@@ -12,6 +12,7 @@
 // does it too), ?seed=N seeded dice (used by the browser tests).
 
 import { loadMicroPython } from "./micropython.mjs";
+import { Online } from "./online.js";
 import { GuardedStorage, OWNER, openBacking, ownGame, takeGame } from "./storage.js";
 
 const BITS = { UP: 1, DOWN: 2, LEFT: 4, RIGHT: 8, A: 16, B: 32 };
@@ -41,6 +42,12 @@ let held = 0; // bits of the buttons held now
 let seen = 0; // bits a step has seen held (a release waits for that)
 let pendingUp = 0; // released before a step saw them: let go after the next step
 let pressAt = null; // event time of the last press, for the press-to-canvas figure
+let online = null; // web/online.js when the room server serves the page
+let ticking = false;
+// Served by the room server (not a static host, not a file): online play
+const served = location.protocol.startsWith("http")
+  ? fetch("/api/health").then((r) => r.ok, () => false)
+  : Promise.resolve(false);
 
 function safeGet(key) {
   try {
@@ -198,12 +205,17 @@ const OFF32 = (255 << 24) | (OFF[2] << 16) | (OFF[1] << 8) | OFF[0];
 
 function tick() {
   // one app step with the buttons held now; a redraw when the frame changed
+  if (ticking) return;
   let changed;
+  ticking = true;
   try {
     changed = step(ticks(), held);
+    if (online) online.pump(); // what the online screens asked for
   } catch (e) {
     fatal(e);
     return;
+  } finally {
+    ticking = false;
   }
   seen |= held;
   if (pendingUp) {
@@ -403,12 +415,12 @@ async function load() {
 function begin() {
   // this tab owns the game: start it (the port loaded meanwhile)
   unnotice("busy");
-  port.then(run).catch(fatal);
+  Promise.all([port, served]).then(([, net]) => run(net)).catch(fatal);
 }
 
-function run() {
+function run(net) {
   const webhost = mp.pyimport("webhost");
-  host = webhost.start(board, storage, random, seed, ticks());
+  host = webhost.start(board, storage, random, seed, ticks(), net);
   step = host.step;
   module = mp._module;
   addr = host.address();
@@ -427,6 +439,7 @@ function run() {
   zt.ready = true;
   status.textContent = "";
   if (firstVisit) host.set_lang(lang); // the browser's language, not the device's default
+  if (net) online = new Online({ host, storage: backing, lang: () => lang, redraw: tick });
   updateText();
   requestAnimationFrame(loop);
   loadMasters().then(offline);
@@ -509,8 +522,11 @@ zt.host = () => host; // tests reach into the Python side (e.g. to break the app
 zt.draw = () => draw(); // and time the frame copy
 
 function onButton(e) {
-  // Enter or Space on a focused on-screen button clicks that button
-  return (e.key === "Enter" || e.key === " ") && e.target.closest?.("[data-key]");
+  // Enter or Space on a focused on-screen button clicks that button; keys
+  // typed into a field (the online name) or on another button are theirs
+  if (e.target.closest?.("input, textarea, select")) return true;
+  if ((e.key === "Enter" || e.key === " ") && e.target.closest?.("button, a")) return true;
+  return false;
 }
 
 window.addEventListener("keydown", (e) => {

@@ -16,6 +16,11 @@ sequence keeps its promise across a reload at any moment.
 Dice: `ByteDice` over `crypto.getRandomValues` (the JS side hands in
 `random(n) -> bytes`), or `SeededDice(seed)` when the page was opened
 with `?seed=N` (the browser tests compare it with the simulator).
+
+Online: when the page is served by the room server (host.js asks
+/api/health), `online=True` gives the app a `Link` (web/online.py), and
+the title offers "Online"; web/online.js carries messages both ways
+through `online_take` and `online_event`.
 """
 
 import binascii
@@ -130,7 +135,7 @@ class Host(Supervisor):
     `board` is a key of LAYOUTS, `storage` the localStorage, `random` a
     callable n -> bytes, `seed` None or an int for seeded dice."""
 
-    def __init__(self, board, storage, random, seed=None, now=0):
+    def __init__(self, board, storage, random, seed=None, now=0, online=False):
         if board not in LAYOUTS:
             raise ValueError("unknown board %r" % board)
         __import__("boards." + board)
@@ -143,10 +148,17 @@ class Host(Supervisor):
         fs = self.fs = KeyFS(storage)
         dice = SeededDice(seed) if seed is not None else ByteDice(random)
         tables = DirFS(TABLES_DIR)
+        self.link = None
+        if online:  # served by the room server: the title offers online play
+            from online import Link
+
+            self.link = Link()
+        link = self.link
 
         def make_app(now):  # the page has no buzzer (yet), nor a panel: no contrast, no sleep
             app = new_app(profile, canvas, Store(fs), dice, tables, now, sound=False)
             app.has_panel = False
+            app.online = link
             return app
 
         Supervisor.__init__(self, make_app(now), canvas, profile.WIDTH, make_app, fs)
@@ -164,6 +176,17 @@ class Host(Supervisor):
         message in the player's language, and the next press plays on from
         the last save."""
         return self.guarded_step(now, held)
+
+    def online_take(self):
+        """What the online screens ask of web/online.js (web/online.py
+        Link.take); "" when nothing, or when the page is not online."""
+        return "" if self.link is None else self.link.take()
+
+    def online_event(self, text):
+        """A message for the online screens from web/online.js (a server
+        event, the connection's state, this browser's rooms)."""
+        if self.link is not None and self.app is not None:
+            self.link.receive(self.app, text)
 
     def report(self, error, recovery):
         """The traceback to the browser's console (host.js: console.error)."""
@@ -213,7 +236,7 @@ class Host(Supervisor):
         return json.dumps(out)
 
 
-def start(board, storage, random_hex, seed=None, now=0):
+def start(board, storage, random_hex, seed=None, now=0, online=False):
     """Make the page's Host and run its first step (the title).
     `random_hex(n)` gives n random bytes as hex (crypto.getRandomValues in
     host.js; a string crosses from JavaScript without a proxy)."""
@@ -221,6 +244,6 @@ def start(board, storage, random_hex, seed=None, now=0):
     def read(n):
         return binascii.unhexlify(random_hex(n))
 
-    host = Host(board, storage, read, seed, now)
+    host = Host(board, storage, read, seed, now, online)
     host.step(now, 0)
     return host

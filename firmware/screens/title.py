@@ -1,6 +1,6 @@
-"""The title screen: continue the saved game, start a new one, the score
-pad (and "Tafel weiter" while one is saved), statistics, settings (the
-language is there)."""
+"""The title screen: continue the saved game, start a new one, online
+(a host with a network only), the score pad (and "Tafel weiter" while
+one is saved), statistics, settings (the language is there)."""
 
 from firmware.files import GAME, KIND_GAME, KIND_PAD, PAD
 from firmware.screen import Kept, Menu
@@ -31,6 +31,8 @@ class Title(Menu):
         if store.has(GAME, KIND_GAME, files):
             entries.append("continue")
         entries.append("new_game")
+        if app.online is not None:  # a host with a network (the page on the room server)
+            entries.append("online")
         if store.has(PAD, KIND_PAD, files):
             entries.append("pad_continue")
         entries.append("pad_title")
@@ -65,6 +67,8 @@ class Title(Menu):
             from firmware.screens.setup import Setup
 
             app.push(Setup(app))
+        elif key == "online":
+            app.online(app)
         elif key == "pad_continue":
             app.flow.resume_pad(app)
         elif key == "pad_title":

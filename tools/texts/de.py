@@ -5,6 +5,7 @@ into firmware/texts_de.py, which the device loads."""
 TEXTS = {
     "app": "Zehntausend",
     "continue": "Weiterspielen",
+    "online": "Online spielen",
     "new_game": "Neues Spiel",
     "language": "Sprache: Deutsch",
     "nav_hint": "A wählen  B zurück",

@@ -5,6 +5,7 @@ firmware/texts_en.py, which the device loads."""
 TEXTS = {
     "app": "Zehntausend",
     "continue": "Continue",
+    "online": "Play online",
     "new_game": "New game",
     "language": "Language: English",
     "nav_hint": "A select  B back",

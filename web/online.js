@@ -1,0 +1,515 @@
+// Online play in the page (docs/protocol.md, web/online.py).
+//
+// This module owns the room server's WebSocket and HTTP requests. The game
+// on the canvas (web/online.py in the app) asks for things through
+// host.online_take() (create, enter, act, start, rematch, leave, close) and
+// hears every server message through host.online_event(json).
+//
+// Outside the game screen it shows, in #online: the connection (connecting,
+// connected, reconnecting), the invite link with copy and share buttons, the
+// seats with who is away since when and who a computer plays for, the join
+// form when the page was opened by a link (a real text field), the notice
+// for a seat played in another tab with "play here", and after a game the
+// check of the dice against the revealed secret.
+//
+// Seat tokens stay in localStorage per room ("zt-room:CODE"): a reload, a
+// closed and reopened tab, a phone that slept takes the seat again and
+// catches up with `since`. A heartbeat every 3 s; no message for 9 s means
+// the connection is dead; reconnect at once when the page becomes visible
+// or the network returns, else with backoff up to 5 s.
+
+const PING_MS = 3000;
+const DEAD_MS = 9000;
+const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 5000];
+const ROOM_KEY = "zt-room:";
+
+const SAY = {
+  de: {
+    connecting: "Verbinde mit dem Raum…", connected: "Verbunden mit dem Raum", reconnecting: "Verbindung verloren: neuer Versuch…",
+    invite: "Einladung zum Raum", link: "Einladungslink", copy: "Link kopieren", copied: "Kopiert", share: "Teilen",
+    join: "Mitspielen", name: "Dein Name", watch: "Zuschauen", seats: "Plätze", free: "frei", you: "du",
+    away: "weg seit %s", standin: "der Computer spielt für %s", computer: "Computer", joinTitle: "Mitspielen im Raum %s",
+    started: "Das Spiel läuft schon: du kannst zuschauen.", other: "Dieser Platz wird in einem anderen Tab oder auf einem anderen Gerät gespielt.",
+    here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis (Zusage %s…).",
+    bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json",
+    record: "Würfelbericht (JSON)", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
+  },
+  en: {
+    connecting: "Connecting to the room…", connected: "Connected to the room", reconnecting: "Connection lost: trying again…",
+    invite: "Invitation to the room", link: "Invite link", copy: "Copy link", copied: "Copied", share: "Share",
+    join: "Join", name: "Your name", watch: "Watch", seats: "Seats", free: "free", you: "you",
+    away: "away since %s", standin: "the computer plays for %s", computer: "computer", joinTitle: "Join room %s",
+    started: "The game has started: you can watch.", other: "This seat is played in another tab or on another device.",
+    here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret (commitment %s…).",
+    bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json",
+    record: "Dice record (JSON)", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
+  },
+};
+
+function fmt(text, ...values) {
+  let i = 0;
+  return text.replace(/%[sd]/g, () => String(values[i++]));
+}
+
+function el(tag, text, attrs) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  return node;
+}
+
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function unhex(text) {
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.substr(2 * i, 2), 16);
+  return out;
+}
+
+// The dice of roll number k from the secret, as server/fairdice.py and
+// tools/check_dice.py derive them: HMAC-SHA256(secret, "zt-roll:k:b"),
+// bytes 252..255 skipped, face = byte % 6 + 1.
+export async function facesOf(secretHex, k, n) {
+  const key = await crypto.subtle.importKey("raw", unhex(secretHex), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const faces = [];
+  for (let b = 0; faces.length < n; b++) {
+    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`zt-roll:${k}:${b}`)));
+    for (const byte of mac) {
+      if (byte >= 252) continue;
+      faces.push((byte % 6) + 1);
+      if (faces.length === n) break;
+    }
+  }
+  return faces;
+}
+
+// Check a dice record: the secret matches the commitment and every roll is
+// the one the secret gives, numbered without a gap. Null when all is well,
+// else what differs.
+export async function checkRecord(rec) {
+  const digest = hex(await crypto.subtle.digest("SHA-256", unhex(rec.secret)));
+  if (digest !== rec.commit) return "commit";
+  let expect = 1;
+  for (const [k, dice] of rec.rolls) {
+    if (k !== expect) return "roll " + expect;
+    const faces = await facesOf(rec.secret, k, dice.length);
+    if (faces.join() !== dice.join()) return "roll " + k;
+    expect++;
+  }
+  return null;
+}
+
+export class Online {
+  // host: the Python Host (online_take, online_event); lang(): the page's
+  // language now; redraw(): a step and a canvas copy after an event
+  constructor({ host, storage, lang, redraw }) {
+    this.host = host;
+    this.storage = storage;
+    this.lang = lang;
+    this.redraw = redraw;
+    this.ws = null;
+    this.code = null;
+    this.state = null;
+    this.conn = "connecting";
+    this.tries = 0;
+    this.lastHeard = 0;
+    this.timer = null;
+    this.pinger = null;
+    this.awaySince = {}; // seat -> time first seen away
+    this.reasons = null;
+    this.checked = {}; // game number -> the check's text
+    this.panel = document.getElementById("online");
+    this.zt = { events: 0, seatedMs: null, caughtUpMs: null, reconnects: 0, eventTimes: [] };
+    window.zt.online = this.zt;
+    fetch("/api/reasons").then((r) => r.json()).then((t) => { this.reasons = t; }).catch(() => {});
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.wake();
+    });
+    addEventListener("online", () => this.wake());
+    this.tell({ t: "rooms", rooms: this.rooms() });
+    const code = new URLSearchParams(location.search).get("room");
+    if (code) {
+      if (this.seatOf(code)) this.enter(code);
+      else this.joinForm(code);
+    }
+  }
+
+  say(key) {
+    return (SAY[this.lang()] || SAY.de)[key];
+  }
+
+  // ------------------------------------------------------------ storage
+
+  seatOf(code) {
+    try {
+      return JSON.parse(this.storage.getItem(ROOM_KEY + code) || "null");
+    } catch (e) {
+      return null;
+    }
+  }
+
+  keep(code, seat, quiet) {
+    try {
+      this.storage.setItem(ROOM_KEY + code, JSON.stringify(seat));
+    } catch (e) {
+      // no storage: the seat lasts as long as this tab
+    }
+    if (!quiet) this.tell({ t: "rooms", rooms: this.rooms() });
+  }
+
+  forget(code) {
+    try {
+      this.storage.removeItem(ROOM_KEY + code);
+    } catch (e) {
+      // nothing kept
+    }
+    this.tell({ t: "rooms", rooms: this.rooms() });
+  }
+
+  rooms() {
+    // this browser's rooms: [code, own name]
+    const out = [];
+    for (let i = 0; i < this.storage.length; i++) {
+      const key = this.storage.key(i);
+      if (key && key.startsWith(ROOM_KEY)) {
+        const seat = this.seatOf(key.slice(ROOM_KEY.length));
+        if (seat) out.push([key.slice(ROOM_KEY.length), seat.name || ""]);
+      }
+    }
+    return out.sort();
+  }
+
+  // ------------------------------------------------------------ the app's requests
+
+  tell(msg) {
+    this.host.online_event(JSON.stringify(msg));
+    this.redraw();
+  }
+
+  pump() {
+    // what the app asked for since the last frame
+    const text = this.host.online_take();
+    if (!text) return;
+    for (const line of text.split("\n")) this.handle(JSON.parse(line));
+  }
+
+  handle(msg) {
+    if (msg.do === "create") this.create(msg);
+    else if (msg.do === "enter") this.enter(msg.code);
+    else if (msg.do === "act") this.send({ t: "act", a: msg.a, id: performance.now() });
+    else if (msg.do === "start" || msg.do === "rematch") this.send({ t: msg.do });
+    else if (msg.do === "leave") {
+      this.send({ t: "leave" });
+      this.forget(this.code);
+    } else if (msg.do === "close") this.close();
+  }
+
+  async post(path, body) {
+    const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const answer = await r.json();
+    if (!r.ok) throw answer;
+    return answer;
+  }
+
+  reasonText(why, values) {
+    const texts = this.reasons && (this.reasons[this.lang()] || this.reasons.de);
+    const text = texts && texts[why];
+    return text ? fmt(text, ...(values || [])) : why;
+  }
+
+  async create(msg) {
+    try {
+      const body = { name: msg.name, people: msg.people, computers: msg.computers, rules: msg.rules };
+      const answer = await this.post("/api/rooms", body);
+      this.keep(answer.code, { token: answer.token, seat: answer.seat, name: msg.name, n: 0 });
+      this.enter(answer.code);
+    } catch (e) {
+      this.tell({ t: "gone", text: this.reasonText(e.why || "server", e.values) });
+    }
+  }
+
+  // ------------------------------------------------------------ the connection
+
+  enter(code) {
+    this.close();
+    this.code = code;
+    this.spectator = !this.seatOf(code);
+    const url = new URL(location.href);
+    url.searchParams.set("room", code);
+    history.replaceState(null, "", url);
+    this.tries = 0;
+    this.connect();
+    this.render();
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    if (!this.code) return;
+    this.setConn(this.zt.events ? "reconnecting" : "connecting");
+    const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + this.code);
+    this.ws = ws;
+    this.openedAt = performance.now();
+    ws.onopen = () => {
+      const seat = this.seatOf(this.code);
+      if (seat && !this.spectator) ws.send(JSON.stringify({ t: "hello", token: seat.token, since: seat.n || undefined }));
+      else ws.send(JSON.stringify({ t: "watch" }));
+      this.lastHeard = performance.now();
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.beat(), PING_MS);
+    };
+    ws.onmessage = (e) => this.message(JSON.parse(e.data));
+    ws.onclose = (e) => this.closed(ws, e.code);
+  }
+
+  beat() {
+    // a heartbeat; a connection silent for DEAD_MS is dead
+    if (!this.ws) return;
+    if (performance.now() - this.lastHeard > DEAD_MS) {
+      const ws = this.ws;
+      ws.onclose = null;
+      ws.close();
+      this.closed(ws, 1006);
+      return;
+    }
+    this.send({ t: "ping" });
+  }
+
+  wake() {
+    // visible again, or the network is back: try at once
+    if (this.code && (!this.ws || this.ws.readyState > 1) && this.conn !== "other") {
+      this.tries = 0;
+      this.connect();
+    } else if (this.ws && this.ws.readyState === 1) {
+      this.send({ t: "ping" });
+    }
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg));
+  }
+
+  close() {
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.close(1000);
+    }
+    this.ws = null;
+    this.code = null;
+    this.state = null;
+    const url = new URL(location.href);
+    if (url.searchParams.has("room")) {
+      url.searchParams.delete("room");
+      history.replaceState(null, "", url);
+    }
+    this.render();
+  }
+
+  closed(ws, code) {
+    if (ws !== this.ws) return;
+    clearInterval(this.pinger);
+    this.ws = null;
+    if (code === 4002) {
+      // another tab or device took the seat
+      this.setConn("other");
+      return;
+    }
+    if (code === 4000 || code === 4001 || code === 4003) {
+      const why = code === 4003 ? "no_room" : code === 4001 ? "token" : null;
+      if (code !== 4000) this.forget(this.code);
+      this.close();
+      this.tell({ t: "gone", text: why ? this.reasonText(why) : "" });
+      return;
+    }
+    this.setConn("reconnecting");
+    const wait = BACKOFF_MS[Math.min(this.tries, BACKOFF_MS.length - 1)];
+    this.tries++;
+    this.zt.reconnects++;
+    this.timer = setTimeout(() => this.connect(), wait);
+  }
+
+  setConn(state) {
+    this.conn = state;
+    if (state !== "other") this.tell({ t: "conn", s: state });
+    this.render();
+  }
+
+  message(msg) {
+    this.lastHeard = performance.now();
+    if (msg.t === "pong") return;
+    if (msg.t === "welcome") {
+      this.tries = 0;
+      this.me = msg.seat;
+      this.lastN = msg.n;
+      this.setConn("connected");
+      this.tell(msg);
+      return;
+    }
+    if (msg.t === "ev" || msg.t === "snap") {
+      this.state = msg.s;
+      const seat = this.seatOf(this.code);
+      if (seat) {
+        seat.n = msg.n;
+        this.keep(this.code, seat, true);
+      }
+      if (this.zt.seatedMs === null && this.me >= 0) this.zt.seatedMs = performance.now();
+      if (msg.n >= this.lastN && this.zt.caughtUpAt !== this.openedAt) {
+        this.zt.caughtUpAt = this.openedAt;
+        this.zt.caughtUpMs = performance.now() - this.openedAt;
+      }
+      this.zt.events = msg.n;
+      this.zt.eventTimes.push([msg.n, performance.now()]);
+      if (this.zt.eventTimes.length > 500) this.zt.eventTimes.shift();
+      this.tell(msg);
+      this.render();
+      if (msg.s.status === "over") this.check(msg.s);
+      return;
+    }
+    if (msg.t === "no") {
+      this.tell({ t: "no", text: this.reasonText(msg.why, msg.values) });
+    }
+  }
+
+  // ------------------------------------------------------------ the page around the game
+
+  joinForm(code) {
+    // opened by a link without a seat here: a name field and a join button
+    this.joining = code;
+    this.render();
+    fetch("/api/rooms/" + encodeURIComponent(code)).then((r) => r.json()).then((st) => {
+      this.preview = st;
+      this.render();
+    }).catch(() => {});
+  }
+
+  async join(name) {
+    const code = this.joining;
+    try {
+      const answer = await this.post("/api/rooms/" + encodeURIComponent(code) + "/join", { name });
+      this.keep(code, { token: answer.token, seat: answer.seat, name, n: 0 });
+      this.joining = null;
+      this.enter(code);
+    } catch (e) {
+      this.joinError = this.reasonText(e.why || "server", e.values);
+      this.render();
+    }
+  }
+
+  watch() {
+    const code = this.joining;
+    this.joining = null;
+    this.enter(code);
+  }
+
+  link() {
+    const url = new URL(location.origin + location.pathname);
+    url.searchParams.set("room", this.code);
+    return url.toString();
+  }
+
+  async check(st) {
+    if (this.checked[st.g] !== undefined) return;
+    this.checked[st.g] = "";
+    try {
+      const r = await fetch(`/api/rooms/${this.code}/games/${st.g}`);
+      const rec = await r.json();
+      const wrong = await checkRecord(rec);
+      this.checked[st.g] = wrong === null ? fmt(this.say("checked"), rec.rolls.length, rec.commit.slice(0, 12)) : fmt(this.say("bad"), wrong);
+      this.zt.diceCheck = wrong === null ? "ok" : wrong;
+    } catch (e) {
+      this.checked[st.g] = fmt(this.say("bad"), String(e));
+    }
+    this.render();
+  }
+
+  render() {
+    // the panel outside the game screen, in the page's language
+    const parts = [];
+    if (this.joining) {
+      const st = this.preview;
+      parts.push(el("h2", fmt(this.say("joinTitle"), this.joining)));
+      if (st && st.status !== "lobby") {
+        parts.push(el("p", this.say("started")));
+      } else {
+        const form = el("form", null, { "aria-label": this.say("join") });
+        const label = el("label", this.say("name") + " ");
+        const input = el("input", null, { name: "name", maxlength: "12", autocomplete: "nickname", required: "" });
+        label.append(input);
+        form.append(label, " ", el("button", this.say("join"), { type: "submit" }));
+        form.addEventListener("submit", (e) => {
+          e.preventDefault();
+          this.join(input.value.trim());
+        });
+        parts.push(form);
+        if (this.joinError) parts.push(el("p", this.joinError, { role: "alert" }));
+      }
+      const watch = el("button", this.say("watch"), { type: "button" });
+      watch.addEventListener("click", () => this.watch());
+      parts.push(watch);
+      if (st && st.seats) parts.push(this.seatList(st));
+    } else if (this.code) {
+      parts.push(el("p", this.conn === "other" ? this.say("other") : this.say(this.conn), { "data-conn": this.conn }));
+      if (this.conn === "other") {
+        const here = el("button", this.say("here"), { type: "button" });
+        here.addEventListener("click", () => {
+          this.tries = 0;
+          this.connect();
+        });
+        parts.push(here);
+      }
+      const invite = el("div", null, { role: "group", "aria-label": this.say("invite") });
+      const link = this.link();
+      invite.append(el("a", link, { href: link, "aria-label": this.say("link") }), " ");
+      const copy = el("button", this.say("copy"), { type: "button" });
+      copy.addEventListener("click", () => {
+        navigator.clipboard?.writeText(link).then(() => { copy.textContent = this.say("copied"); }).catch(() => {});
+      });
+      invite.append(copy);
+      if (navigator.share) {
+        const share = el("button", this.say("share"), { type: "button" });
+        share.addEventListener("click", () => navigator.share({ title: "Zehntausend", url: link }).catch(() => {}));
+        invite.append(" ", share);
+      }
+      parts.push(invite);
+      if (this.spectator) parts.push(el("p", this.say("spectator")));
+      const st = this.state;
+      if (st) {
+        if (st.status === "playing" && st.seats[st.cur]) parts.push(el("p", fmt(this.say("turn"), st.seats[st.cur].name)));
+        parts.push(this.seatList(st));
+        if (st.status === "over" && this.checked[st.g]) {
+          parts.push(el("p", this.checked[st.g], { "data-check": this.zt.diceCheck || "" }));
+          parts.push(el("p", this.say("howto")));
+          parts.push(el("a", this.say("record"), { href: `/api/rooms/${this.code}/games/${st.g}` }));
+        }
+      }
+    }
+    this.panel.hidden = parts.length === 0;
+    this.panel.replaceChildren(...parts);
+    const input = this.panel.querySelector("input");
+    if (input && document.activeElement === document.body) input.focus();
+  }
+
+  seatList(st) {
+    const ul = el("ul", null, { "aria-label": this.say("seats") });
+    const now = Date.now();
+    st.seats.forEach((seat, i) => {
+      if (seat && seat.away && !this.awaySince[i]) this.awaySince[i] = now;
+      if (!seat || !seat.away) delete this.awaySince[i];
+      let text = `${i + 1}. `;
+      if (!seat) text += this.say("free");
+      else {
+        text += seat.name;
+        if (seat.kind) text += ` (${this.say("computer")})`;
+        if (i === this.me) text += ` (${this.say("you")})`;
+        if (seat.score !== undefined) text += ": " + fmt(this.say("score"), seat.score);
+        if (seat.standin) text += "; " + fmt(this.say("standin"), seat.name);
+        else if (seat.away) text += "; " + fmt(this.say("away"), new Date(this.awaySince[i]).toLocaleTimeString(this.lang()));
+      }
+      ul.append(el("li", text));
+    });
+    return ul;
+  }
+}

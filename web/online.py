@@ -1,0 +1,395 @@
+"""Online play in the page (docs/protocol.md): the room screens, and the
+play screen driven by the room server's events.
+
+The page's JavaScript (web/online.js) owns the WebSocket and the HTTP
+requests. It hands every server message to `Link.receive` as JSON text
+and collects what the screens ask for with `Link.take` (one JSON object
+a line: create a room, enter one, an action, start, rematch, close).
+The server rolls the dice and checks every action; the page keeps a
+mirror of the game, rebuilt from the engine state each event carries
+(`Game.from_data(state["game"])`), so that the device's play screen
+draws it unchanged. Only the seat to move that is this browser's sends
+actions; every other turn is shown as its events arrive (the server plays
+computers at the device's pace).
+
+Web-only: the handheld has no network and never loads this module.
+"""
+
+import json
+
+from engine.game import Game
+from firmware import buttons
+from firmware.screen import Menu
+from firmware.screens.play import ANIM_FRAME_MS, MESSAGE_EVENTS, ROLL_ANIM_MS, Play, _event_text
+from firmware.screens.setup import Setup
+from firmware.screens.turns import Winner
+
+# The online screens' own words (web-only: they cost the device nothing).
+SAY = {
+    "de": {
+        "online": "Online",
+        "open_room": "Raum eröffnen",
+        "room": "Raum %s",
+        "free": "frei",
+        "you": "du",
+        "away": "weg",
+        "computer_for": "Computer",
+        "start": "Starten",
+        "leave": "Verlassen",
+        "waiting": "Warte auf die anderen",
+        "connecting": "Verbinde…",
+        "connected": "Verbunden",
+        "reconnecting": "Verbindung weg: neuer Versuch…",
+        "opening": "Eröffne den Raum…",
+        "room_hint": "A wählen  B Menü",
+        "rematch_wait": "A Revanche  B Menü",
+        "spectator": "Zuschauer",
+        "turn_of": "%s ist dran",
+        "gone": "Raum verlassen",
+    },
+    "en": {
+        "online": "Online",
+        "open_room": "Open a room",
+        "room": "Room %s",
+        "free": "free",
+        "you": "you",
+        "away": "away",
+        "computer_for": "computer",
+        "start": "Start",
+        "leave": "Leave",
+        "waiting": "Waiting for the others",
+        "connecting": "Connecting…",
+        "connected": "Connected",
+        "reconnecting": "Connection lost: trying again…",
+        "opening": "Opening the room…",
+        "room_hint": "A select  B menu",
+        "rematch_wait": "A rematch  B menu",
+        "spectator": "Spectator",
+        "turn_of": "%s to move",
+        "gone": "Left the room",
+    },
+}
+
+
+def say(app, key):
+    """The online text `key` in the app's language."""
+    return SAY.get(app.lang, SAY["de"])[key]
+
+
+def seat_line(app, link, i, seat):
+    """One seat of the room as a line: number, name, and what is special
+    (this browser's seat, away, a computer playing for the person)."""
+    if seat is None:
+        return "%d %s" % (i + 1, say(app, "free"))
+    marks = []
+    if i == link.me:
+        marks.append(say(app, "you"))
+    if seat.get("standin"):
+        marks.append(say(app, "computer_for"))
+    elif seat.get("away"):
+        marks.append(say(app, "away"))
+    text = "%d %s" % (i + 1, seat["name"])
+    if "score" in seat:
+        text += " %d" % seat["score"]
+    return text + (" (" + ", ".join(marks) + ")" if marks else "")
+
+
+class Link:
+    """The page's side of online play: the room this tab is in, its last
+    public state, and the requests for web/online.js. The title's
+    "Online" entry calls it (`app.online(app)`)."""
+
+    def __init__(self):
+        self.out = []  # JSON lines for online.js (take)
+        self.rooms = []  # this browser's rooms: [code, own name] (from online.js)
+        self.code = None  # the room on screen
+        self.me = -1  # this browser's seat in it (-1: a spectator)
+        self.state = None  # the room's public state after the last event
+        self.conn = "connecting"  # connecting, connected, reconnecting
+
+    def __call__(self, app):
+        """The title's "Online": the online menu."""
+        app.push(OnlineMenu(self))
+
+    def send(self, msg):
+        """Ask online.js for something (a dict, see the module docstring)."""
+        self.out.append(json.dumps(msg))
+
+    def take(self):
+        """What was asked since the last call, one JSON object a line."""
+        out = "\n".join(self.out)
+        self.out = []
+        return out
+
+    def receive(self, app, text):
+        """One message from online.js: a server message, or the page's own
+        (`conn`: the connection's state, `rooms`: this browser's rooms,
+        `gone`: the room closed for good, with its reason text)."""
+        msg = json.loads(text)
+        t = msg.get("t")
+        if t == "rooms":
+            self.rooms = msg["rooms"]
+            top = app.top()
+            if isinstance(top, OnlineMenu):
+                top.relabel()
+                app.redraw()
+        elif t == "welcome":
+            self.code = msg["room"]
+            self.me = msg["seat"]
+        elif t in ("ev", "snap"):
+            self.state = msg["s"]
+            self._show(app, msg.get("e"))
+        elif t == "conn":
+            self.conn = msg["s"]
+            top = app.top()
+            if isinstance(top, Room):
+                top.relabel()
+            app.redraw()
+        elif t == "no":
+            self._refused(app, msg.get("text") or "")
+        elif t == "gone":
+            self.code = None
+            self.state = None
+            from firmware.screens.message import Message
+
+            app.home(Message(say(app, "gone"), [msg.get("text") or ""]))
+
+    def _refused(self, app, text):
+        """A refusal of the server, in the player's language (online.js
+        has the server's reason texts; the engine's are the device's)."""
+        play = app.find("play")
+        if play is not None:
+            play.msg = text
+        app.redraw()
+
+    def _show(self, app, event):
+        """The screen that fits the room's state: the waiting room, the
+        play screen (told of the event), or the end of the game."""
+        st = self.state
+        if self.code is None or st is None or app.top().name == "title":
+            return  # the player went to the title: nothing pulls them back
+        status = st["status"]
+        if status == "lobby":
+            top = app.top()
+            if isinstance(top, Room):
+                top.relabel()
+                app.redraw()
+            else:
+                app.home(Room(self))
+            return
+        game = Game.from_data(st["game"])
+        play = app.find("play")
+        if status == "playing":
+            if isinstance(play, OnlinePlay) and play.g == st["g"]:
+                play.receive(app, game, event)
+            else:
+                app.home(OnlinePlay(app, game, self, st["g"]))
+            return
+        top = app.top()
+        if isinstance(top, OnlineWinner) and top.g == st["g"]:
+            top.game = game
+            app.redraw()
+        else:
+            app.home(OnlineWinner(game, self, st["g"]))
+
+
+class OnlineMenu(Menu):
+    """Online: open a room, or go back into one of this browser's rooms."""
+
+    name = "online"
+
+    def __init__(self, link):
+        Menu.__init__(self)
+        self.link = link
+
+    def title(self, app):
+        """Online."""
+        return say(app, "online")
+
+    def labels(self, app):
+        """Open a room, then this browser's rooms."""
+        return [say(app, "open_room")] + ["%s %s" % (code, name) for code, name in self.link.rooms]
+
+    def choose(self, app, index):
+        """A: the form for a new room, or back into a room."""
+        if index == 0:
+            app.push(OnlineSetup(app, self.link))
+            return
+        code = self.link.rooms[index - 1][0]
+        self.link.send({"do": "enter", "code": code})
+
+
+class OnlineSetup(Setup):
+    """The new-game form for a room: its people's seats are the room's
+    places for people (the first is this browser's, named as in the form),
+    its computers the room's computers; start opens the room."""
+
+    name = "online_setup"
+
+    def __init__(self, app, link):
+        Setup.__init__(self, app)
+        self.link = link
+
+    def _start(self, app):
+        """Ask online.js to open the room; its first event shows it."""
+        rules = self._rules(app)
+        if rules.target != self.target:
+            rules = rules.replace(target=self.target, entry=min(rules.entry, self.target))
+        people = [name for name, kind in self.seats if not kind]
+        computers = [kind for name, kind in self.seats if kind]
+        if not people:
+            self.msg = ""
+            people = [self.seats[0][0]]
+        self.link.send({"do": "create", "name": people[0], "people": max(2, len(people)),
+                        "computers": computers, "rules": rules.encode()})
+        from firmware.screens.message import Message
+
+        app.push(Message(say(app, "opening"), [say(app, self.link.conn)]))
+
+
+class Room(Menu):
+    """The waiting room: the seats (who is in, who is missing, who is
+    away), the connection; the creator starts, anybody may leave."""
+
+    name = "room"
+
+    def __init__(self, link):
+        Menu.__init__(self)
+        self.link = link
+
+    def _entries(self):
+        st = self.link.state
+        out = []
+        me = self.link.me
+        if st is not None and 0 <= me < len(st["seats"]):
+            seat = st["seats"][me]
+            if seat is not None and seat.get("creator"):
+                out.append("start")
+            out.append("leave")
+        return out
+
+    def title(self, app):
+        """The room's code."""
+        return say(app, "room") % (self.link.code or "")
+
+    def labels(self, app):
+        """The seats, the connection, then start and leave."""
+        link = self.link
+        st = link.state
+        rows = [] if st is None else [seat_line(app, link, i, s) for i, s in enumerate(st["seats"])]
+        rows.append(say(app, link.conn) if link.conn != "connected" else say(app, "waiting"))
+        return rows + [say(app, key) for key in self._entries()]
+
+    def choose(self, app, index):
+        """A on start or leave; on a seat row nothing."""
+        entries = self._entries()
+        k = index - (len(self.labels(app)) - len(entries))
+        if k < 0:
+            return
+        if entries[k] == "start":
+            self.link.send({"do": "start"})
+        else:
+            self.link.send({"do": "leave"})
+
+    def back(self, app):
+        """B: to the title; the seat stays this browser's (the title's
+        Online lists the room)."""
+        self.link.send({"do": "close"})
+        app.home()
+
+    def hint(self, app):
+        """A select, B menu."""
+        return say(app, "room_hint")
+
+
+class OnlinePlay(Play):
+    """The device's play screen on a room's game: this browser's turns go
+    to the server, every turn comes back as the server's events."""
+
+    def __init__(self, app, game, link, g):
+        Play.__init__(self, app, game)
+        self.link = link
+        self.g = g  # the room's game number (a rematch is a new one)
+
+    def person_to_move(self):
+        """True when this browser's seat is to move (a computer's, another
+        person's turn: shown as its events arrive)."""
+        return self.game.current == self.link.me and self.game.phase != "over"
+
+    def _apply(self, app, actions):
+        """Send this browser's actions to the server (which rolls and
+        checks); the engine's own refusal is said at once, in the
+        player's language, and nothing is sent."""
+        if not self.person_to_move():
+            return False
+        game = self.game
+        refusal = game.why_not(actions[0])
+        if refusal:
+            self.msg = app.tf("why_" + refusal[0], refusal[1])
+            app.redraw()
+            return False
+        for action in actions:
+            a = list(action)
+            if a[0] == "keep":
+                a[1] = list(a[1])
+            self.link.send({"do": "act", "a": a})
+        self._reset_selection()
+        self.armed = None
+        self.msg = ""
+        app.redraw()
+        return True
+
+    def receive(self, app, game, event):
+        """The room's game after `event` (an act: its engine events roll
+        the dice on screen and name what happened, as on the device)."""
+        self.game = game
+        self.tips.game = game
+        self.bot_keep = None
+        self._reset_selection()
+        if event is not None and event.get("k") == "act":
+            for ev in event.get("ev", ()):
+                kind = ev[0]
+                if kind == "roll":
+                    self.anim.set(app.now, ROLL_ANIM_MS[app.session.settings["speed"]])
+                    self.anim_frame.set(app.now, ANIM_FRAME_MS)
+                    app.cue = "roll"
+                elif kind in MESSAGE_EVENTS:
+                    self.msg = _event_text(app, game, ev)
+        app.redraw()
+
+    def tick(self, app, now):
+        """The dice's tumble; nothing else moves here without the server
+        (no computer plays in the page, no hand-over between people)."""
+        if self.anim.armed:
+            if self.anim.reached(now):
+                self.anim.clear()
+                return True
+            if self.anim_frame.reached(now):
+                self.anim_frame.set(now, ANIM_FRAME_MS)
+                return True
+        return False
+
+    def table_action(self, app, action):
+        """Joining or leaving from the standings is the room's business
+        (the waiting room), not the game's: refused here."""
+        return False
+
+
+class OnlineWinner(Winner):
+    """The end of a room's game: A asks for a rematch (the room starts it
+    when anybody asks), B goes to the title."""
+
+    def __init__(self, game, link, g):
+        Winner.__init__(self, game)
+        self.link = link
+        self.g = g
+
+    def on_key(self, app, key, kind):
+        """A: rematch; B: the title."""
+        if kind != "press":
+            return
+        if key == buttons.A and self.link.me >= 0:
+            self.link.send({"do": "rematch"})
+        elif key == buttons.B:
+            self.link.send({"do": "close"})
+            app.home()
