@@ -121,7 +121,8 @@ export class Online {
     this.reasons = null;
     this.checked = {}; // game number -> the check's text
     this.panel = document.getElementById("online");
-    this.zt = { events: 0, seatedMs: null, caughtUpMs: null, reconnects: 0, eventTimes: [] };
+    // figures for the tests: times in ms (Date.now() where pages compare)
+    this.zt = { events: 0, seatedMs: null, caughtUpMs: null, reconnects: 0, eventTimes: [], sent: [], seat: -1 };
     window.zt.online = this.zt;
     fetch("/api/reasons").then((r) => r.json()).then((t) => { this.reasons = t; }).catch(() => {});
     document.addEventListener("visibilitychange", () => {
@@ -198,7 +199,11 @@ export class Online {
   handle(msg) {
     if (msg.do === "create") this.create(msg);
     else if (msg.do === "enter") this.enter(msg.code);
-    else if (msg.do === "act") this.send({ t: "act", a: msg.a, id: performance.now() });
+    else if (msg.do === "act") {
+      this.zt.sent.push(Date.now());
+      if (this.zt.sent.length > 500) this.zt.sent.shift();
+      this.send({ t: "act", a: msg.a, id: this.zt.sent.length });
+    }
     else if (msg.do === "start" || msg.do === "rematch") this.send({ t: msg.do });
     else if (msg.do === "leave") {
       this.send({ t: "leave" });
@@ -343,6 +348,7 @@ export class Online {
     if (msg.t === "welcome") {
       this.tries = 0;
       this.me = msg.seat;
+      this.zt.seat = msg.seat;
       this.lastN = msg.n;
       this.setConn("connected");
       this.tell(msg);
@@ -361,9 +367,10 @@ export class Online {
         this.zt.caughtUpMs = performance.now() - this.openedAt;
       }
       this.zt.events = msg.n;
-      this.zt.eventTimes.push([msg.n, performance.now()]);
+      this.tell(msg); // the app's step draws the canvas before this returns
+      const e = msg.e || {};
+      this.zt.eventTimes.push([msg.n, Date.now(), e.k || "snap", e.seat, e.by]);
       if (this.zt.eventTimes.length > 500) this.zt.eventTimes.shift();
-      this.tell(msg);
       this.render();
       if (msg.s.status === "over") this.check(msg.s);
       return;

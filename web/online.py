@@ -71,6 +71,12 @@ SAY = {
 }
 
 
+def server_dice(n):
+    """The mirror's dice source: only the server rolls (the engine asks
+    for a source before it allows a roll; the mirror never applies one)."""
+    raise RuntimeError("the server rolls the dice")
+
+
 def say(app, key):
     """The online text `key` in the app's language."""
     return SAY.get(app.lang, SAY["de"])[key]
@@ -106,6 +112,7 @@ class Link:
         self.me = -1  # this browser's seat in it (-1: a spectator)
         self.state = None  # the room's public state after the last event
         self.conn = "connecting"  # connecting, connected, reconnecting
+        self.fresh = False  # just (re)connected: show the room even from the title
 
     def __call__(self, app):
         """The title's "Online": the online menu."""
@@ -136,6 +143,7 @@ class Link:
         elif t == "welcome":
             self.code = msg["room"]
             self.me = msg["seat"]
+            self.fresh = True  # the room's next state is shown, wherever the app is
         elif t in ("ev", "snap"):
             self.state = msg["s"]
             self._show(app, msg.get("e"))
@@ -154,6 +162,14 @@ class Link:
 
             app.home(Message(say(app, "gone"), [msg.get("text") or ""]))
 
+    def close(self, app):
+        """Leave the room's screens for the title (the seat stays this
+        browser's: the title's Online lists the room)."""
+        self.send({"do": "close"})
+        self.code = None
+        self.state = None
+        app.home()
+
     def _refused(self, app, text):
         """A refusal of the server, in the player's language (online.js
         has the server's reason texts; the engine's are the device's)."""
@@ -166,8 +182,11 @@ class Link:
         """The screen that fits the room's state: the waiting room, the
         play screen (told of the event), or the end of the game."""
         st = self.state
-        if self.code is None or st is None or app.top().name == "title":
+        if self.code is None or st is None:
+            return
+        if app.top().name == "title" and not self.fresh:
             return  # the player went to the title: nothing pulls them back
+        self.fresh = False
         status = st["status"]
         if status == "lobby":
             top = app.top()
@@ -177,7 +196,7 @@ class Link:
             else:
                 app.home(Room(self))
             return
-        game = Game.from_data(st["game"])
+        game = Game.from_data(st["game"], server_dice)
         play = app.find("play")
         if status == "playing":
             if isinstance(play, OnlinePlay) and play.g == st["g"]:
@@ -294,8 +313,7 @@ class Room(Menu):
     def back(self, app):
         """B: to the title; the seat stays this browser's (the title's
         Online lists the room)."""
-        self.link.send({"do": "close"})
-        app.home()
+        self.link.close(app)
 
     def hint(self, app):
         """A select, B menu."""
@@ -391,5 +409,4 @@ class OnlineWinner(Winner):
         if key == buttons.A and self.link.me >= 0:
             self.link.send({"do": "rematch"})
         elif key == buttons.B:
-            self.link.send({"do": "close"})
-            app.home()
+            self.link.close(app)

