@@ -55,20 +55,39 @@ def problems(micropython, which=shutil.which):
     return out
 
 
-def commands(micropython, picotool=None, jobs=None):
-    """The make command lines: mpy-cross, then the frozen RPI_PICO firmware."""
+def commands(micropython, jobs=None):
+    """The make command lines: mpy-cross, then the frozen RPI_PICO firmware.
+    Nothing sets CMAKE_ARGS: on make's command line it would replace the
+    port's own (the board, the manifest) instead of adding to them."""
     checkout = Path(micropython).resolve()
     parallel = ["-j%d" % jobs] if jobs else []
     rp2 = ["make", "-C", str(checkout / "ports" / "rp2"), "BOARD=" + BOARD, "BUILD=" + BUILD,
            "FROZEN_MANIFEST=" + str(MANIFEST)] + parallel
-    if picotool:
-        rp2.append("CMAKE_ARGS=-Dpicotool_DIR=" + str(Path(picotool).resolve()))
     return [["make", "-C", str(checkout / "mpy-cross")] + parallel, rp2]
+
+
+def build_env(picotool=None, environ=None):
+    """The builds' environment: `picotool_DIR` names an installed picotool
+    (cmake's find_package reads it from the environment)."""
+    env = dict(os.environ if environ is None else environ)
+    if picotool:
+        env["picotool_DIR"] = str(Path(picotool).resolve())
+    return env
 
 
 def built_uf2(micropython):
     """Where the rp2 build writes the UF2."""
     return Path(micropython).resolve() / "ports" / "rp2" / BUILD / "firmware.uf2"
+
+
+def frozen_in(elf):
+    """True when the firmware `elf` holds the game's frozen modules (their
+    source names are in it)."""
+    try:
+        data = Path(elf).read_bytes()
+    except OSError:
+        return False
+    return b"firmware/app.py" in data and b"engine/game.py" in data
 
 
 def main(argv=None):
@@ -87,14 +106,19 @@ def main(argv=None):
     if found:
         print("uf2-frozen: cannot build yet:\n  " + "\n  ".join(found), file=sys.stderr)
         return 2
-    for cmd in commands(args.micropython, args.picotool, args.jobs):
+    env = build_env(args.picotool)
+    for cmd in commands(args.micropython, args.jobs):
         print("uf2-frozen: " + " ".join(cmd), flush=True)
-        if subprocess.run(cmd).returncode:
+        if subprocess.run(cmd, env=env).returncode:
             print("uf2-frozen: the build failed (see above)", file=sys.stderr)
             return 1
     uf2 = built_uf2(args.micropython)
     if not uf2.is_file():
         print("uf2-frozen: the build wrote no %s" % uf2, file=sys.stderr)
+        return 1
+    if not frozen_in(uf2.with_suffix(".elf")):
+        print("uf2-frozen: %s holds no frozen game (was the manifest left out?)" % uf2,
+              file=sys.stderr)
         return 1
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -30,14 +30,16 @@ def test_the_checkout_is_checked(tmp_path):
 
 
 def test_commands_freeze_the_manifest_in_a_build_folder_of_their_own(tmp_path):
-    cross, rp2 = fu.commands(str(tmp_path), picotool=str(tmp_path / "pt"), jobs=2)
+    cross, rp2 = fu.commands(str(tmp_path), jobs=2)
     assert cross == ["make", "-C", str(tmp_path.resolve() / "mpy-cross"), "-j2"]
     assert rp2[:3] == ["make", "-C", str(tmp_path.resolve() / "ports" / "rp2")]
     assert "BOARD=RPI_PICO" in rp2
     assert "FROZEN_MANIFEST=%s" % (fu.ROOT / "manifest.py") in rp2
     build = [a for a in rp2 if a.startswith("BUILD=")]
     assert build and build[0] != "BUILD=build-RPI_PICO"  # a stock build stays as it is
-    assert "CMAKE_ARGS=-Dpicotool_DIR=%s" % (tmp_path / "pt").resolve() in rp2
+    assert not [a for a in rp2 if a.startswith("CMAKE_ARGS")]  # it would replace the port's
+    env = fu.build_env(str(tmp_path / "pt"), environ={"PATH": "/bin"})
+    assert env == {"PATH": "/bin", "picotool_DIR": str((tmp_path / "pt").resolve())}
     assert fu.built_uf2(str(tmp_path)).parent.name == build[0][len("BUILD="):]
 
 
@@ -45,3 +47,12 @@ def test_main_stops_before_building(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("MICROPYTHON", raising=False)
     assert fu.main(["--micropython", str(tmp_path / "nope")]) == 2
     assert "not a MicroPython checkout" in capsys.readouterr().err
+
+
+def test_a_firmware_without_the_game_is_refused(tmp_path):
+    stock = tmp_path / "stock.elf"
+    stock.write_bytes(b"\x7fELF" + b"main.py" * 10)
+    frozen = tmp_path / "frozen.elf"
+    frozen.write_bytes(b"\x7fELF firmware/app.py engine/game.py")
+    assert not fu.frozen_in(stock) and fu.frozen_in(frozen)
+    assert not fu.frozen_in(tmp_path / "none.elf")
