@@ -95,6 +95,8 @@ def server_factory(tmp_path):
     yield make
     for s in made:
         s.stop()
+        # Shown by pytest when the test failed (captured output).
+        print("--- %s\n%s" % (s.log.name, "\n".join(s.log_text().splitlines()[-60:])))
         s.log.close()
 
 

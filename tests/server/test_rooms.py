@@ -110,7 +110,7 @@ def test_whole_game_two_people_and_a_computer_and_the_dice_check(server, tmp_pat
         b = Client(server.base, info["code"], bert["token"])
         await a.connect()
         await b.connect()
-        await play_until([a, b], over(a, b))
+        await play_until([a, b], over)
         assert a.events == b.events  # the same numbered events, no gap (Client checks)
         kinds = {e["k"] for _, e in a.events}
         assert {"act", "over"} <= kinds  # the start came before: in the snapshot
