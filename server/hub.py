@@ -560,6 +560,8 @@ class Hub:
                     last_expire = now
                     for code in await self.store.expire(time.time() - self.settings.idle_expire):
                         self._drop(code)
+                        for conn in list(self.local.get(code, ())):
+                            conn.close(CLOSE_NO_ROOM)  # the room is closed
             except asyncio.CancelledError:
                 raise
             except Exception:
