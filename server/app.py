@@ -127,7 +127,10 @@ def make_app(settings):
 
     async def stats(request: Request):
         hub = hub_box["hub"]
-        return JSONResponse(dict(hub.stats, rooms=len(hub.live), connections=len(hub.conns)))
+        return JSONResponse(dict(
+            hub.stats, rooms=len(hub.live), connections=len(hub.conns),
+            busy=[code for code, live in hub.live.items() if live.lock.locked()],
+            present={code: sorted(live.present) for code, live in hub.live.items()}))
 
     async def socket(ws: WebSocket):
         if not origin_ok(settings, ws.headers.get("origin"), ws.headers.get("host")):

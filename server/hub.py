@@ -245,6 +245,7 @@ class Hub:
             raise Refused("no_room")
         live = Live(Room(state), time.monotonic())
         self.live[code] = live
+        log.info("room %s: owned here from event %d on", code, live.room.seq)
         if self.bus is not None:
             await self.bus.ask_presence(code)
         self._kick_bots(live)
@@ -548,6 +549,7 @@ class Hub:
                 if self.bus is not None and now - last_renew >= self.settings.lease / 4:
                     last_renew = now
                     for code in await self.store.renew(list(self.live), self.proc):
+                        log.warning("room %s: lease lost, another process owns it", code)
                         self._drop(code)
                     await self._take_over()
                 checkpoint = getattr(self.store, "checkpoint", None)
@@ -558,6 +560,8 @@ class Hub:
                     last_expire = now
                     for code in await self.store.expire(time.time() - self.settings.idle_expire):
                         self._drop(code)
+                        for conn in list(self.local.get(code, ())):
+                            conn.close(CLOSE_NO_ROOM)  # the room is closed
             except asyncio.CancelledError:
                 raise
             except Exception:

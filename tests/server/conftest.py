@@ -93,8 +93,11 @@ def server_factory(tmp_path):
         return s
 
     yield make
-    for s in made:
+    for s in made:  # every one stopped before anything else can fail
         s.stop()
+    for s in made:
+        # Shown by pytest when the test failed (captured output).
+        print("--- %s\n%s" % (s.log.name, "\n".join(s.log_text().splitlines()[-60:])))
         s.log.close()
 
 

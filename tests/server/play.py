@@ -5,20 +5,32 @@ import asyncio
 
 
 async def play_until(clients, done, timeout=60):
-    """Every client plays its turns until `done()` holds."""
+    """Every client plays its turns until `done(client)` holds for it.
+    Each client judges by its own view: a condition on another client
+    could turn true while this one waits for a message that never comes."""
 
     async def seat(c):
-        while not done():
-            await c.until(lambda c: done() or c.my_turn() or c.state["status"] == "over",
-                          timeout)
-            if done() or c.state["status"] == "over":
+        while True:
+            await c.until(lambda c: done(c) or c.my_turn(), timeout)
+            if done(c):
                 return
             await c.play(c.choose(), timeout)
             assert not c.refusals, c.refusals
 
-    await asyncio.wait_for(asyncio.gather(*[seat(c) for c in clients]), timeout)
+    try:
+        await asyncio.wait_for(asyncio.gather(*[seat(c) for c in clients]), timeout)
+    except asyncio.TimeoutError:
+        raise AssertionError("stuck: " + "; ".join(describe(c) for c in clients))
 
 
-def over(*clients):
-    """A condition: the game is over for every client."""
-    return lambda: all(c.state is not None and c.state["status"] == "over" for c in clients)
+def over(c):
+    """A condition: the game is over (for this client)."""
+    return c.state is not None and c.state["status"] == "over"
+
+
+def describe(c):
+    """One line of what a client knows, for a test that got stuck."""
+    s = c.state or {}
+    return "seat %d at event %d: %s phase %s, seat %s to move, last %s, refusals %s" % (
+        c.seat, c.n, s.get("status"), s.get("phase"), s.get("cur"),
+        c.events[-1:] and c.events[-1][1].get("k"), c.refusals[-3:])

@@ -13,8 +13,8 @@ from tools.check_dice import check
 
 
 def test_two_processes_one_killed(redis_url, server_factory, tmp_path):
-    a_proc = server_factory("--redis", redis_url, data=tmp_path / "a")
-    b_proc = server_factory("--redis", redis_url, data=tmp_path / "b")
+    a_proc = server_factory("--redis", redis_url, "--log", "info", data=tmp_path / "a")
+    b_proc = server_factory("--redis", redis_url, "--log", "info", data=tmp_path / "b")
     info = create_room(a_proc.base, "Anna", people=2, computers=["mutig"], target=3000)
     bert = join_room(b_proc.base, info["code"], "Bert")  # through the other process
     assert http(b_proc.base, "GET", "/api/rooms/" + info["code"])["status"] == "playing"
@@ -25,7 +25,13 @@ def test_two_processes_one_killed(redis_url, server_factory, tmp_path):
         await a.connect()
         await b.connect()
         # A few rounds with people on both processes and the computer.
-        await play_until([a, b], lambda: a.n >= 25 and b.n >= 25 or a.state["status"] == "over")
+        try:
+            await play_until([a, b], lambda c: c.n >= 25 or over(c))
+        except AssertionError as e:
+            room = http(a_proc.base, "GET", "/api/rooms/" + info["code"])
+            raise AssertionError("%s; A %s; B %s; A's room at %s cur %s phase %s" % (
+                e, http(a_proc.base, "GET", "/api/stats"), http(b_proc.base, "GET", "/api/stats"),
+                room["rolls"], room["cur"], room["phase"]))
         assert a.events[-5:] == b.events[-5:] or a.n != b.n
         a_proc.kill9()
         killed = time.monotonic()
@@ -55,7 +61,7 @@ def test_two_processes_one_killed(redis_url, server_factory, tmp_path):
         assert taken < 10, taken
         a.refusals.clear()
         b.refusals.clear()
-        await play_until([a, b], over(a, b), timeout=90)
+        await play_until([a, b], over, timeout=90)
         assert a.events[-1] == b.events[-1]
         for c in (a, b):
             numbers = [n for n, _ in c.events]

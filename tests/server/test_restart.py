@@ -36,7 +36,7 @@ def test_restart_mid_turn_same_dice(server_factory):
         await b.connect()
         assert b.state["roll"] == seen["roll"] and b.state["rolls"] == 1
         assert b.state["commit"] == seen["commit"]
-        await play_until([a, b], over(a, b))
+        await play_until([a, b], over)
         await a.close()
         await b.close()
 

@@ -110,7 +110,7 @@ def test_whole_game_two_people_and_a_computer_and_the_dice_check(server, tmp_pat
         b = Client(server.base, info["code"], bert["token"])
         await a.connect()
         await b.connect()
-        await play_until([a, b], over(a, b))
+        await play_until([a, b], over)
         assert a.events == b.events  # the same numbered events, no gap (Client checks)
         kinds = {e["k"] for _, e in a.events}
         assert {"act", "over"} <= kinds  # the start came before: in the snapshot
@@ -372,5 +372,33 @@ def test_seats_keep_their_numbers_when_one_leaves_the_lobby(server):
         assert c.events[-1][1]["seat"] == 2 and c.events[-1][1]["by"] == "p"
         for x in (a, c):
             await x.close()
+
+    run(go())
+
+
+def test_leaving_a_game_for_good(server):
+    info = create_room(server.base, "Anna", people=2, computers=["vorsichtig"])
+    bert = join_room(server.base, info["code"], "Bert")
+
+    async def go():
+        a = Client(server.base, info["code"], info["token"])
+        b = Client(server.base, info["code"], bert["token"])
+        await a.connect()
+        await b.connect()
+        await b.send({"t": "leave"})
+        while await b.recv(5) is not None:
+            pass
+        assert b.close_code == 4000
+        await a.until(lambda c: c.events and c.events[-1][1] == {"k": "leave", "seat": 1})
+        assert a.state["seats"][1]["active"] is False
+        again = Client(server.base, info["code"], bert["token"])
+        with pytest.raises(ConnectionError):
+            await again.connect()
+        assert again.close_code == 4001  # the seat cannot be taken back
+        # Anna and the computer play on, Bert's turns passed by.
+        await a.until(lambda c: c.my_turn())
+        await a.play(a.choose())
+        assert not a.refusals and a.events[-1][1]["seat"] == 0
+        await a.close()
 
     run(go())
