@@ -487,7 +487,7 @@ def main(argv=None):
             for part in range(n_parts):
                 if args.wall_limit and time.time() - t_start > args.wall_limit * 60:
                     notes.append("wall limit reached: seed %d stopped before part %d" % (
-                        seed, part))
+                        seed, part + 1))
                     break
                 cut = part < n_parts - 1
                 t = part_timeline(seed, part, part_ms, cut)
