@@ -428,6 +428,7 @@ function run() {
   status.textContent = "";
   if (firstVisit) host.set_lang(lang); // the browser's language, not the device's default
   updateText();
+  keepStorage(); // (its notice comes after the screen's copy: it moves nothing)
   requestAnimationFrame(loop);
   loadMasters().then(offline);
 }
@@ -509,8 +510,12 @@ zt.host = () => host; // tests reach into the Python side (e.g. to break the app
 zt.draw = () => draw(); // and time the frame copy
 
 function onButton(e) {
-  // Enter or Space on a focused on-screen button clicks that button
-  return (e.key === "Enter" || e.key === " ") && e.target.closest?.("[data-key]");
+  // a key for the page, not the game: Enter or Space on a focused button or
+  // link clicks it, and a select or a text field keeps all its keys
+  const target = e.target.closest?.("button, a, select, input, textarea");
+  if (!target) return false;
+  if (target.matches("select, input, textarea")) return true;
+  return e.key === "Enter" || e.key === " ";
 }
 
 window.addEventListener("keydown", (e) => {
@@ -552,11 +557,30 @@ for (const el of document.querySelectorAll("[data-key]")) {
   el.addEventListener("contextmenu", (e) => e.preventDefault());
   el.addEventListener("click", (e) => {
     // a click that no pointer press made (Enter, Space, a screen reader):
-    // one press and release
+    // one press and release, queued behind the clicks before it
     if (e.detail !== 0 || !zt.ready) return;
-    down(name, e.timeStamp);
-    setTimeout(() => up(name), 30);
+    clicks.push(name);
+    if (clicks.length === 1) nextClick();
   });
+}
+
+// Clicks are played one after the other, each held and then let go for
+// longer than the buttons' debounce (firmware.buttons.DEBOUNCE_MS, 20 ms):
+// fast clicks of one button would otherwise fall into its lockout.
+const CLICK_MS = 40;
+const clicks = [];
+
+function nextClick() {
+  const name = clicks[0];
+  if (name === undefined) return;
+  down(name, performance.now());
+  setTimeout(() => {
+    up(name);
+    setTimeout(() => {
+      clicks.shift();
+      nextClick();
+    }, CLICK_MS);
+  }, CLICK_MS);
 }
 const select = document.getElementById("layout");
 select.value = board;
@@ -574,5 +598,4 @@ window.addEventListener("storage", (e) => {
 status.textContent = say("loading");
 port = load();
 port.catch(fatal);
-keepStorage();
 ownGame(storage, begin, busy, lost);
