@@ -1,15 +1,20 @@
 // The page's host: what simulator/host.py does on the PC, in the browser.
 //
 // It loads the MicroPython WebAssembly port, writes game.bin (the app's
-// modules and the shipped tables, made by tools/web.py) into the port's
-// memory file system, starts webhost.py and then calls its step(now, held)
+// modules and the tables but the Master's, made by tools/web.py) into the
+// port's memory file system, takes the game's lock (storage.js: one tab
+// owns the game), starts webhost.py and then calls its step(now, held)
 // on every animation frame and at once on every key change. When a step says
 // the frame changed, the 1-bit frame buffer (MONO_VLSB, read straight from
-// the wasm memory) is drawn into the <canvas> at an integer scale.
+// the wasm memory) is drawn into the <canvas> at the integer scale
+// index.html chose, and a moment later the text layer (the readable copy
+// of the screen, from webhost's text_json) is made again. After the title:
+// master.bin (the Master's tables) and the service worker (sw.js).
 //
 // Keys: arrows, X or Enter = A, Z or Backspace = B; the on-screen buttons
-// take mouse and touch. ?board=thumby picks the 72x40 layout (the select
-// does it too), ?seed=N seeded dice (used by the browser tests).
+// take mouse, touch, and click, Enter or Space when focused. ?board=thumby
+// picks the 72x40 layout (the select does it too), ?seed=N seeded dice
+// (used by the browser tests).
 
 import { loadMicroPython } from "./micropython.mjs";
 import { GuardedStorage, OWNER, openBacking, ownGame, takeGame } from "./storage.js";
@@ -198,6 +203,7 @@ const OFF32 = (255 << 24) | (OFF[2] << 16) | (OFF[1] << 8) | OFF[0];
 
 function tick() {
   // one app step with the buttons held now; a redraw when the frame changed
+  lastTick = performance.now();
   let changed;
   try {
     changed = step(ticks(), held);
@@ -226,24 +232,61 @@ function loop() {
   requestAnimationFrame(loop);
 }
 
+// Every press and every release lasts at least EDGE_MS for the app, and a
+// step sees each state after it has lasted that long: firmware.buttons
+// ignores a button's changes for 20 ms after each counted one (its
+// debounce), so a quick release-and-press, or a step delayed by a busy
+// page, would otherwise lose a press. `want` is what the person does;
+// `apply` brings `held` to it, edge by edge, in time.
+const EDGE_MS = 25;
+const edgeAt = {}; // button -> performance.now() of its last press or release
+const later = {}; // button -> a pending apply
+let want = 0; // bits of the buttons the person holds now
+const pressTime = {}; // button -> event time of its press (the press-to-canvas figure)
+let lastTick = -Infinity; // performance.now() of the last step
+
 function down(name, time) {
   const bit = BITS[name];
-  if (held & bit) return;
-  held |= bit;
-  seen &= ~bit;
-  pendingUp &= ~bit;
-  pressAt = time;
-  tick(); // answer the press now, not at the next frame
-  document.querySelector(`[data-key="${name}"]`)?.classList.add("down");
+  if (want & bit) return;
+  want |= bit;
+  pressTime[name] = time;
+  apply(name);
 }
 
 function up(name) {
   const bit = BITS[name];
-  if (!(held & bit)) return;
-  if (seen & bit) held &= ~bit;
-  else pendingUp |= bit; // a step has not seen it yet: it still counts
-  tick();
-  document.querySelector(`[data-key="${name}"]`)?.classList.remove("down");
+  if (!(want & bit)) return;
+  want &= ~bit;
+  apply(name);
+}
+
+function apply(name) {
+  const bit = BITS[name];
+  if (later[name] || (held & bit) === (want & bit)) return;
+  const at = edgeAt[name] ?? -Infinity;
+  const wait = at + EDGE_MS - performance.now();
+  if (wait > 0) {
+    later[name] = setTimeout(() => {
+      later[name] = 0;
+      apply(name);
+    }, wait + 1);
+    return;
+  }
+  if (lastTick < at + EDGE_MS) tick(); // a step sees the state before it ends
+  edgeAt[name] = performance.now();
+  if (want & bit) {
+    held |= bit;
+    seen &= ~bit;
+    pendingUp &= ~bit;
+    pressAt = pressTime[name];
+    tick(); // answer the press now, not at the next frame
+    document.querySelector(`[data-key="${name}"]`)?.classList.add("down");
+  } else {
+    if (seen & bit) held &= ~bit;
+    else pendingUp |= bit; // a step has not seen it yet: it still counts
+    tick();
+    document.querySelector(`[data-key="${name}"]`)?.classList.remove("down");
+  }
 }
 
 // ------------------------------------------------------------ text layer
@@ -445,7 +488,8 @@ function loadMasters() {
       unpack(buffer, mp.FS);
       zt.mastersMs = performance.now() - started;
     })
-    .catch((e) => console.warn("the Master's tables did not load:", e));
+    .catch((e) => console.warn("the Master's tables did not load:", e))
+    .finally(() => (zt.mastersDone = true));
 }
 
 function offline() {
