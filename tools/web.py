@@ -3,13 +3,16 @@
     python -m tools.web build [--out build/web] [--source]
     python -m tools.web serve [--out build/web] [--port 8000]
 
-`build` (`make web`) writes a static folder: index.html, host.js, the wasm
-MicroPython from web/node_modules (the Makefile runs `npm ci` in web/ first,
-pinned by web/package-lock.json), and game.bin, one bundle of the app's
-modules (compiled by mpy-cross to bytecode .mpy when its mpy version is
-the port's, else the sources) with the shipped tables. host.js writes the
-bundle into the port's memory file system, so the page needs one fetch
-for the game and works from any static server, offline.
+`build` (`make web`) writes a static folder: index.html, host.js,
+storage.js, the wasm MicroPython from web/node_modules (the Makefile runs
+`npm ci` in web/ first, pinned by web/package-lock.json), and game.bin, one
+bundle of the app's modules (compiled by mpy-cross to bytecode .mpy when
+its mpy version is the port's, else the sources) with the shipped tables
+but the Master's, which go in master.bin (fetched after the title: only a
+Master seat reads them). host.js writes the bundles into the port's memory
+file system. Beside them: the rules pages, icons and manifest
+(tools/web_assets.py), sw.js with the list of files it keeps offline, and
+a .gz of each file.
 
 `serve` (`make web-serve`) serves that folder on http://127.0.0.1:PORT/.
 """

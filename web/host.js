@@ -1,15 +1,20 @@
 // The page's host: what simulator/host.py does on the PC, in the browser.
 //
 // It loads the MicroPython WebAssembly port, writes game.bin (the app's
-// modules and the shipped tables, made by tools/web.py) into the port's
-// memory file system, starts webhost.py and then calls its step(now, held)
+// modules and the tables but the Master's, made by tools/web.py) into the
+// port's memory file system, takes the game's lock (storage.js: one tab
+// owns the game), starts webhost.py and then calls its step(now, held)
 // on every animation frame and at once on every key change. When a step says
 // the frame changed, the 1-bit frame buffer (MONO_VLSB, read straight from
-// the wasm memory) is drawn into the <canvas> at an integer scale.
+// the wasm memory) is drawn into the <canvas> at the integer scale
+// index.html chose, and a moment later the text layer (the readable copy
+// of the screen, from webhost's text_json) is made again. After the title:
+// master.bin (the Master's tables) and the service worker (sw.js).
 //
 // Keys: arrows, X or Enter = A, Z or Backspace = B; the on-screen buttons
-// take mouse and touch. ?board=thumby picks the 72x40 layout (the select
-// does it too), ?seed=N seeded dice (used by the browser tests).
+// take mouse, touch, and click, Enter or Space when focused. ?board=thumby
+// picks the 72x40 layout (the select does it too), ?seed=N seeded dice
+// (used by the browser tests).
 
 import { loadMicroPython } from "./micropython.mjs";
 import { Online } from "./online.js";
@@ -206,6 +211,7 @@ const OFF32 = (255 << 24) | (OFF[2] << 16) | (OFF[1] << 8) | OFF[0];
 function tick() {
   // one app step with the buttons held now; a redraw when the frame changed
   if (ticking) return;
+  lastTick = performance.now();
   let changed;
   ticking = true;
   try {
@@ -238,24 +244,61 @@ function loop() {
   requestAnimationFrame(loop);
 }
 
+// Every press and every release lasts at least EDGE_MS for the app, and a
+// step sees each state after it has lasted that long: firmware.buttons
+// ignores a button's changes for 20 ms after each counted one (its
+// debounce), so a quick release-and-press, or a step delayed by a busy
+// page, would otherwise lose a press. `want` is what the person does;
+// `apply` brings `held` to it, edge by edge, in time.
+const EDGE_MS = 25;
+const edgeAt = {}; // button -> performance.now() of its last press or release
+const later = {}; // button -> a pending apply
+let want = 0; // bits of the buttons the person holds now
+const pressTime = {}; // button -> event time of its press (the press-to-canvas figure)
+let lastTick = -Infinity; // performance.now() of the last step
+
 function down(name, time) {
   const bit = BITS[name];
-  if (held & bit) return;
-  held |= bit;
-  seen &= ~bit;
-  pendingUp &= ~bit;
-  pressAt = time;
-  tick(); // answer the press now, not at the next frame
-  document.querySelector(`[data-key="${name}"]`)?.classList.add("down");
+  if (want & bit) return;
+  want |= bit;
+  pressTime[name] = time;
+  apply(name);
 }
 
 function up(name) {
   const bit = BITS[name];
-  if (!(held & bit)) return;
-  if (seen & bit) held &= ~bit;
-  else pendingUp |= bit; // a step has not seen it yet: it still counts
-  tick();
-  document.querySelector(`[data-key="${name}"]`)?.classList.remove("down");
+  if (!(want & bit)) return;
+  want &= ~bit;
+  apply(name);
+}
+
+function apply(name) {
+  const bit = BITS[name];
+  if (later[name] || (held & bit) === (want & bit)) return;
+  const at = edgeAt[name] ?? -Infinity;
+  const wait = at + EDGE_MS - performance.now();
+  if (wait > 0) {
+    later[name] = setTimeout(() => {
+      later[name] = 0;
+      apply(name);
+    }, wait + 1);
+    return;
+  }
+  if (lastTick < at + EDGE_MS) tick(); // a step sees the state before it ends
+  edgeAt[name] = performance.now();
+  if (want & bit) {
+    held |= bit;
+    seen &= ~bit;
+    pendingUp &= ~bit;
+    pressAt = pressTime[name];
+    tick(); // answer the press now, not at the next frame
+    document.querySelector(`[data-key="${name}"]`)?.classList.add("down");
+  } else {
+    if (seen & bit) held &= ~bit;
+    else pendingUp |= bit; // a step has not seen it yet: it still counts
+    tick();
+    document.querySelector(`[data-key="${name}"]`)?.classList.remove("down");
+  }
 }
 
 // ------------------------------------------------------------ text layer
@@ -441,6 +484,7 @@ function run(net) {
   if (firstVisit) host.set_lang(lang); // the browser's language, not the device's default
   if (net) online = new Online({ host, storage: backing, lang: () => lang, redraw: tick });
   updateText();
+  keepStorage(); // (its notice comes after the screen's copy: it moves nothing)
   requestAnimationFrame(loop);
   loadMasters().then(offline);
 }
@@ -457,7 +501,8 @@ function loadMasters() {
       unpack(buffer, mp.FS);
       zt.mastersMs = performance.now() - started;
     })
-    .catch((e) => console.warn("the Master's tables did not load:", e));
+    .catch((e) => console.warn("the Master's tables did not load:", e))
+    .finally(() => (zt.mastersDone = true));
 }
 
 function offline() {
@@ -522,11 +567,12 @@ zt.host = () => host; // tests reach into the Python side (e.g. to break the app
 zt.draw = () => draw(); // and time the frame copy
 
 function onButton(e) {
-  // Enter or Space on a focused on-screen button clicks that button; keys
-  // typed into a field (the online name) or on another button are theirs
-  if (e.target.closest?.("input, textarea, select")) return true;
-  if ((e.key === "Enter" || e.key === " ") && e.target.closest?.("button, a")) return true;
-  return false;
+  // a key for the page, not the game: Enter or Space on a focused button or
+  // link clicks it, and a select or a text field keeps all its keys
+  const target = e.target.closest?.("button, a, select, input, textarea");
+  if (!target) return false;
+  if (target.matches("select, input, textarea")) return true;
+  return e.key === "Enter" || e.key === " ";
 }
 
 window.addEventListener("keydown", (e) => {
@@ -568,11 +614,30 @@ for (const el of document.querySelectorAll("[data-key]")) {
   el.addEventListener("contextmenu", (e) => e.preventDefault());
   el.addEventListener("click", (e) => {
     // a click that no pointer press made (Enter, Space, a screen reader):
-    // one press and release
+    // one press and release, queued behind the clicks before it
     if (e.detail !== 0 || !zt.ready) return;
-    down(name, e.timeStamp);
-    setTimeout(() => up(name), 30);
+    clicks.push(name);
+    if (clicks.length === 1) nextClick();
   });
+}
+
+// Clicks are played one after the other, each held and then let go for
+// longer than the buttons' debounce (firmware.buttons.DEBOUNCE_MS, 20 ms):
+// fast clicks of one button would otherwise fall into its lockout.
+const CLICK_MS = 40;
+const clicks = [];
+
+function nextClick() {
+  const name = clicks[0];
+  if (name === undefined) return;
+  down(name, performance.now());
+  setTimeout(() => {
+    up(name);
+    setTimeout(() => {
+      clicks.shift();
+      nextClick();
+    }, CLICK_MS);
+  }, CLICK_MS);
 }
 const select = document.getElementById("layout");
 select.value = board;
@@ -590,5 +655,4 @@ window.addEventListener("storage", (e) => {
 status.textContent = say("loading");
 port = load();
 port.catch(fatal);
-keepStorage();
 ownGame(storage, begin, busy, lost);

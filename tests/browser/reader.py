@@ -70,6 +70,7 @@ class Reader:
             button.click()
         else:
             button.press(how)
+        self.page.wait_for_timeout(60)  # a person's pace: not inside the buttons' debounce
 
     def menu(self):
         """(entries, the highlighted one) of the menu on screen."""

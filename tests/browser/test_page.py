@@ -28,10 +28,19 @@ def test_a_whole_game_through_the_accessibility_tree(browser, server, capsys):  
     r.press("A")
     assert 'heading "Neues Spiel"' in r.snapshot()
     r.choose("Ziel")
-    for _ in range(10):  # the lowest target: a short game
+    target = None
+    for _ in range(20):  # down to 2000 or the lowest above (a short game; the values wrap)
         r.press("links")
-    r.snapshot()
-    target = int(re.search(r"Ziel: (\d+)", r.menu()[0][1]).group(1))
+        r.snapshot(0.2)
+        now = int(re.search(r"Ziel: (\d+)", r.menu()[0][1]).group(1))
+        if target is not None and (now > target or now < 2000):
+            r.press("rechts")
+            r.snapshot(0.2)
+            break
+        target = now
+        if now <= 2000:
+            break
+    assert target == int(re.search(r"Ziel: (\d+)", r.menu()[0][1]).group(1))
     seats = r.menu()[0]
     assert any("Profi" in s for s in seats), seats  # a computer plays the second seat
     r.choose("Los")
@@ -68,7 +77,7 @@ def test_a_whole_game_through_the_accessibility_tree(browser, server, capsys):  
         elif keys.get("hoch") == "würfeln" and keys.get("runter") == "sichern":
             r.press("runter" if want_bank else "hoch")
             want_bank = False
-        elif "A" in keys:
+        elif keys.get("A"):
             r.press("A")
         else:
             raise AssertionError("no button to press on\n%s\n%s" % (snap, keys))
@@ -79,7 +88,7 @@ def test_a_whole_game_through_the_accessibility_tree(browser, server, capsys):  
     assert winner, end
     scores = [int(n) for n in re.findall(r"(\d+)\s*$", end, re.M)]
     assert max(scores) >= target, end
-    assert moves["rolled"] and moves["banked"] and moves["dice seen"], moves
+    assert moves["banked"] and moves["dice seen"] > 2, moves
     assert not r.errors, r.errors
     r.close()
     with capsys.disabled():

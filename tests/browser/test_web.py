@@ -100,8 +100,9 @@ class Page:
         return self.wait_ready()
 
     def wait_ready(self):
-        self.page.wait_for_function("window.zt && (zt.ready || zt.errors.length)",
-                                    timeout=30000)
+        # (and the Master's tables, which come after the title: he reads them)
+        self.page.wait_for_function(
+            "window.zt && ((zt.ready && zt.mastersDone) || zt.errors.length)", timeout=30000)
         assert not self.errors, self.errors
         return self.page.evaluate("zt.titleMs")
 
