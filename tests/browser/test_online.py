@@ -147,7 +147,14 @@ def test_three_browsers_a_computer_and_an_agent_play_a_room(browser, room_server
     t0 = time.monotonic()
     bea = join(browser, link, "Bea")
     link_to_seated = [bea.page.evaluate("zt.online.seatedMs")]
-    # the agent: only roles, names and snapshots
+    # the agent: only roles, names and snapshots; a name taken (in any
+    # case) is refused with the server's reason in the page's language
+    agent = Reader(browser, link)
+    agent.page.get_by_role("textbox", name="Dein Name").fill("bea")
+    agent.page.get_by_role("button", name="Mitspielen").click()
+    said = agent.page.get_by_role("alert").inner_text()
+    assert said == "Diesen Namen gibt es in diesem Raum schon", said
+    agent.close()
     agent = join(browser, link, "Agent")
     link_to_seated.append(agent.page.evaluate("zt.online.seatedMs"))
     assert time.monotonic() - t0 < 60
