@@ -132,6 +132,11 @@ def make_app(settings):
             busy=[code for code, live in hub.live.items() if live.lock.locked()],
             present={code: sorted(live.present) for code, live in hub.live.items()}))
 
+    async def online(request: Request):
+        # the page asks: served by the room server (a static host serves
+        # the build's own online.json, which says false)
+        return JSONResponse({"rooms": True})
+
     async def socket(ws: WebSocket):
         if not origin_ok(settings, ws.headers.get("origin"), ws.headers.get("host")):
             await ws.close(code=1008)  # before accept: the handshake gets 403
@@ -200,6 +205,7 @@ def make_app(settings):
         Route("/api/reasons", reasons, methods=["GET"]),
         Route("/api/health", health, methods=["GET"]),
         Route("/api/stats", stats, methods=["GET"]),
+        Route("/online.json", online, methods=["GET"]),
         WebSocketRoute("/ws/{code}", socket),
     ]
     if (settings.web / "index.html").exists():

@@ -148,6 +148,9 @@ def build(out, use_mpy=True):
     from tools.web_assets import write_all
 
     write_all(out)
+    # What a static host says; the room server answers this address itself
+    # with {"rooms": true} (server/app.py): the page then offers online play.
+    (out / "online.json").write_text('{"rooms": false}\n', encoding="utf-8")
     write_worker(out)
     for p in sorted(out.iterdir()):
         if p.suffix in GZIP:

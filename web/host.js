@@ -49,9 +49,10 @@ let pendingUp = 0; // released before a step saw them: let go after the next ste
 let pressAt = null; // event time of the last press, for the press-to-canvas figure
 let online = null; // web/online.js when the room server serves the page
 let ticking = false;
-// Served by the room server (not a static host, not a file): online play
+// Served by the room server: online play. Its online.json says so; a
+// static host serves the build's, which says not (no failed request).
 const served = location.protocol.startsWith("http")
-  ? fetch("/api/health").then((r) => r.ok, () => false)
+  ? fetch("online.json").then((r) => (r.ok ? r.json() : {})).then((j) => j.rooms === true, () => false)
   : Promise.resolve(false);
 
 function safeGet(key) {

@@ -14,7 +14,7 @@
 //
 // Seat tokens stay in localStorage per room ("zt-room:CODE"): a reload, a
 // closed and reopened tab, a phone that slept takes the seat again and
-// catches up with `since`. A heartbeat every 3 s; no message for 9 s means
+// catches up (`since` within a tab, a snapshot for a fresh page). A heartbeat every 3 s; no message for 9 s means
 // the connection is dead; reconnect at once when the page becomes visible
 // or the network returns, else with backoff up to 5 s.
 
@@ -228,7 +228,7 @@ export class Online {
     try {
       const body = { name: msg.name, people: msg.people, computers: msg.computers, rules: msg.rules };
       const answer = await this.post("/api/rooms", body);
-      this.keep(answer.code, { token: answer.token, seat: answer.seat, name: msg.name, n: 0 });
+      this.keep(answer.code, { token: answer.token, seat: answer.seat, name: msg.name });
       this.enter(answer.code);
     } catch (e) {
       this.tell({ t: "gone", text: this.reasonText(e.why || "server", e.values) });
@@ -258,8 +258,11 @@ export class Online {
     this.openedAt = performance.now();
     ws.onopen = () => {
       const seat = this.seatOf(this.code);
-      if (seat && !this.spectator) ws.send(JSON.stringify({ t: "hello", token: seat.token, since: seat.n || undefined }));
-      else ws.send(JSON.stringify({ t: "watch" }));
+      // `since` only when this tab has the room's state: the missed events
+      // then suffice; a fresh page asks for the whole state (a snapshot)
+      const since = this.state && this.seen ? this.seen : undefined;
+      if (seat && !this.spectator) ws.send(JSON.stringify({ t: "hello", token: seat.token, since }));
+      else ws.send(JSON.stringify({ t: "watch", since }));
       this.lastHeard = performance.now();
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.beat(), PING_MS);
@@ -305,6 +308,7 @@ export class Online {
     this.ws = null;
     this.code = null;
     this.state = null;
+    this.seen = 0;
     const url = new URL(location.href);
     if (url.searchParams.has("room")) {
       url.searchParams.delete("room");
@@ -352,15 +356,12 @@ export class Online {
       this.lastN = msg.n;
       this.setConn("connected");
       this.tell(msg);
+      if (this.state && msg.n === this.seen) this.zt.caughtUpMs = performance.now() - this.openedAt;
       return;
     }
     if (msg.t === "ev" || msg.t === "snap") {
       this.state = msg.s;
-      const seat = this.seatOf(this.code);
-      if (seat) {
-        seat.n = msg.n;
-        this.keep(this.code, seat, true);
-      }
+      this.seen = msg.n;
       if (this.zt.seatedMs === null && this.me >= 0) this.zt.seatedMs = performance.now();
       if (msg.n >= this.lastN && this.zt.caughtUpAt !== this.openedAt) {
         this.zt.caughtUpAt = this.openedAt;
@@ -396,7 +397,7 @@ export class Online {
     const code = this.joining;
     try {
       const answer = await this.post("/api/rooms/" + encodeURIComponent(code) + "/join", { name });
-      this.keep(code, { token: answer.token, seat: answer.seat, name, n: 0 });
+      this.keep(code, { token: answer.token, seat: answer.seat, name });
       this.joining = null;
       this.enter(code);
     } catch (e) {

@@ -42,9 +42,6 @@ SAY = {
         "reconnecting": "Verbindung weg: neuer Versuch…",
         "opening": "Eröffne den Raum…",
         "room_hint": "A wählen  B Menü",
-        "rematch_wait": "A Revanche  B Menü",
-        "spectator": "Zuschauer",
-        "turn_of": "%s ist dran",
         "gone": "Raum verlassen",
     },
     "en": {
@@ -63,9 +60,6 @@ SAY = {
         "reconnecting": "Connection lost: trying again…",
         "opening": "Opening the room…",
         "room_hint": "A select  B menu",
-        "rematch_wait": "A rematch  B menu",
-        "spectator": "Spectator",
-        "turn_of": "%s to move",
         "gone": "Left the room",
     },
 }
@@ -113,6 +107,7 @@ class Link:
         self.state = None  # the room's public state after the last event
         self.conn = "connecting"  # connecting, connected, reconnecting
         self.fresh = False  # just (re)connected: show the room even from the title
+        self.said = ""  # the server's last refusal, in the player's language
 
     def __call__(self, app):
         """The title's "Online": the online menu."""
@@ -176,6 +171,10 @@ class Link:
         play = app.find("play")
         if play is not None:
             play.msg = text
+        self.said = text  # the waiting room shows it under the seats
+        top = app.top()
+        if isinstance(top, Room):
+            top.relabel()
         app.redraw()
 
     def _show(self, app, event):
@@ -288,8 +287,9 @@ class Room(Menu):
         return out
 
     def title(self, app):
-        """The room's code."""
-        return say(app, "room") % (self.link.code or "")
+        """The room's code (the small screen: only the code)."""
+        code = self.link.code or ""
+        return say(app, "room") % code if app.big else code
 
     def labels(self, app):
         """The seats, the connection, then start and leave."""
@@ -297,6 +297,8 @@ class Room(Menu):
         st = link.state
         rows = [] if st is None else [seat_line(app, link, i, s) for i, s in enumerate(st["seats"])]
         rows.append(say(app, link.conn) if link.conn != "connected" else say(app, "waiting"))
+        if link.said:
+            rows.append(link.said)
         return rows + [say(app, key) for key in self._entries()]
 
     def choose(self, app, index):
@@ -305,6 +307,7 @@ class Room(Menu):
         k = index - (len(self.labels(app)) - len(entries))
         if k < 0:
             return
+        self.link.said = ""
         if entries[k] == "start":
             self.link.send({"do": "start"})
         else:

@@ -17,10 +17,11 @@ Dice: `ByteDice` over `crypto.getRandomValues` (the JS side hands in
 `random(n) -> bytes`), or `SeededDice(seed)` when the page was opened
 with `?seed=N` (the browser tests compare it with the simulator).
 
-Online: when the page is served by the room server (host.js asks
-/api/health), `online=True` gives the app a `Link` (web/online.py), and
-the title offers "Online"; web/online.js carries messages both ways
-through `online_take` and `online_event`.
+Online: when the page is served by the room server (host.js reads
+online.json, which the room server answers with true), `online=True`
+gives the app a `Link` (web/online.py), and the title offers "Online";
+web/online.js carries messages both ways through `online_take` and
+`online_event`.
 """
 
 import binascii

@@ -35,8 +35,10 @@ assert CHROMIUM and PAGE
 
 @pytest.fixture
 def room_server(tmp_path):
-    """A room server serving the built page (a stand-in after 0.8 s away)."""
-    s = ServerProc(tmp_path, "--web", str(PAGE))
+    """A room server serving the built page (away after 0.4 s without a
+    connection; a stand-in computer after 6 s more: a reload, which
+    boots the port again, takes the seat back before that)."""
+    s = ServerProc(tmp_path, "--web", str(PAGE), "--standin-after", "6")
     yield s
     s.stop()
     s.log.close()
@@ -145,7 +147,14 @@ def test_three_browsers_a_computer_and_an_agent_play_a_room(browser, room_server
     t0 = time.monotonic()
     bea = join(browser, link, "Bea")
     link_to_seated = [bea.page.evaluate("zt.online.seatedMs")]
-    # the agent: only roles, names and snapshots
+    # the agent: only roles, names and snapshots; a name taken (in any
+    # case) is refused with the server's reason in the page's language
+    agent = Reader(browser, link)
+    agent.page.get_by_role("textbox", name="Dein Name").fill("bea")
+    agent.page.get_by_role("button", name="Mitspielen").click()
+    said = agent.page.get_by_role("alert").inner_text()
+    assert said == "Diesen Namen gibt es in diesem Raum schon", said
+    agent.close()
     agent = join(browser, link, "Agent")
     link_to_seated.append(agent.page.evaluate("zt.online.seatedMs"))
     assert time.monotonic() - t0 < 60
@@ -190,3 +199,96 @@ def test_three_browsers_a_computer_and_an_agent_play_a_room(browser, room_server
               "%.1f ms, max %.1f ms (%d)" % (
                   ", ".join("%.0f" % t for t in link_to_seated),
                   statistics.median(lags), max(lags), len(lags)))
+
+
+def dice_of(r):
+    """The dice on the screen, as the text layer lists them."""
+    snap = r.snapshot()
+    if 'list "Würfel"' not in snap:
+        return []
+    return re.findall(r'listitem: "?([1-6])', snap.split('list "Würfel"')[-1])
+
+
+def until(what, limit_s=30.0):
+    """Wait until `what()` is true; its last value."""
+    end = time.monotonic() + limit_s
+    while True:
+        got = what()
+        if got or time.monotonic() > end:
+            return got
+        time.sleep(0.1)
+
+
+def test_coming_back_away_and_watching(browser, room_server, capsys):  # noqa: F811
+    anna = Reader(browser, room_server.base + "/")
+    link = open_room(anna, people=2, computers=1)
+    bea = join(browser, link, "Bea")
+    code = link.rsplit("=", 1)[1]
+
+    # a reload in the middle of Bea's turn: the same seat, the same dice
+    def bea_has_dice():
+        if step(anna) == "acted":
+            return False
+        keys = bea.buttons()
+        if keys.get("runter") == "sichern":
+            return dice_of(bea)
+        if keys.get("A") in ("los", "neu", "weiter"):
+            bea.press("A")
+        return False
+
+    dice = until(bea_has_dice, 60)
+    assert dice, (bea.snapshot(), bea.buttons(), anna.snapshot(), anna.buttons(), online_text(bea),
+                  bea.errors, anna.errors)
+    bea.page.reload()
+    bea.wait()
+    assert until(lambda: dice_of(bea) == dice, 20), (dice, bea.snapshot())
+    assert "Bea (du)" in online_text(bea)
+    assert bea.buttons().get("runter") == "sichern"
+
+    # the server goes and comes back: both pages reconnect and catch up
+    room_server.stop()
+    assert until(lambda: "neuer Versuch" in online_text(anna), 15), online_text(anna)
+    room_server.start()
+    assert until(lambda: "Verbunden mit dem Raum" in online_text(anna), 15), online_text(anna)
+    assert until(lambda: "Verbunden mit dem Raum" in online_text(bea), 15), online_text(bea)
+    assert until(lambda: dice_of(bea) == dice, 10), (dice, bea.snapshot())
+    caught_up = [r.page.evaluate("zt.online.caughtUpMs") for r in (anna, bea)]
+
+    # the same seat opened on another device (its token copied): the newer
+    # one plays, the older says so and offers to play here
+    token = bea.page.evaluate("localStorage.getItem('zt-room:%s')" % code)
+    other = browser.new_context(locale="de-DE")
+    other.add_init_script("localStorage.setItem('zt-room:%s', %r)" % (code, token))
+    page2 = Reader(browser, link, context=other)
+    assert until(lambda: "Bea (du)" in online_text(page2), 20), (online_text(page2), page2.errors,
+                                                                page2.snapshot())
+    assert until(lambda: "anderen Tab" in online_text(bea), 10), online_text(bea)
+    page2.close()
+    other.close()
+    bea.page.get_by_role("button", name="Hier spielen").click()
+    assert until(lambda: "Verbunden mit dem Raum" in online_text(bea), 15), online_text(bea)
+
+    # a spectator: the link in a browser without a seat, once the game runs
+    fan = Reader(browser, link)
+    fan.page.get_by_role("button", name="Zuschauen").click()
+    assert until(lambda: "Du schaust zu" in online_text(fan), 15), online_text(fan)
+    assert until(lambda: "Bea" in online_text(fan), 15), online_text(fan)
+    assert "(du)" not in online_text(fan)
+    assert 'list "Bildschirm"' in fan.snapshot()
+
+    # Bea goes away: a computer plays for her (short server timings), and
+    # gives the seat back when she returns
+    bea.page.goto("about:blank")
+    assert until(lambda: "der Computer spielt für Bea" in online_text(anna), 30), online_text(anna)
+    assert "der Computer spielt für Bea" in online_text(fan)
+    bea.page.goto(link)
+    bea.wait()
+    assert until(lambda: "Bea (du)" in online_text(bea), 20), online_text(bea)
+    assert until(lambda: "spielt für Bea" not in online_text(anna), 20), online_text(anna)
+    for r in (anna, bea, fan):
+        assert not [e for e in r.errors if "WebSocket" not in e and "Failed to load" not in e], \
+            r.errors
+        r.close()
+    with capsys.disabled():
+        print("\nonline: reconnect to caught up (server restarted) %s ms" % ", ".join(
+            "%.0f" % t for t in caught_up))

@@ -1,0 +1,107 @@
+"""The page's online screens (web/online.py) in the headless simulator:
+the title's Online entry only with a network, the waiting room from a
+server state, the play screen on a mirror of the server's game that
+sends this browser's actions and applies nobody's locally."""
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+from engine.dice import ScriptedDice
+from engine.game import Game
+from engine.rules import preset
+from simulator.host import Sim
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _online():
+    spec = importlib.util.spec_from_file_location("online", ROOT / "web" / "online.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["online"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+online = _online()
+
+
+def sim_with_link(tmp_path, board="pico_ssd1306_i2c"):
+    sim = Sim(board, data_dir=str(tmp_path), seed=3)
+    link = online.Link()
+    sim.app.online = link  # (web/webhost.py sets it before the first step)
+    sim.app.version += 1  # the title works its entries out again
+    sim.step()
+    return sim, link
+
+
+def seats(*names):
+    return [None if n is None else {"name": n, "kind": "", "creator": i == 0, "away": False,
+                                    "standin": False} for i, n in enumerate(names)]
+
+
+def test_the_title_offers_online_only_with_a_network(tmp_path):
+    sim = Sim(data_dir=str(tmp_path / "a"))
+    assert "online" not in sim.app.top()._entries(sim.app)
+    sim, link = sim_with_link(tmp_path / "b")
+    assert "online" in sim.app.top()._entries(sim.app)
+
+
+def test_the_waiting_room_shows_seats_and_the_creator_starts(tmp_path):
+    sim, link = sim_with_link(tmp_path)
+    link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": 0, "n": 1}))
+    link.receive(sim.app, json.dumps({"t": "snap", "n": 1, "s": {
+        "status": "lobby", "g": 0, "seats": seats("Ann", None)}}))
+    room = sim.app.top()
+    assert room.name == "room"
+    labels = room.labels(sim.app)
+    assert labels[0].startswith("1 Ann (") and labels[1] == "2 frei", labels
+    assert room.title(sim.app) == "Raum abcdefghijkl"
+    sim.app.top().index = labels.index("Starten")
+    sim.press("A")
+    assert json.loads(link.take()) == {"do": "start"}
+    link.receive(sim.app, json.dumps({"t": "no", "text": "Es braucht mindestens 2 Menschen"}))
+    assert "Es braucht mindestens 2 Menschen" in sim.app.top().labels(sim.app)
+
+
+def test_the_small_layout_titles_the_room_with_its_code(tmp_path):
+    sim, link = sim_with_link(tmp_path, "thumby")
+    link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": 1, "n": 1}))
+    link.receive(sim.app, json.dumps({"t": "snap", "n": 1, "s": {
+        "status": "lobby", "g": 0, "seats": seats("Ann", "Bea")}}))
+    assert sim.app.top().title(sim.app) == "abcdefghijkl"
+
+
+def test_the_play_screen_sends_its_own_turn_and_mirrors_the_others(tmp_path):
+    sim, link = sim_with_link(tmp_path)
+    server_game = Game(preset("zehntausend"), [("Ann", ""), ("Bea", "")],
+                       ScriptedDice([1, 5, 2, 3, 4, 6]))
+    link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": 1, "n": 2}))
+    state = {"status": "playing", "g": 1, "seats": seats("Ann", "Bea"),
+             "game": server_game.to_data()}
+    link.receive(sim.app, json.dumps({"t": "snap", "n": 2, "s": state}))
+    play = sim.app.top()
+    assert play.name == "play" and not play.person_to_move()  # Ann's turn
+    sim.press("A")  # on another's turn nothing is sent, nothing rolled
+    assert link.take() == "" and not play.game.roll
+
+    before = server_game.events_total
+    server_game.apply(("roll",))
+    event = {"k": "act", "seat": 0, "by": "p", "a": ["roll"],
+             "ev": [list(e) for e in server_game.events[-(server_game.events_total - before):]]}
+    link.receive(sim.app, json.dumps({"t": "ev", "n": 3, "e": event,
+                                      "s": dict(state, game=server_game.to_data())}))
+    assert list(play.game.roll) == [1, 5, 2, 3, 4, 6]  # the server's dice
+
+    server_game.apply(("keep", (1, 5)))
+    server_game.apply(("bank",))  # Bea's turn
+    link.receive(sim.app, json.dumps({"t": "ev", "n": 4, "e": {"k": "act", "seat": 0, "ev": []},
+                                      "s": dict(state, game=server_game.to_data())}))
+    play = sim.app.find("play")
+    assert play.person_to_move()
+    while sim.app.top().name != "play":  # a message over the play screen
+        sim.press("A")
+    sim.press("A")  # roll: asked of the server, not rolled here
+    assert json.loads(link.take()) == {"do": "act", "a": ["roll"]}
+    assert play.game.phase == "start" and not play.game.roll
