@@ -21,9 +21,10 @@ dead:
    otherwise loop. The window is a firmware.clock.Due that its host
    clears once passed (the device loop does, and a sleep ends it).
 
-`guarded_step(now, held)` is the whole path for a host that hands in the
-held buttons each step (the page, the simulator's window); the device
-loop reads its own buttons and calls the parts.
+A host that hands in the held buttons each step (the page, the
+simulator's window) runs the whole path with
+firmware.canvas.Hosted.guarded_step; the device loop reads its own
+buttons and calls the parts (so a boot carries only these).
 """
 
 import gc
@@ -49,23 +50,6 @@ class Supervisor:
         self.fault_bits = 0  # the buttons held since it appeared (only a new press counts)
         self.swallow = 0  # bits kept from the app until released (a restarting press)
         self.recrash = Due()  # armed after a restart: a failure now stops for good
-
-    def guarded_step(self, now, held):
-        """One step of the app with the `held` button bits; True when the
-        canvas changed. A failure, and a press after it, go the
-        supervisor's way (see the module docstring)."""
-        if self.recrash.reached(now):  # cleared once passed (see firmware.clock.Due)
-            self.recrash.clear()
-        try:
-            if self.fault is not None:
-                if not self.after_fault(now, held):
-                    return False
-            self.swallow &= held
-            # (no app only when a host let go of it: that fails like any step)
-            return self.app.step(now, held & ~self.swallow)  # pyright: ignore[reportOptionalMemberAccess]
-        except Exception as e:  # the host shows a message instead of dying
-            self.failed(e, now, held)
-            return True
 
     def failed(self, error, now, held=None):
         """Let go of the app (and collect, so that even after a MemoryError

@@ -25,9 +25,8 @@ import framebuf
 
 from engine.dice import ByteDice, SeededDice
 from firmware.app import make_app as new_app
-from firmware.canvas import Canvas
+from firmware.canvas import Canvas, Hosted
 from firmware.store import ENOENT, ENOSPC, DirFS, Store
-from firmware.supervisor import Supervisor
 
 PREFIX = "zt/"  # localStorage keys of the game's files: "zt/game", "zt/game.bak", ...
 TABLES_DIR = "/tables"  # where host.js puts the shipped tables (memory file system)
@@ -102,7 +101,7 @@ class KeyFS:
         return out
 
 
-class Host(Supervisor):
+class Host(Hosted):
     """One handheld in the page: the app, its canvas and its failure path
     (firmware.supervisor, as on the device).
 
@@ -126,7 +125,7 @@ class Host(Supervisor):
         def make_app(now):  # the page has no buzzer (yet)
             return new_app(profile, canvas, Store(fs), dice, tables, now, sound=False)
 
-        Supervisor.__init__(self, make_app(now), canvas, profile.WIDTH, make_app, fs)
+        Hosted.__init__(self, make_app(now), canvas, profile.WIDTH, make_app, fs)
 
     def address(self):
         """Where the frame buffer lives in the wasm memory (host.js reads it
