@@ -40,12 +40,12 @@ RELEASED = ("firmware.screens.", "engine.scorepad", "firmware.flow")
 # module added to the game may need its name here, and
 # tests/cpython/test_warm_up.py checks that every import is listed).
 WARM = ("engine.scoring", "engine.game", "engine.levels", "engine.rules", "firmware.players",
-        "firmware.screens.setup", "firmware.flow", "firmware.tips_store", "firmware.tips",
-        "firmware.screens.play", "firmware.screens.lines", "firmware.screens.turns",
-        "firmware.stats",
-        "firmware.screens.pager", "firmware.screens.help", "engine.odds", "engine.turnplan",
-        "engine.bots", "engine.master", "engine.view", "engine.coach", "firmware.tip_words",
-        "firmware.coach_view", "firmware.screens.rules_edit")
+        "firmware.screens.names", "firmware.screens.setup", "firmware.flow",
+        "firmware.tips_store", "firmware.tips", "firmware.screens.play",
+        "firmware.screens.lines", "firmware.screens.turns", "firmware.stats",
+        "firmware.screens.pager", "firmware.screens.wrap", "firmware.screens.help", "engine.odds",
+        "engine.turnplan", "engine.bots", "engine.master", "engine.view", "engine.coach",
+        "firmware.tip_words", "firmware.coach_view", "firmware.screens.rules_edit")
 
 
 MEMO = 32  # texts `App.t` keeps for the current screens

@@ -1,22 +1,70 @@
-"""What a host says and keeps when its app fails: the log and the message.
+"""What a host's firmware.supervisor.Supervisor does once its app failed
+(this module loads only then):
 
-firmware.supervisor decides what happens (let go of the app, wait for a
-press, restart, stop after a failure that comes back at once); this
-module, loaded only once a step has failed, does the two things it asks
-for:
-
-- `log(fs, error, now)` appends the traceback to `error.log` beside the
-  saves (past LOG_LIMIT bytes the file becomes `error.log.1`: the two stay
-  bounded);
-- `show(display, width, lang, again)` puts a short message in the
-  player's language on the screen, in the app's font: go on from the last
-  save with a press, or (`again`) switch the device off and on.
+- `fail`: log the traceback to `error.log` beside the saves (`log`: past
+  LOG_LIMIT bytes the file becomes `error.log.1`, so the two stay
+  bounded) and show a short message in the player's language (`show`):
+  go on from the last save with a press, or, when the failure came
+  within RECRASH_MS of a restart, switch the device off and on (a fault
+  that comes back at once would otherwise loop);
+- `after_fault`: a new press (the buttons held when the message appeared
+  do not count) `restart`s: a fresh app from the host's `make_app`, a
+  saved game resumed at its last save (every decision is saved, so
+  nothing is lost but the one that failed); the press is kept from the
+  new app until it is released.
 """
 
+import gc
 import sys
 
 LOG = "error.log"
 LOG_LIMIT = 2048  # bytes of error.log before it moves to error.log.1
+RECRASH_MS = 10000  # a failure this soon after a restart stops the app for good
+RESTART = "restart"  # Supervisor.fault: a new press starts the app again
+STOP = "stop"  # Supervisor.fault: the message stays
+
+
+def fail(sup, error, now, lang, held):
+    """Log `error` and show the message for Supervisor `sup`, which has let
+    go of its app (`lang` was its language); `held`: the buttons held now
+    (None: `sup.read_held()` once the log is written, so that a press
+    during the writing does not count)."""
+    again = sup.recrash.waiting(now)
+    sup.report(error, sys.modules[__name__])
+    if sup.fs is not None:
+        try:
+            log(sup.fs, error, now)
+        except Exception:  # a full or broken flash: the message still shows
+            pass
+    sup.fault = STOP if again else RESTART
+    sup.fault_bits = sup.read_held() if held is None else held
+    show(sup.display, sup.width, lang, again)
+
+
+def after_fault(sup, now, held):
+    """One look at the buttons while the message shows: True when a new
+    press restarted the app (it is swallowed)."""
+    new = held & ~sup.fault_bits
+    sup.fault_bits = held
+    if not new or sup.fault != RESTART:
+        return False
+    restart(sup, now)
+    sup.swallow = held  # the restarting press is not the app's
+    return True
+
+
+def restart(sup, now):
+    """A fresh app for Supervisor `sup`; a saved game is resumed at its
+    last save."""
+    gc.collect()
+    app = sup.make_app(now)
+    sup.app = app
+    sup.adopt(app)
+    if app.session.has_game():
+        app.flow.resume_game(app)
+    sup.fault = None
+    sup.recrash.set(now, RECRASH_MS)
+    sup.display.refresh()
 
 
 def log(fs, error, now):

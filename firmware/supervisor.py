@@ -12,7 +12,7 @@ dead:
    beside the saves and shows a short message in the player's language;
 2. while the message shows, `after_fault(now, held)` waits for a new
    press (the buttons held when it appeared do not count) and then
-   `restart`s: a fresh app from the host's `make_app(now)`, a saved game
+   restarts: a fresh app from the host's `make_app(now)`, a saved game
    resumed at its last save (every decision is saved, so nothing is lost
    but the one that failed); the restarting press is kept from the new
    app until it is released (`swallow`);
@@ -21,18 +21,15 @@ dead:
    otherwise loop. The window is a firmware.clock.Due that its host
    clears once passed (the device loop does, and a sleep ends it).
 
-`guarded_step(now, held)` is the whole path for a host that hands in the
-held buttons each step (the page, the simulator's window); the device
-loop reads its own buttons and calls the parts.
+A host that hands in the held buttons each step (the page, the
+simulator's window) runs the whole path with
+firmware.canvas.Hosted.guarded_step; the device loop reads its own
+buttons and calls the parts (so a boot carries only these).
 """
 
 import gc
 
 from firmware.clock import Due
-
-RECRASH_MS = 10000  # a failure this soon after a restart stops the app for good
-RESTART = "restart"  # `fault`: a new press starts the app again
-STOP = "stop"  # `fault`: the message stays
 
 
 class Supervisor:
@@ -40,7 +37,8 @@ class Supervisor:
     makes a fresh App (firmware.app.make_app for the host's board);
     `display` is the canvas the failure message goes on (with `refresh`
     and `show`), `width` its width in pixels; `fs` the store's files,
-    where the log goes (None: no log)."""
+    where the log goes (None: no log). What happens after a failure is in
+    firmware.recovery, which loads only then: a boot carries only this."""
 
     def __init__(self, app, display, width, make_app, fs=None):
         self.app = app
@@ -48,70 +46,29 @@ class Supervisor:
         self.width = width
         self.make_app = make_app
         self.fs = fs
-        self.fault = None  # RESTART or STOP while a failure message is on the screen
+        self.fault = None  # recovery.RESTART or STOP while a failure message is on the screen
         self.fault_bits = 0  # the buttons held since it appeared (only a new press counts)
         self.swallow = 0  # bits kept from the app until released (a restarting press)
         self.recrash = Due()  # armed after a restart: a failure now stops for good
 
-    def guarded_step(self, now, held):
-        """One step of the app with the `held` button bits; True when the
-        canvas changed. A failure, and a press after it, go the
-        supervisor's way (see the module docstring)."""
-        if self.recrash.reached(now):  # cleared once passed (see firmware.clock.Due)
-            self.recrash.clear()
-        try:
-            if self.fault is not None:
-                if not self.after_fault(now, held):
-                    return False
-            self.swallow &= held
-            # (no app only when a host let go of it: that fails like any step)
-            return self.app.step(now, held & ~self.swallow)  # pyright: ignore[reportOptionalMemberAccess]
-        except Exception as e:  # the host shows a message instead of dying
-            self.failed(e, now, held)
-            return True
-
     def failed(self, error, now, held=None):
-        """Let go of the app, log `error`, show the message; `held` are the
-        buttons held now (None: the host's `read_held()` once the log is
-        written, so that a press during the writing does not count)."""
+        """Let go of the app (and collect, so that even after a MemoryError
+        there is room), then log `error` and show the message
+        (firmware.recovery.fail); `held` are the buttons held now (None:
+        the host's `read_held()` once the log is written)."""
         lang = getattr(self.app, "lang", "de")  # (no app: it failed while being made)
         self.app = None
         gc.collect()
-        from firmware import recovery
+        from firmware.recovery import fail
 
-        again = self.recrash.waiting(now)
-        self.report(error, recovery)
-        if self.fs is not None:
-            try:
-                recovery.log(self.fs, error, now)
-            except Exception:  # a full or broken flash: the message still shows
-                pass
-        self.fault = STOP if again else RESTART
-        self.fault_bits = self.read_held() if held is None else held
-        recovery.show(self.display, self.width, lang, again)
+        fail(self, error, now, lang, held)
 
     def after_fault(self, now, held):
         """One look at the buttons while the failure message shows: True
-        when a new press restarted the app (it is swallowed)."""
-        new = held & ~self.fault_bits
-        self.fault_bits = held
-        if not new or self.fault != RESTART:
-            return False
-        self.restart(now)
-        self.swallow = held  # the restarting press is not the app's
-        return True
+        when a new press restarted the app (firmware.recovery.after_fault)."""
+        from firmware.recovery import after_fault
 
-    def restart(self, now):
-        """A fresh app; a saved game is resumed at its last save."""
-        gc.collect()
-        app = self.make_app(now)
-        self.app = app
-        self.adopt(app)
-        if app.session.has_game():
-            app.flow.resume_game(app)
-        self.fault = None
-        self.recrash.set(now, RECRASH_MS)
-        self.display.refresh()
+        return after_fault(self, now, held)
 
     def adopt(self, app):
         """The host's own settings on a new app (the device: its feedback frames)."""

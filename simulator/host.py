@@ -31,9 +31,8 @@ from engine.dice import ByteDice, SeededDice  # noqa: E402
 from firmware import buttons  # noqa: E402
 from firmware.app import make_app  # noqa: E402
 from firmware.board import DEFAULT_BOARD, load_board  # noqa: E402
-from firmware.canvas import Canvas  # noqa: E402
+from firmware.canvas import Canvas, Hosted  # noqa: E402
 from firmware.store import DirFS, Store  # noqa: E402
-from firmware.supervisor import Supervisor  # noqa: E402
 from simulator.boards import board_names  # noqa: E402
 
 HOLD_MS = 60
@@ -66,7 +65,7 @@ def default_data_dir():
     return os.path.join(base, "zehntausend")
 
 
-class Sim(Supervisor):
+class Sim(Hosted):
     """One simulated handheld (see the module docstring). With `guard` a
     failure of the app goes the device's way (firmware.supervisor: the
     message, a press plays on), as in the window; without it (tests,
@@ -93,7 +92,7 @@ class Sim(Supervisor):
         def new_app(now):
             return make_app(profile, canvas, Store(fs), dice, tables, now)
 
-        Supervisor.__init__(self, new_app(self.now), canvas, profile.WIDTH, new_app, fs)
+        Hosted.__init__(self, new_app(self.now), canvas, profile.WIDTH, new_app, fs)
         self.step()
 
     def step(self, ms=0):

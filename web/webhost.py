@@ -32,9 +32,8 @@ import framebuf
 from engine.dice import ByteDice, SeededDice
 from firmware import font
 from firmware.app import make_app as new_app
-from firmware.canvas import Canvas
+from firmware.canvas import Canvas, Hosted
 from firmware.store import ENOENT, ENOSPC, DirFS, Store
-from firmware.supervisor import Supervisor
 
 PREFIX = "zt/"  # localStorage keys of the game's files: "zt/game", "zt/game.bak", ...
 TABLES_DIR = "/tables"  # where host.js puts the shipped tables (memory file system)
@@ -129,7 +128,7 @@ class TextCanvas(Canvas):
         super().fill(c)
 
 
-class Host(Supervisor):
+class Host(Hosted):
     """One handheld in the page: the app, its canvas and its failure path
     (firmware.supervisor, as on the device).
 
@@ -162,7 +161,7 @@ class Host(Supervisor):
             app.online = link
             return app
 
-        Supervisor.__init__(self, make_app(now), canvas, profile.WIDTH, make_app, fs)
+        Hosted.__init__(self, make_app(now), canvas, profile.WIDTH, make_app, fs)
 
     def address(self):
         """Where the frame buffer lives in the wasm memory (host.js reads it

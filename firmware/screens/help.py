@@ -12,8 +12,8 @@ as it is (the numbers come from engine.scoring and engine.odds).
 
 from engine.rules import PRESETS, Rules, preset
 from firmware.screen import Kept, Menu
-from firmware.screens.lines import wrap
 from firmware.screens.pager import Pager
+from firmware.screens.wrap import wrap
 
 PAGES = ("help_scoring", "help_play", "help_options", "help_odds", "help_thumb", "help_tactics",
          "help_keys")

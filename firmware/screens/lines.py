@@ -1,31 +1,5 @@
-"""Text helpers the screens share: a text wrapped to the screen's width,
-a game's standings as list lines, and a person's name until one is picked."""
-
-
-def wrap(app, text, width=None):
-    """`text` broken into lines that fit `width` px (default: the screen);
-    '\\n' starts a new line."""
-    ui = app.ui
-    width = ui.w - 1 if width is None else width
-    out = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split(" "):
-            trial = word if not line else line + " " + word
-            if ui.width(trial) <= width:
-                line = trial
-                continue
-            if line:
-                out.append(line)
-            while ui.width(word) > width and len(word) > 1:  # a word wider than the screen
-                cut = len(word) - 1
-                while cut > 1 and ui.width(word[:cut]) > width:
-                    cut -= 1
-                out.append(word[:cut])
-                word = word[cut:]
-            line = word
-        out.append(line)
-    return out
+"""The standings as list lines, with their marks: a game's and the score
+pad's (firmware.screens.wrap breaks a text to the screen's width)."""
 
 
 def standing_marks(table, playing, ending, todo):
@@ -69,14 +43,3 @@ def standing_lines(app, game):
     marks = standing_marks(game, game.phase != "over",
                            game.final >= 0 or game.playoff is not None, game.pending)
     return marked_lines(app, game, marks)
-
-
-def default_name(app, number, taken):
-    """A person's name for seat `number` until one is picked: "Spieler 2"
-    at seat 2 (the next free number when that name is taken), never a
-    saved name the player did not choose."""
-    while True:
-        name = app.t("player_n") % number
-        if name not in taken:
-            return name
-        number += 1

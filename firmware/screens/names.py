@@ -1,4 +1,5 @@
-"""Names for people: pick a saved one or type a new one."""
+"""Names for people: pick a saved one or type a new one, and the name a
+seat has until one is picked (`default_name`)."""
 
 from engine.game import MAX_NAME
 from firmware import buttons
@@ -7,6 +8,17 @@ from firmware.screen import Menu, Screen
 ALPHABET = ("ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ"
             "abcdefghijklmnopqrstuvwxyzäöüß"
             "0123456789 -.")
+
+
+def default_name(app, number, taken):
+    """A person's name for seat `number` until one is picked: "Spieler 2"
+    at seat 2 (the next free number when that name is taken), never a
+    saved name the player did not choose."""
+    while True:
+        name = app.t("player_n") % number
+        if name not in taken:
+            return name
+        number += 1
 
 
 class NamePicker(Menu):

@@ -608,7 +608,7 @@ class PadSetup(Menu):
         for name in app.session.names:
             if name not in self.names:
                 return name
-        from firmware.screens.lines import default_name
+        from firmware.screens.names import default_name
 
         return default_name(app, 1, self.names)
 

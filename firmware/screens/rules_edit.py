@@ -146,7 +146,7 @@ class RulesEditor(Menu):
         if not self.found:
             Menu.draw(self, app, canvas)
             return
-        from firmware.screens.lines import wrap
+        from firmware.screens.wrap import wrap
 
         ui = app.ui
         app.ui.clear(canvas)
@@ -207,8 +207,8 @@ class RulesEditor(Menu):
 
     def _tell(self, app, changes):
         """A page naming the linked options that changed with the last one."""
-        from firmware.screens.lines import wrap
         from firmware.screens.pager import Pager
+        from firmware.screens.wrap import wrap
 
         lines = []
         for key, value in changes:
@@ -263,8 +263,8 @@ class RulesEditor(Menu):
         """Explain a refused combination in a message; True when refused."""
         if not self.found:
             return False
-        from firmware.screens.lines import wrap
         from firmware.screens.message import Message
+        from firmware.screens.wrap import wrap
 
         app.push(Message(app.t("rules_bad"), wrap(app, problem_text(app, self.found))))
         return True

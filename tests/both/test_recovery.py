@@ -1,7 +1,7 @@
 """firmware.supervisor and firmware.recovery on the fake machine: a fault
-injected into a screen is logged, told in the player's language, and a press plays on from the last
-save; a fault that comes back at once stays on its message. Runs under
-CPython and the MicroPython Unix port."""
+injected into a screen is logged, told in the player's language, and a
+press plays on from the last save; a fault that comes back at once stays
+on its message. Runs under CPython and the MicroPython Unix port."""
 
 # isort: off
 from tests.both.helpers import device_rig, tap  # (first: it puts the fakes on sys.path)
@@ -12,7 +12,7 @@ import machine  # (tools/fakes/machine.py)
 from engine.dice import SeededDice  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.rules import preset  # noqa: E402
-from firmware import device, recovery, supervisor  # noqa: E402
+from firmware import device, recovery  # noqa: E402
 from firmware.screen import Screen  # noqa: E402
 from firmware.screens.play import Play  # noqa: E402
 from firmware.store import Store  # noqa: E402
@@ -55,13 +55,13 @@ def test_a_fault_is_logged_shown_and_a_press_plays_on_from_the_last_save():
     app.session.save_game(game)
     app.push(Faulty(ZeroDivisionError("boom")))
     dev.loop(3, guard=True)
-    assert dev.app is None and dev.fault == supervisor.RESTART
+    assert dev.app is None and dev.fault == recovery.RESTART
     log = fs.read(recovery.LOG).decode()
     assert "ZeroDivisionError" in log and "boom" in log and "draw" in log
     assert model.on and _text(model) > 0
     assert model.shows(dev.display.buffer)
     dev.loop(50, guard=True)
-    assert dev.fault == supervisor.RESTART  # waits for a press
+    assert dev.fault == recovery.RESTART  # waits for a press
     tap(dev, board, "A")
     assert dev.fault is None
     assert dev.app.top().name in ("play", "handover")  # the saved game, resumed
@@ -77,10 +77,10 @@ def test_a_fault_right_after_a_restart_stays_on_its_message():
     assert dev.fault is None and dev.app.top().name == "title"  # no saved game
     dev.app.push(Faulty(ValueError("second")))
     dev.loop(3, guard=True)
-    assert dev.fault == supervisor.STOP
+    assert dev.fault == recovery.STOP
     lit = _text(model)
     tap(dev, board, "A")
-    assert dev.fault == supervisor.STOP and dev.app is None and _text(model) == lit
+    assert dev.fault == recovery.STOP and dev.app is None and _text(model) == lit
     log = fs.read(recovery.LOG).decode()
     assert log.count("--- ") == 2 and "first" in log and "second" in log
 
@@ -90,10 +90,10 @@ def test_a_later_fault_restarts_again():
     dev.app.push(Faulty(KeyError("x")))
     dev.loop(3, guard=True)
     tap(dev, board, "A")
-    clock.advance(supervisor.RECRASH_MS + 1)
+    clock.advance(recovery.RECRASH_MS + 1)
     dev.app.push(Faulty(KeyError("y")))
     dev.loop(3, guard=True)
-    assert dev.fault == supervisor.RESTART
+    assert dev.fault == recovery.RESTART
 
 
 def test_memory_error_is_survived_and_the_log_stays_bounded():
@@ -104,12 +104,12 @@ def test_memory_error_is_survived_and_the_log_stays_bounded():
         fs.write(recovery.LOG, b"x" * 590)
         dev.app.push(Faulty(MemoryError("memory allocation failed")))
         dev.loop(3, guard=True)
-        assert dev.fault == supervisor.RESTART
+        assert dev.fault == recovery.RESTART
         older = fs.read(recovery.LOG + ".1")  # the full log moved aside
         assert older.startswith(b"xxxx") and b"MemoryError" in older
         assert not fs.exists(recovery.LOG)
         tap(dev, board, "A")
-        clock.advance(supervisor.RECRASH_MS + 1)
+        clock.advance(recovery.RECRASH_MS + 1)
         fs.write(recovery.LOG, b"y" * 590)  # full again
         dev.app.push(Faulty(MemoryError("again")))
         dev.loop(3, guard=True)
@@ -137,7 +137,7 @@ def test_the_message_speaks_the_players_language_and_fits_both_screens():
     dev.app.lang = "en"
     dev.app.push(Faulty(ValueError("v")))
     dev.loop(3, guard=True)
-    assert dev.fault == supervisor.RESTART and model.shows(dev.display.buffer)
+    assert dev.fault == recovery.RESTART and model.shows(dev.display.buffer)
 
 
 def test_an_error_of_the_hook_is_not_swallowed():

@@ -13,7 +13,7 @@ import machine  # (tools/fakes/machine.py)
 # isort: on
 
 from engine.dice import SeededDice  # noqa: E402
-from firmware import device, supervisor  # noqa: E402
+from firmware import device, recovery  # noqa: E402
 from firmware.clock import ticks_add  # noqa: E402
 from firmware.store import Store  # noqa: E402
 from tools.fakes.memfs import MemFS  # noqa: E402
@@ -64,24 +64,24 @@ def test_a_failure_days_after_a_restart_restarts_again():
     dev.app.session.settings["sleep"] = 0
     dev.apply_settings()
     _fault(dev)
-    assert dev.fault == supervisor.RESTART
+    assert dev.fault == recovery.RESTART
     tap(dev, board, "A")  # restart, 3 s before the wrap
     assert dev.fault is None and dev.recrash.armed
     _later(clock, 5000)
     _fault(dev)  # 5 s later, across the wrap: it came back at once
-    assert dev.fault == supervisor.STOP
+    assert dev.fault == recovery.STOP
     board, model, clock, dev = _device(ticks_add(0, -DAY_MS))
     dev.app.session.settings["sleep"] = 0
     dev.apply_settings()
     _fault(dev)
     tap(dev, board, "A")
-    dev.loop(supervisor.RECRASH_MS // device.POLL_MS + 2, guard=True)
+    dev.loop(recovery.RECRASH_MS // device.POLL_MS + 2, guard=True)
     assert not dev.recrash.armed  # passed: cleared by the loop
     for _ in range(8):  # a week later, past the wrap and half the clock's period
         _later(clock, DAY_MS)
         dev.loop(1, guard=True)
     _fault(dev)
-    assert dev.fault == supervisor.RESTART  # not taken for a crash loop
+    assert dev.fault == recovery.RESTART  # not taken for a crash loop
 
 
 def test_a_failure_after_a_sleep_long_after_a_restart_restarts_again():
@@ -95,4 +95,4 @@ def test_a_failure_after_a_sleep_long_after_a_restart_restarts_again():
     tap(dev, board, "A")  # wakes (the waking press is swallowed)
     assert not dev.asleep
     _fault(dev)
-    assert dev.fault == supervisor.RESTART
+    assert dev.fault == recovery.RESTART

@@ -165,7 +165,7 @@ def test_wrap_breaks_long_words():
     class App:
         ui = Ui()
 
-    from firmware.screens.lines import wrap
+    from firmware.screens.wrap import wrap
 
     lines = wrap(App(), "ab Donaudampfschifffahrt cd\nef")
     assert all(len(s) <= 10 for s in lines)

@@ -10,7 +10,7 @@ import pytest
 
 from engine.game import Game
 from engine.rules import preset
-from firmware import buttons, recovery, supervisor
+from firmware import buttons, recovery
 from firmware.app import make_app
 from firmware.board import load_board
 from firmware.canvas import Canvas
@@ -58,7 +58,7 @@ def test_the_guarded_simulator_fails_the_devices_way_and_plays_on(tmp_path):
     sim.app.session.save_game(game)
     sim.app.push(Faulty())
     sim.step()
-    assert sim.app is None and sim.fault == supervisor.RESTART
+    assert sim.app is None and sim.fault == recovery.RESTART
     assert sim.state()["screen"] == "failed"
     log = (tmp_path / recovery.LOG).read_text()
     assert "KeyError" in log and "boom" in log
@@ -69,7 +69,7 @@ def test_the_guarded_simulator_fails_the_devices_way_and_plays_on(tmp_path):
     assert sim.app.find("play").game.seats[0].name == "Anna"
     sim.app.push(Faulty())  # again, within RECRASH_MS of the restart
     sim.step()
-    assert sim.fault == supervisor.STOP
+    assert sim.fault == recovery.STOP
     sim.press("A")
     assert sim.app is None and sim.state()["screen"] == "failed"  # stays
 
@@ -98,7 +98,7 @@ def test_the_page_fails_the_devices_way(tmp_path):
     page.step(0, 0)
     page.app.push(Faulty())
     assert page.step(20, 0)
-    assert page.fault == supervisor.RESTART and page.app is None
+    assert page.fault == recovery.RESTART and page.app is None
     assert "KeyError" in bytes.fromhex(storage.items["zt/" + recovery.LOG]).decode()
     assert not page.step(40, 0)  # no new press: the message stays
     assert page.step(60, buttons.A) and page.app is not None  # a press: a fresh app
