@@ -1,12 +1,13 @@
 """The play screen: dice, selection, turn total, and the computer's turns.
 
 Buttons while dice are on the table: LEFT/RIGHT move the cursor, A picks or
-drops the die under it, UP rolls on and DOWN banks. Neither happens on one
-press: the first press of UP or DOWN picks every scoring die (when nothing
+drops the die under it, UP rolls on and DOWN banks. With the setting "ask" on (the
+default) neither happens on one press: the first press of UP or DOWN picks every scoring die (when nothing
 is picked yet) and asks "Weiter mit 650?" or "650 sichern?"; the same key
 again does it, any other key (B: "nein") asks nothing more. Where the
 other choice is refused (the entry hurdle, hot dice that must be rolled)
-the roll needs no question: nothing is at stake that could be banked. B
+the roll needs no question: nothing is at stake that could be banked.
+With "ask" off, the first press picks and does it. B
 drops the question, else the picked dice, else opens the standings. At the
 start of a turn A rolls, UP takes over an offered turn and B opens the
 standings. After a farkle A passes the dice on. During a computer's turn
@@ -235,7 +236,8 @@ class Play(Screen):
         if then == BANK and refusal:
             self.msg = app.tf("why_" + refusal[0], refusal[1])
             return
-        if armed != then and (then == BANK or not refusal):
+        if (armed != then and (then == BANK or not refusal)
+                and app.session.settings["ask"]):
             self.armed = then
             self.stake = game.turn_total + points
             return

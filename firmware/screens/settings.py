@@ -8,7 +8,8 @@ screens' kept texts are made again (the language). The dice style takes
 effect in firmware.ui at once; the pace is read by the play screen (the computer's
 steps and the roll animation). The sound row shows only where the board
 has a buzzer (`app.has_sound`). "tips": whether people start a new game
-with tips on (the new-game form reads it; off by default).
+with tips on (the new-game form reads it; off by default). "ask": whether
+rolling on and banking ask first (the play screen; on by default).
 """
 
 from firmware.files import CONTRAST
@@ -43,6 +44,7 @@ class Settings(Menu):
         if app.has_sound:
             rows.append("sound")
         rows.append("tips")
+        rows.append("ask")
         return rows
 
     def title(self, app):

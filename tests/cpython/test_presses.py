@@ -1,9 +1,10 @@
 """Every common decision of a turn takes one or two presses, none more than
 four (counted on the real play screen through the simulator).
 
-Rolling on and banking are never one press (docs/architecture.md, "The
-play keys"): the first UP or DOWN picks every scoring die and asks, the
-same key again does it. A single die picked by hand therefore costs one
+Rolling on and banking are never one press while the setting "ask" is on
+(the default; docs/architecture.md, "The play keys"): the first UP or
+DOWN picks every scoring die and asks, the same key again does it. With
+it off they are one press each. A single die picked by hand therefore costs one
 press more than before (3); a roll where banking is refused is not asked."""
 
 from engine.rules import preset
@@ -45,6 +46,34 @@ def test_keep_all_and_bank_two_presses(tmp_path):
     sim.press("A")
     assert _presses(sim, ["DOWN", "DOWN"]) == 2
     assert game.seats[0].score == 1000
+
+
+def _ask_off(sim):
+    sim.app.session.settings["ask"] = False  # (test_at_the_table.py switches it by keys)
+
+
+def test_with_ask_off_keep_all_and_roll_on_one_press(tmp_path):
+    sim, game = _sim(tmp_path, preset("zehntausend"), [1, 5, 2, 3, 4, 4] + [2, 3, 4, 6])
+    _ask_off(sim)
+    sim.press("A")
+    assert _presses(sim, ["UP"]) == 1
+    assert game.turn_total == 150 and len(game.roll) == 4
+
+
+def test_with_ask_off_keep_all_and_bank_one_press(tmp_path):
+    sim, game = _sim(tmp_path, preset("zehntausend"), [1, 1, 1, 2, 3, 4])
+    _ask_off(sim)
+    sim.press("A")
+    assert _presses(sim, ["DOWN"]) == 1
+    assert game.seats[0].score == 1000
+
+
+def test_with_ask_off_keep_one_single_and_roll_on_two_presses(tmp_path):
+    sim, game = _sim(tmp_path, preset("zehntausend"), [2, 1, 5, 3, 4, 6] + [1] * 5)
+    _ask_off(sim)
+    sim.press("A")
+    assert _presses(sim, ["A", "UP"]) == 2
+    assert game.aside == (1,) and len(game.roll) == 5
 
 
 def test_keep_one_single_and_roll_on_three_presses(tmp_path):

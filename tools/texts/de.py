@@ -229,6 +229,7 @@ TEXTS = {
     "speed_fast": "schnell",
     "set_sound": "Ton: %s",
     "set_tips": "Tipps: %s",
+    "set_ask": "Nachfragen: %s",
     "set_on": "an",
     "set_off": "aus",
     "settings_hint": "←→ ändern B zurück",

@@ -229,6 +229,7 @@ TEXTS = {
     "speed_fast": "fast",
     "set_sound": "Sound: %s",
     "set_tips": "Tips: %s",
+    "set_ask": "Ask first: %s",
     "set_on": "on",
     "set_off": "off",
     "settings_hint": "←→ change  B back",

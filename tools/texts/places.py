@@ -303,6 +303,7 @@ PLACES = {
     "speed_fast": _p(MENU, line="{set_speed}"),
     "set_sound": _p(MENU, "aus"),
     "set_tips": _p(MENU, "aus"),
+    "set_ask": _p(MENU, "aus"),
     "set_on": _p(MENU, line="{set_sound}"),
     "set_off": _p(MENU, line="{set_sound}"),
     "settings_hint": _p(HINT),

@@ -1,0 +1,82 @@
+"""Issue 25, "at the table", by key presses on both layouts: the setting
+that drops the question before rolling on and banking, what the hint line
+offers, the three-farkle warning and penalty, leaving, the race on the
+play header, the final round, and the small things."""
+
+import pytest
+
+from engine.rules import preset
+from firmware.screens.play import Play
+from simulator.host import Sim
+from tests.cpython.simdriver import press, scripted_game
+from tests.cpython.test_pad_screens import title_to
+from tests.cpython.test_settings_screens import row
+
+BOARDS = ("pico_ssd1306_i2c", "thumby")
+
+
+def _sim(tmp_path, board, rules, faces, names=("Anna", "Ben"), scores=(), lang="de"):
+    sim = Sim(board, str(tmp_path / board / lang), seed=1)
+    sim.app.lang = lang
+    seats = [n if isinstance(n, tuple) else (n, "") for n in names]
+    game = scripted_game(rules, seats, faces, scores)
+    sim.app.home(Play(sim.app, game))
+    sim.run(200)
+    return sim, game
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """drawn(sim): every text on the current screen after a fresh redraw;
+    each must fit the panel."""
+    from firmware import font
+
+    log = []
+    orig = font.Font.draw
+
+    def draw(self, canvas, s, x, y, c=1):
+        log.append((s, x, self.width(s)))
+        return orig(self, canvas, s, x, y, c)
+
+    monkeypatch.setattr(font.Font, "draw", draw)
+
+    def texts(sim):
+        del log[:]
+        sim.app.redraw()
+        sim.step(0)
+        for s, x, w in log:
+            assert x >= 0 and x + w <= sim.app.width, (sim.board, s)
+        return [s for s, _, _ in log]
+
+    return texts
+
+
+def _ask_off(sim):
+    """Switch "ask first" off in the settings by key presses, back to the title."""
+    sim.app.home(sim.app.stack[0])
+    title_to(sim, "settings_title")
+    row(sim, "set_ask")
+    assert sim.app.session.settings["ask"] is True  # on by default
+    press(sim, "A")
+    assert sim.app.session.settings["ask"] is False
+    press(sim, "B")
+
+
+# ------------------------------------------------------------ 2. ask first
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_with_ask_off_rolling_on_and_banking_take_one_press(tmp_path, board, drawn):
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 5, 2, 3, 4, 4, 1, 2, 3, 4])
+    _ask_off(sim)
+    sim.app.home(Play(sim.app, game))
+    sim.run(200)
+    press(sim, "A")  # hand-over: roll
+    press(sim, "UP")  # picks 1 and 5, rolls on at once
+    assert game.turn_total == 150 and game.roll == (1, 2, 3, 4)
+    assert not sim.state()["asking"]
+    press(sim, "DOWN")  # picks the 1, banks at once
+    assert game.seats[0].score == 250 and game.current == 1
+    # Kept after a restart.
+    again = Sim(board, str(tmp_path / board / "de"), seed=1)
+    assert again.app.session.settings["ask"] is False
