@@ -40,6 +40,7 @@ class Play(Screen):
     _scored = None  # the last score asked for: (dice, open singles, rules, points)
     _unscored = None  # the last _bad_dice: (roll, rules, open singles, picks, answer)
     _head = None  # the header's texts and what they were for, a Kept (see _header)
+    _bankable = None  # the last _may_bank: (roll, phase, turn total, picks), answer
 
     def __init__(self, app, game):
         self.game = game
@@ -251,6 +252,13 @@ class Play(Screen):
 
     def _select_all(self):
         """Pick every scoring die (the best keep the rules allow)."""
+        keep = self._best_keep()
+        if keep is not None:
+            self.sel = _mark(self.game.roll, keep)
+
+    def _best_keep(self):
+        """The dice the first UP or DOWN picks: every scoring die (the best
+        keep the rules allow), or None when nothing scores."""
         game = self.game
         valid = game.valid_keeps()  # (kept by the game: keeps() walks every subset)
         # Without an exact target every keep is valid: the one with the most
@@ -260,9 +268,26 @@ class Play(Screen):
                  if game.rules.exact else scoring.most_dice(valid))
         allowed = [k[0] for k in valid]
         if found is None:
-            return
-        keep = found[0] if found[0] in allowed else (allowed[0] if allowed else ())
-        self.sel = _mark(game.roll, keep)
+            return None
+        return found[0] if found[0] in allowed else (allowed[0] if allowed else ())
+
+    def _may_bank(self):
+        """False when DOWN would be refused now: below the entry hurdle, hot
+        dice that must be rolled (the hint line then offers only the roll).
+        The answer is kept for the same roll and picks."""
+        game = self.game
+        key = (game.roll, game.phase, game.turn_total, tuple(self.sel))
+        last = self._bankable
+        if last is not None and last[0] == key:
+            return last[1]
+        keep = ()
+        if game.phase == "keep":
+            keep = self.selected() if any(self.sel) else self._best_keep()
+            if not keep or self._valid_points(keep) is None:
+                keep = None  # nothing valid picked: DOWN tells why, the hint keeps both
+        answer = keep is None or not game.bank_refusal(keep)
+        self._bankable = (key, answer)
+        return answer
 
     # ------------------------------------------------------------ input
 
@@ -548,6 +573,8 @@ class Play(Screen):
         if phase == "start":
             return app.t("offer_hint" + small) if game.offer else app.t("start_hint")
         if phase in ("keep", "decide"):
+            if not self._may_bank():  # the hint offers what the keys can do now
+                return app.t(("roll_only_hint" if phase == "keep" else "decide_roll_hint") + small)
             return app.t("keep_hint" + small)
         if phase == "farkle":
             return app.t("pass_hint")

@@ -80,3 +80,40 @@ def test_with_ask_off_rolling_on_and_banking_take_one_press(tmp_path, board, dra
     # Kept after a restart.
     again = Sim(board, str(tmp_path / board / "de"), seed=1)
     assert again.app.session.settings["ask"] is False
+
+
+# ------------------------------------------------------------ 8. the hint line
+
+
+def _hint(sim, name):
+    return sim.app.t(name if sim.app.big else name + "_small")
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", ("de", "en"))
+def test_the_hint_offers_banking_only_where_it_is_allowed(tmp_path, board, lang, drawn):
+    # Kneipe: entry hurdle 350. A 1 and a 5 (150) are below it: no banking.
+    sim, game = _sim(tmp_path, board, preset("kneipe"),
+                     [1, 5, 2, 3, 4, 4] + [1, 1, 1, 2] + [2, 3, 4, 6], lang=lang)
+    press(sim, "A")
+    texts = drawn(sim)
+    assert _hint(sim, "roll_only_hint") in texts and _hint(sim, "keep_hint") not in texts
+    press(sim, "DOWN")  # refused, told why
+    assert game.phase == "keep" and sim.state()["message"]
+    press(sim, "UP")  # below the hurdle the roll is not asked
+    assert game.turn_total == 150 and game.roll == (1, 1, 1, 2)
+    # 150 + 1000 is past the hurdle: both keys are offered again.
+    texts = drawn(sim)
+    assert _hint(sim, "keep_hint") in texts
+    press(sim, "DOWN", "DOWN")
+    assert game.seats[0].score == 1150
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_hot_dice_that_must_be_rolled_offer_only_the_roll(tmp_path, board, drawn):
+    # Kneipe: hot dice must be rolled. 1 1 1 5 5 1: all six score.
+    sim, game = _sim(tmp_path, board, preset("kneipe"), [1, 1, 1, 5, 5, 5, 2, 3, 4, 6, 6, 2],
+                     scores=(1000, 1000))
+    press(sim, "A")
+    texts = drawn(sim)
+    assert _hint(sim, "roll_only_hint") in texts
