@@ -495,6 +495,11 @@ class Play(Screen):
             ui.center(canvas, app.t(key) % (game.turn_total, game.dice_left()), y + 2)
         self._draw_aside(app, canvas, y + ui.die + 3)
         status = self.msg or self.tips.start_line(app, self)
+        if not status:
+            from firmware.screens.turns import penalty_ahead
+
+            warn = penalty_ahead(game, game.current)
+            status = app.t("warn_next" if app.big else "warn_next_small") % warn if warn else ""
         if status:
             ui.text(canvas, ui.fit(status, ui.w), 0, ui.h - 2 * ui.line)
 
@@ -548,7 +553,12 @@ class Play(Screen):
         if self.armed:
             return app.t("ask_roll" if self.armed == ROLL else "ask_bank") % self.stake
         if game.phase == "farkle":
+            seat = game.seat()
+            if game.rules.penalty and seat.score and seat.farkles == 2:  # the pass takes it
+                return app.t("farkle_penalty") % min(seat.score, game.rules.penalty)
             said = app.t("bust" if game.lost_kind == "bust" else "farkle")
+            if game.rules.penalty and seat.score and seat.farkles == 1:
+                return app.t("farkle_warn")
             if not game.lost:  # nothing was at stake: no "0 lost"
                 return said
             full = said + " " + app.t("lost") % game.lost

@@ -12,22 +12,36 @@ def offer_text(app, game):
     return app.t("offer" if app.big else "offer_small") % (points, game.rules.dice - len(aside))
 
 
+def penalty_ahead(game, seat):
+    """The points the next farkle of `seat` costs when it is the third in a
+    row (the penalty, no more than the seat has), else 0."""
+    seat = game.seats[seat]
+    if game.rules.penalty and seat.farkles == 2:
+        return min(seat.score, game.rules.penalty)
+    return 0
+
+
 def turn_results(game):
     """(seat, points) for each turn played since the last person's turn
-    began, most recent first; points None for a farkle or bust (the
-    hand-over says what the computers, and the person before, did)."""
+    began, most recent first; points None for a farkle or bust, a negative
+    number for a farkle that cost the penalty (the hand-over says what the
+    computers, and the person before, did)."""
     out = []
     events = game.events
     i = len(events) - 1
     if i >= 0 and events[i][0] == "turn":
         i -= 1  # the turn that begins now
+    paid = 0  # a penalty seen (events run backwards: it follows its farkle)
     while i >= 0:
         ev = events[i]
         kind = ev[0]
         if kind == "bank":
             out.append((ev[1], ev[2]))
+        elif kind == "penalty":
+            paid = ev[2]
         elif kind in ("farkle", "bust"):
-            out.append((ev[1], None))
+            out.append((ev[1], -paid if paid else None))
+            paid = 0
         elif kind == "turn" and not game.seats[ev[1]].is_bot:
             break
         i -= 1
@@ -35,10 +49,16 @@ def turn_results(game):
 
 
 def result_line(app, game, result):
-    """'Profi 2 +650' or 'Profi 2: Nichts', the name shortened to fit."""
+    """'Profi 2 +650', 'Profi 2: Nichts' or 'Profi 2: 3×Nichts -1000', the
+    name shortened to fit."""
     ui = app.ui
     seat, points = result
-    rest = app.t("turn_nothing") % "" if points is None else " +%d" % points
+    if points is None:
+        rest = app.t("turn_nothing") % ""
+    elif points < 0:
+        rest = app.t("turn_penalty") % ("", -points)
+    else:
+        rest = " +%d" % points
     return ui.fit(game.seats[seat].name, ui.w - ui.width(rest) - 1) + rest  # 1 px between
 
 
@@ -86,6 +106,9 @@ class HandOver(Screen):
         elif game.turn_total:  # taken over before the hand-over showed again
             lines.append(app.t("inherited" if app.big else "inherited_small") % (
                 game.turn_total, game.dice_left()))
+        warn = penalty_ahead(game, game.current)
+        if warn:
+            lines.append(app.t("warn_next" if app.big else "warn_next_small") % warn)
         if game.playoff is not None or game.final >= 0:
             key = "playoff_note" if game.playoff is not None else "final_note"
             lines.append(app.t(key if app.big else key + "_small"))

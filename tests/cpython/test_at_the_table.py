@@ -117,3 +117,37 @@ def test_hot_dice_that_must_be_rolled_offer_only_the_roll(tmp_path, board, drawn
     press(sim, "A")
     texts = drawn(sim)
     assert _hint(sim, "roll_only_hint") in texts
+
+
+# ------------------------------------------------------------ 3. three farkles
+
+
+FARKLE = [2, 3, 4, 6, 6, 2]
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", ("de", "en"))
+def test_the_second_farkle_warns_and_the_third_names_the_penalty(tmp_path, board, lang, drawn):
+    rules = preset("zehntausend").replace(penalty=1000)
+    sim, game = _sim(tmp_path, board, rules, FARKLE * 6, scores=(1100, 2000), lang=lang)
+    t = sim.app.t
+    press(sim, "A")  # Anna's first farkle: no word of the penalty
+    assert game.phase == "farkle" and t("farkle_warn") not in drawn(sim)
+    press(sim, "A")  # pass: Ben's hand-over
+    assert sim.state()["results"] == [["Anna", None]]
+    press(sim, "A", "A")  # Ben farkles and passes: Anna's hand-over
+    assert sim.state()["screen"] == "handover" and sim.state()["next"] == "Anna"
+    press(sim, "A")  # Anna's second farkle: warned
+    assert game.phase == "farkle" and t("farkle_warn") in drawn(sim)
+    press(sim, "A", "A", "A")  # pass; Ben rolls, farkles, passes: Anna's hand-over
+    assert sim.state()["screen"] == "handover"
+    assert _hint(sim, "warn_next") % 1000 in drawn(sim)  # before her turn: what the next one costs
+    press(sim, "A")  # the third farkle: the penalty is said where it happens
+    assert t("farkle_penalty") % 1000 in drawn(sim)
+    press(sim, "A")  # pass: 1100 - 1000; Ben's hand-over lists it
+    assert game.seats[0].score == 100
+    assert sim.state()["screen"] == "handover"
+    assert sim.state()["results"] == [["Anna", -1000]]
+    texts = drawn(sim)
+    assert any(s.endswith(t("turn_penalty") % ("", 1000)) for s in texts), texts
+    assert _hint(sim, "warn_next") % 1000 in texts  # Ben is at two farkles too
