@@ -205,9 +205,23 @@ class Standings(Menu):
             play = app.find("play")
             if play is not None:
                 app.push(SeatPick(self.game, "menu_leave",
-                                  lambda app, i: play.table_action(app, ("leave", i))))
+                                  lambda app, i: self._ask_leave(app, play, i)))
         else:
             app.pop()
+
+
+    def _ask_leave(self, app, play, seat):
+        """Ask before seat `seat` leaves; after it left, the cursor rests on
+        "back to the game" (the rows below the standings moved up)."""
+        from firmware.screens.message import Confirm
+
+        def leave(app):
+            if play.table_action(app, ("leave", seat)):
+                self.index = len(standing_lines(app, self.game))  # "back_to_game"
+
+        name = self.game.seats[seat].name
+        app.push(Confirm(app.ui.fit_name(app.t("leave_ask"), name, app.ui.w - 2),
+                         [app.t("leave_note")], leave))
 
 
 class JoinMenu(Menu):

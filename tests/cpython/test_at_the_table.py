@@ -151,3 +151,32 @@ def test_the_second_farkle_warns_and_the_third_names_the_penalty(tmp_path, board
     texts = drawn(sim)
     assert any(s.endswith(t("turn_penalty") % ("", 1000)) for s in texts), texts
     assert _hint(sim, "warn_next") % 1000 in texts  # Ben is at two farkles too
+
+
+# ------------------------------------------------------------ 6. leaving asks
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", ("de", "en"))
+def test_leaving_asks_names_who_leaves_and_rests_on_back(tmp_path, board, lang, drawn):
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), FARKLE * 4,
+                     names=("Anna", "Ben", "Cleo"), lang=lang)
+    t = sim.app.t
+    press(sim, "B")  # hand-over: the table
+    assert sim.state()["screen"] == "standings"
+    labels = sim.app.top().labels(sim.app)
+    while labels[sim.state()["index"]] != t("menu_leave"):
+        press(sim, "DOWN")
+    press(sim, "A", "DOWN")  # on Ben
+    press(sim, "A")
+    assert sim.state()["screen"] == "confirm"
+    texts = drawn(sim)
+    assert sim.app.ui.fit_name(t("leave_ask"), "Ben", sim.app.ui.w - 2) in texts
+    press(sim, "B")  # no: nobody left
+    assert sim.state()["screen"] == "standings" and len(game.active_seats()) == 3
+    press(sim, "A", "DOWN", "A", "A")  # again, yes
+    assert not game.seats[1].active and sim.state()["screen"] == "standings"
+    labels = sim.app.top().labels(sim.app)
+    assert labels[sim.state()["index"]] == t("back_to_game")  # the cursor rests on "back"
+    press(sim, "A")
+    assert sim.state()["screen"] in ("play", "handover")

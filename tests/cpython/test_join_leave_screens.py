@@ -78,6 +78,10 @@ def test_the_person_to_move_leaves_and_the_dice_go_on(tmp_path):
     assert sim.state()["screen"] == "seat_pick"
     assert sim.state()["index"] == first  # starts on the seat to move
     press(sim, "A")
+    assert sim.state()["screen"] == "confirm"  # asked, naming who leaves
+    assert sim.state()["title"] == DE["leave_ask"] % name
+    assert game.seats[first].active
+    press(sim, "A")
     assert not game.seats[first].active and game.current != first
     assert sim.state()["screen"] == "standings"
     assert all(s.name != "handover" for s in sim.app.stack)  # no stale hand-over
@@ -103,7 +107,7 @@ def test_what_the_engine_refuses_is_not_offered(tmp_path):
     # Leave until one seat is left: the last one cannot leave.
     _to_standings(sim)
     _choose(sim, DE["menu_leave"])
-    press(sim, "DOWN", "A")  # the computer leaves
+    press(sim, "DOWN", "A", "A")  # the computer leaves (asked, yes)
     assert len(game.active_seats()) == 1
     labels = sim.app.top().labels(sim.app)
     assert DE["menu_leave"] not in labels

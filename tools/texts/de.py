@@ -179,6 +179,8 @@ TEXTS = {
     "pad_join": "neu",
     "pad_hurdle": "Unter %d: zählt 0",
     "seat_joined": "%s kommt dazu",
+    "leave_ask": "%s geht?",
+    "leave_note": "Scheidet aus",
     "seat_left": "%s geht",
     "pad_undone": "Weg: %s",
     "pad_nothing_n": "%s: %d× Nichts",

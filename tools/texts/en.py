@@ -179,6 +179,8 @@ TEXTS = {
     "pad_join": "new",
     "pad_hurdle": "Below %d: 0",
     "seat_joined": "%s joins",
+    "leave_ask": "%s leaves?",
+    "leave_note": "Stops playing",
     "seat_left": "%s leaves",
     "pad_undone": "Undo: %s",
     "pad_nothing_n": "%s: %d× farkle",

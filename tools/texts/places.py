@@ -255,6 +255,8 @@ PLACES = {
     "pad_penalty": _p(MENU, "-%d" % ENTRY),
     "seat_joined": _p(LINE, NAME),
     "seat_left": _p(LINE, NAME),
+    "leave_ask": _p(TITLE, NAME),
+    "leave_note": _p(LINE),
     "pad_undone": _p(LINE, _ENTRY),
     "pad_nothing_n": _p(LINE, NAME, COUNT),
     "pad_round": _p(px(30, 20), COUNT),
