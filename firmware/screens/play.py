@@ -29,6 +29,7 @@ from firmware.tips import Tips
 ROLL_ANIM_MS = (600, 360, 150)  # per speed setting: slow, normal, fast
 ANIM_FRAME_MS = 60
 BOT_PACE_MS = (1100, 650, 250)  # per speed setting: slow, normal, fast
+BUSY_W = 10  # App.busy's mark (9 px) and a pixel of space
 MESSAGE_EVENTS = ("hot", "penalty", "final", "playoff", "join", "leave")
 
 
@@ -461,7 +462,7 @@ class Play(Screen):
         redraws the screen, and fitting them took about half a millisecond
         of it on the chip."""
         game = self.game
-        key = (seat.name, seat.score, seat.turns, game.turn_total, len(game.seats))
+        key = (seat.name, seat.score, seat.turns, game.turn_total, len(game.seats), seat.is_bot)
         kept = self._head
         if kept is None:
             kept = self._head = Kept()
@@ -471,7 +472,10 @@ class Play(Screen):
         ui = app.ui
         turn = "+%d" % game.turn_total
         turn_w = ui.width(turn)
-        room = ui.w - turn_w - 4
+        # A computer's turn leaves the top right corner to App.busy's mark
+        # (a press hurries it): the mark must not cover the turn's points.
+        right = ui.w - (BUSY_W if seat.is_bot else 0)
+        room = right - turn_w - 4
         if len(game.seats) == 1:
             head = app.t("solo_head") % (seat.turns + 1, seat.score)
             if ui.width(head) > room:  # the score matters more than the turn's number
@@ -479,7 +483,7 @@ class Play(Screen):
         else:
             score = ": %d" % seat.score
             head = ui.fit(seat.name, room - ui.width(score) - 1) + score  # 1 px between
-        texts = (ui.fit(head, room), turn, ui.w - turn_w)
+        texts = (ui.fit(head, room), turn, right - turn_w)
         kept.keep(app, (key, texts))
         return texts
 

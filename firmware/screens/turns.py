@@ -123,7 +123,11 @@ class HandOver(Screen):
             rows -= 1
             ui.text(canvas, ui.fit(tip, ui.w), 0, y + rows * ui.line)
         if rows > 0:
-            ui.lines(canvas, standing_lines(app, game)[:rows], y)
+            standings = standing_lines(app, game)
+            own = game.standings().index(game.current)
+            if own >= rows:  # the row of the seat to move stays in view
+                standings = standings[:rows - 1] + [standings[own]]
+            ui.lines(canvas, standings[:rows], y)
         if game.offer:
             ui.hints(canvas, app.t("offer_hint" if app.big else "offer_hint_small"))
         else:

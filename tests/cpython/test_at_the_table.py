@@ -180,3 +180,79 @@ def test_leaving_asks_names_who_leaves_and_rests_on_back(tmp_path, board, lang, 
     assert labels[sim.state()["index"]] == t("back_to_game")  # the cursor rests on "back"
     press(sim, "A")
     assert sim.state()["screen"] in ("play", "handover")
+
+
+# ------------------------------------------------------------ 10. small things
+
+
+def test_three_people_set_up_in_twelve_presses(tmp_path):
+    """A on the seat count adds a person, A on a computer's seat makes it a
+    person's (was 15 presses: every added seat was a "Profi")."""
+    from tests.cpython.test_presses import _presses
+
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
+    assert sim.state()["screen"] == "title"
+    keys = ["A", "DOWN", "DOWN", "A", "DOWN", "DOWN", "A"] + ["DOWN"] * 4 + ["A"]
+    assert _presses(sim, keys) == 12
+    assert sim.state()["screen"] == "handover"
+    game = sim.app.stack[1].game
+    assert [s.kind for s in game.seats] == ["", "", ""]
+    assert len({s.name for s in game.seats}) == 3
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", ("de", "en"))
+def test_pad_setup_hint_names_left_right_and_a_minus_at_zero_says_so(tmp_path, board, lang,
+                                                                       drawn):
+    from tests.cpython.test_pad_screens import menu_to, pad_menu
+
+    sim = Sim(board, str(tmp_path / board / lang), seed=1)
+    sim.app.session.settings["lang"] = lang
+    sim.app.settings_changed()
+    title_to(sim, "pad_title")
+    assert sim.state()["screen"] == "pad_setup"
+    assert sim.app.t("settings_hint") in drawn(sim)  # ←→ on the value rows
+    menu_to(sim, sim.app.t("start_game"))
+    assert sim.state()["screen"] == "pad"
+    pad_menu(sim, sim.app.t("pad_menu_adjust"))
+    press(sim, "A")  # the first seat, at 0
+    press(sim, "LEFT", "LEFT", "A")  # -1000
+    state = sim.state()
+    assert state["screen"] == "pad" and state["scores"][0] == 0
+    name = sim.app.stack[-1].pad.seats[0].name
+    assert state["message"] == sim.app.ui.fit_name(sim.app.t("pad_at_zero"), name, sim.app.ui.w)
+    assert "+0" not in state["message"]
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_hand_over_keeps_the_own_row_in_view(tmp_path, board, drawn):
+    names = ("Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz")
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), FARKLE * 8, names=names,
+                     scores=(5000, 4000, 3000, 2000, 1000, 0))
+    for _ in range(5):  # five farkles: Fritz (last in the standings) is next
+        press(sim, "A", "A")
+    assert sim.state()["screen"] == "handover" and sim.state()["next"] == "Fritz"
+    texts = drawn(sim)
+    assert any("»" in s and s.endswith(" 0") for s in texts), texts  # "6.»Fritz 0"
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_computer_turn_leaves_the_corner_to_the_busy_mark(tmp_path, board, monkeypatch):
+    from firmware import font
+    from firmware.screens.play import BUSY_W
+
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 5, 2, 3, 4, 4] * 6,
+                     names=(("Profi 1", "profi"), "Anna"))
+    log = []
+    orig = font.Font.draw
+
+    def draw(self, canvas, s, x, y, c=1):
+        if y == 0:
+            log.append((s, x + self.width(s)))
+        return orig(self, canvas, s, x, y, c)
+
+    monkeypatch.setattr(font.Font, "draw", draw)
+    assert game.seat().is_bot
+    press(sim, "UP")  # hurry it: the mark shows in the corner
+    turn = [end for s, end in log if s.startswith("+")]
+    assert turn and max(turn) <= sim.app.width - BUSY_W

@@ -261,6 +261,7 @@ PLACES = {
     "pad_nothing_n": _p(LINE, NAME, COUNT),
     "pad_round": _p(px(30, 20), COUNT),
     "pad_total": _p(px(90, 42), PTS),
+    "pad_at_zero": _p(LINE, NAME),
     "pad_hint": _p(HINT, on=BIG),
     "pad_hint_small": _p(HINT, on=SMALL),
     "pad_hint_zero": _p(HINT, on=BIG),
