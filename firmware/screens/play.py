@@ -456,13 +456,15 @@ class Play(Screen):
         ui.hints(canvas, self._hint(app))
 
     def _header(self, app, seat):
-        """The header's texts: who plays and their total ("Anna: 350",
-        alone "Zug 4: 350") fitted, and the turn total with its x on the
+        """The header's texts: who plays, their total and where they stand
+        ("Anna: 350 -200", see _race; alone "Zug 4: 350") fitted, and the turn total with its x on the
         right. Kept while they stay the same: a die pick or a cursor move
         redraws the screen, and fitting them took about half a millisecond
         of it on the chip."""
         game = self.game
-        key = (seat.name, seat.score, seat.turns, game.turn_total, len(game.seats), seat.is_bot)
+        race = _race(game)
+        key = (seat.name, seat.score, seat.turns, game.turn_total, len(game.seats), seat.is_bot,
+               race)
         kept = self._head
         if kept is None:
             kept = self._head = Kept()
@@ -480,9 +482,17 @@ class Play(Screen):
             head = app.t("solo_head") % (seat.turns + 1, seat.score)
             if ui.width(head) > room:  # the score matters more than the turn's number
                 head = "%d" % seat.score
-        else:
+        else:  # the name gives way to the race, the race to the score
             score = ": %d" % seat.score
-            head = ui.fit(seat.name, room - ui.width(score) - 1) + score  # 1 px between
+            head = None
+            if race is not None:
+                said = " " + app.t("race_" + race[0] + ("" if app.big else "_small")) % race[1]
+                if ui.width(score + said) + ui.width("M…") <= room:
+                    score += said
+                elif ui.width(score + said) - ui.width(": ") <= room:  # no room for a name
+                    head = score[2:] + said
+            if head is None:
+                head = ui.fit(seat.name, room - ui.width(score) - 1) + score  # 1 px between
         texts = (ui.fit(head, room), turn, right - turn_w)
         kept.keep(app, (key, texts))
         return texts
@@ -632,6 +642,26 @@ def _mark(roll, keep):
         else:
             flags.append(False)
     return flags
+
+
+def _race(game):
+    """Where the seat to move stands, its turn's points counted: ("need",
+    points) in the final round while it is behind (the points that put it
+    ahead: the best other total + 50), else ("lead", points ahead) or
+    ("behind", points behind the best other total); None when level or
+    alone at the table."""
+    mine = game.seat().score + game.turn_total
+    best = -1
+    for i in game.active_seats():
+        if i != game.current and game.seats[i].score > best:
+            best = game.seats[i].score
+    if best < 0:
+        return None
+    if game.final >= 0 and mine <= best:
+        return ("need", best - mine + 50)
+    if mine > best:
+        return ("lead", mine - best)
+    return None if mine == best else ("behind", best - mine)  # level: nothing to say
 
 
 def _hand_over(game):

@@ -256,3 +256,48 @@ def test_a_computer_turn_leaves_the_corner_to_the_busy_mark(tmp_path, board, mon
     press(sim, "UP")  # hurry it: the mark shows in the corner
     turn = [end for s, end in log if s.startswith("+")]
     assert turn and max(turn) <= sim.app.width - BUSY_W
+
+
+# ------------------------------------------------------------ 1. the race
+
+
+def _header(sim, drawn):
+    texts = drawn(sim)
+    return " ".join(texts[:2])  # the header: who, total and race; the turn's points
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", ("de", "en"))
+def test_the_play_header_shows_the_race_and_in_the_final_round_the_need(tmp_path, board,
+                                                                         lang, drawn):
+    sim, game = _sim(tmp_path, board, preset("zehntausend"),
+                     [1, 5, 2, 3, 4, 6] + [1, 1, 1, 2, 3, 4] + [1, 5, 2, 3, 4, 4] + [2, 2, 3, 4],
+                     scores=(3000, 3500), lang=lang)
+    small = "" if sim.app.big else "_small"
+    t = sim.app.t
+    press(sim, "A")  # Anna rolls: 500 behind Ben
+    assert t("race_behind" + small) % 500 in _header(sim, drawn)
+    press(sim, "A", "RIGHT", "A")  # 1 and 5 picked: not yet counted
+    press(sim, "DOWN", "DOWN")  # banks 150: 350 behind
+    assert game.seats[0].score == 3150
+    press(sim, "A", "DOWN", "DOWN")  # Ben's turn: 1000 banked, 1350 ahead
+    assert game.seats[1].score == 4500
+    press(sim, "A")  # Anna
+    assert t("race_behind" + small) % 1350 in _header(sim, drawn)
+    # The final round: Ben reached the target; Anna needs his total + 50.
+    game.seats[1].score = 10000
+    game.final = 1
+    game.pending = [0]
+    assert t("race_need" + small) % (10000 - 3150 + 50) in _header(sim, drawn)
+    press(sim, "UP", "UP")  # 150 more in the turn: less needed
+    assert t("race_need" + small) % (10000 - 3300 + 50) in _header(sim, drawn)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_leader_sees_the_lead(tmp_path, board, drawn):
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 5, 2, 3, 4, 6],
+                     scores=(5000, 3500))
+    press(sim, "A")
+    small = "" if sim.app.big else "_small"
+    assert sim.app.t("race_lead" + small) % 1500 in _header(sim, drawn)
+    assert "5000" in _header(sim, drawn)

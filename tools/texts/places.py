@@ -153,6 +153,12 @@ PLACES = {
     # a solo score stays below the target; with a 5-digit score the header
     # drops "Turn n" on a line too narrow for it (firmware/screens/play.py)
     "solo_head": _p(LINE, COUNT, 9950, line="{} +9950"),
+    "race_lead": _p(LINE, 9950, line="9950 {} +9950", on=BIG),
+    "race_behind": _p(LINE, 9950, line="9950 {} +9950", on=BIG),
+    "race_need": _p(LINE, 9950, line="9950 {} +9950", on=BIG),
+    "race_lead_small": _p(LINE, 9950, line="9950 {} +9950", on=SMALL),
+    "race_behind_small": _p(LINE, 9950, line="9950 {} +9950", on=SMALL),
+    "race_need_small": _p(LINE, 9950, line="9950 {} +9950", on=SMALL),
     "selection": _p(LINE, PTS),
     "select_dice": _p(LINE),
     "left": _p(LINE, DICE),
