@@ -457,14 +457,15 @@ class Play(Screen):
 
     def _header(self, app, seat):
         """The header's texts: who plays, their total and where they stand
-        ("Anna: 350 -200", see _race; alone "Zug 4: 350") fitted, and the turn total with its x on the
+        ("Anna: 350 -200", see race; alone "Zug 4: 350") fitted, and the
+        turn total with its x on the
         right. Kept while they stay the same: a die pick or a cursor move
         redraws the screen, and fitting them took about half a millisecond
         of it on the chip."""
         game = self.game
-        race = _race(game)
+        standing = race(game)
         key = (seat.name, seat.score, seat.turns, game.turn_total, len(game.seats), seat.is_bot,
-               race)
+               standing)
         kept = self._head
         if kept is None:
             kept = self._head = Kept()
@@ -485,8 +486,9 @@ class Play(Screen):
         else:  # the name gives way to the race, the race to the score
             score = ": %d" % seat.score
             head = None
-            if race is not None:
-                said = " " + app.t("race_" + race[0] + ("" if app.big else "_small")) % race[1]
+            if standing is not None:
+                said = " " + app.t("race_" + standing[0] + ("" if app.big else "_small")) % (
+                    standing[1])
                 if ui.width(score + said) + ui.width("M…") <= room:
                     score += said
                 elif ui.width(score + said) - ui.width(": ") <= room:  # no room for a name
@@ -644,7 +646,7 @@ def _mark(roll, keep):
     return flags
 
 
-def _race(game):
+def race(game):
     """Where the seat to move stands, its turn's points counted: ("need",
     points) in the final round while it is behind (the points that put it
     ahead: the best other total + 50), else ("lead", points ahead) or

@@ -62,6 +62,26 @@ def result_line(app, game, result):
     return ui.fit(game.seats[seat].name, ui.w - ui.width(rest) - 1) + rest  # 1 px between
 
 
+def final_lines(app, game):
+    """The final round on the hand-over: what the seat to move needs to
+    win, who reached the target with what, and, when others still play
+    after it, that the • marks them."""
+    from firmware.screens.play import race
+
+    ui = app.ui
+    out = []
+    standing = race(game)
+    if standing is not None and standing[0] == "need":
+        out.append(app.t("final_need") % standing[1])
+    reached = game.seats[game.final]
+    out.append(ui.fit_name(app.t("final_by") % ("%s", reached.score), reached.name, ui.w))
+    for i in game.pending:
+        if i != game.current:  # a • in the standings below
+            out.append(app.t("final_note" if app.big else "final_note_small"))
+            break
+    return out
+
+
 class HandOver(Screen):
     """Names who is next and what the turns before scored, and waits for A,
     so nobody moves by accident; with a takeover offer UP takes it and A
@@ -109,11 +129,13 @@ class HandOver(Screen):
         warn = penalty_ahead(game, game.current)
         if warn:
             lines.append(app.t("warn_next" if app.big else "warn_next_small") % warn)
-        if game.playoff is not None or game.final >= 0:
-            key = "playoff_note" if game.playoff is not None else "final_note"
-            lines.append(app.t(key if app.big else key + "_small"))
+        if game.playoff is None and game.final >= 0:
+            lines += final_lines(app, game)
+        elif game.playoff is not None:
+            lines.append(app.t("playoff_note" if app.big else "playoff_note_small"))
         rows = max(1, (ui.h - y - ui.line) // ui.line)
-        done = turn_results(game)[:max(1, rows - len(lines) - 1)]  # and a standings row
+        # the results, and a standings row (the final round's lines come first)
+        done = turn_results(game)[:max(0 if lines else 1, rows - len(lines) - 1)]
         lines += [result_line(app, game, r) for r in done]
         ui.lines(canvas, lines[:rows], y)
         y += ui.line * min(rows, len(lines))

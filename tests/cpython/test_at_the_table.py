@@ -301,3 +301,39 @@ def test_the_leader_sees_the_lead(tmp_path, board, drawn):
     small = "" if sim.app.big else "_small"
     assert sim.app.t("race_lead" + small) % 1500 in _header(sim, drawn)
     assert "5000" in _header(sim, drawn)
+
+
+# ------------------------------------------------------------ 4. the final round
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", ("de", "en"))
+def test_the_final_hand_over_says_who_reached_the_target_and_what_it_takes(tmp_path, board,
+                                                                            lang, drawn):
+    # Anna (9500) banks 1000 and reaches the target; Ben (9000) still plays.
+    sim, game = _sim(tmp_path, board, preset("zehntausend"),
+                     [1, 1, 1, 2, 3, 4] + [2, 3, 4, 6, 6, 2], scores=(9500, 9000), lang=lang)
+    t = sim.app.t
+    press(sim, "A", "DOWN", "DOWN")
+    assert game.final == 0 and sim.state()["screen"] == "handover"
+    texts = drawn(sim)
+    assert t("final_need") % (10500 - 9000 + 50) in texts  # what Ben needs
+    assert sim.app.ui.fit_name(t("final_by") % ("%s", 10500), "Anna", sim.app.ui.w) in texts
+    small = "" if sim.app.big else "_small"
+    assert t("final_note" + small) not in texts  # no • row in a two-seat game: not named
+    assert any("»" in s and "9000" in s for s in texts)  # Ben's own row, total in view
+    press(sim, "A")  # Ben rolls: the header keeps the need in view
+    assert t("race_need" + small) % 1550 in " ".join(drawn(sim)[:2])
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_with_three_seats_the_dot_marks_who_still_plays(tmp_path, board, drawn):
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 1, 1, 2, 3, 4] + FARKLE,
+                     names=("Anna", "Ben", "Cleo"), scores=(9500, 9000, 8000))
+    press(sim, "A", "DOWN", "DOWN")
+    assert sim.state()["next"] == "Ben"
+    texts = drawn(sim)
+    small = "" if sim.app.big else "_small"
+    assert sim.app.t("final_need") % 1550 in texts
+    if sim.app.big:  # (on 72x40 the rows end before the note)
+        assert sim.app.t("final_note" + small) in texts

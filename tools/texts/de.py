@@ -124,6 +124,8 @@ TEXTS = {
     "why_last_seat": "Einer muss bleiben",
     "penalty": "%s: %d Strafe",
     "final_round": "Schlussrunde!",
+    "final_need": "Zum Sieg: %d",
+    "final_by": "%s: Ziel %d",
     "final_note": "Schluss, noch: •",
     "playoff_note": "Stechen, noch: •",
     "final_note_small": "Schluss: •",

@@ -124,6 +124,8 @@ TEXTS = {
     "why_last_seat": "One must stay",
     "penalty": "%s pays %d",
     "final_round": "Final round!",
+    "final_need": "To win: %d",
+    "final_by": "%s: goal %d",
     "final_note": "Final round: •",
     "playoff_note": "Play-off, to go: •",
     "final_note_small": "Last turns: •",

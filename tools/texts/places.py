@@ -194,6 +194,8 @@ PLACES = {
     "why_last_seat": _p(LINE),
     "final_round": _p(LINE),
     "final_note": _p(LINE, line="{}••••••", on=BIG),
+    "final_need": _p(LINE, 99950),
+    "final_by": _p(LINE, NAME, 99950),
     "playoff_note": _p(LINE, line="{}••••••", on=BIG),
     "final_note_small": _p(LINE, line="{}••••••", on=SMALL),
     "playoff_note_small": _p(LINE, line="{}••••••", on=SMALL),
