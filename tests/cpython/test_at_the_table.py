@@ -337,3 +337,36 @@ def test_with_three_seats_the_dot_marks_who_still_plays(tmp_path, board, drawn):
     assert sim.app.t("final_need") % 1550 in texts
     if sim.app.big:  # (on 72x40 the rows end before the note)
         assert sim.app.t("final_note" + small) in texts
+
+
+# ------------------------------------------------------------ 12. the 5-dice rule
+
+
+def _computer_turn(sim, game, limit=40):
+    """Hurry the computer along (any key but B) until its turn ended."""
+    seat = game.current
+    for _ in range(limit):
+        if game.current != seat or sim.state()["screen"] != "play":
+            return
+        press(sim, "A")
+    raise AssertionError("the computer's turn did not end")
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("kind", ("vorsichtig", "mutig"))
+def test_a_computer_rolls_all_five_again_unless_an_exact_landing_wins(tmp_path, board, kind):
+    rules = preset("punktlandung")  # five dice, auto-keep, exact target 10000
+    # 8850 + 1100 = 9950: not a landing, the five dice are rolled again.
+    sim, game = _sim(tmp_path, board, rules, [1, 1, 1, 5, 5] + [2, 3, 4, 6, 6],
+                     names=(("Computer", kind), "Anna"), scores=(8850, 500))
+    _computer_turn(sim, game)
+    rolls = [ev for ev in game.events if ev[0] == "roll"]
+    assert len(rolls) == 2 and len(rolls[1][-1]) == 5, rolls  # all five again
+    assert game.seats[0].score == 8850  # ... and farkled
+    # 8900 + 1100 = 10000: banking wins, it banks.
+    sim, game = _sim(tmp_path / "exact", board, rules, [1, 1, 1, 5, 5],
+                     names=(("Computer", kind), "Anna"), scores=(8900, 500))
+    _computer_turn(sim, game)
+    assert game.seats[0].score == 10000 and game.winner == 0
+    sim.run(500)
+    assert sim.state()["screen"] == "winner"
