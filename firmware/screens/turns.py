@@ -275,7 +275,10 @@ class JoinMenu(Menu):
         if index == 0:
             from firmware.screens.names import NamePicker
 
-            app.replace(NamePicker(taken, lambda app, name: _join(app, play, name, "")))
+            from firmware.screens.lines import default_name
+
+            app.replace(NamePicker(taken, lambda app, name: _join(app, play, name, ""),
+                                   default_name(app, len(taken) + 1, taken)))
             return
         from firmware.players import computer_name
 

@@ -370,3 +370,75 @@ def test_a_computer_rolls_all_five_again_unless_an_exact_landing_wins(tmp_path, 
     assert game.seats[0].score == 10000 and game.winner == 0
     sim.run(500)
     assert sim.state()["screen"] == "winner"
+
+
+# ------------------------------------------------------------ 7. names
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_new_four_letter_name_in_at_most_15_presses_and_a_known_one_in_3(tmp_path, board,
+                                                                           drawn):
+    from tests.cpython.simdriver import type_name
+
+    sim = Sim(board, str(tmp_path / board), seed=1)
+    press(sim, "A", "DOWN", "DOWN", "DOWN")  # new game, seat 1
+    press(sim, "A")  # the names: no saved one yet, "New name…"
+    press(sim, "A")  # (counted: the press that opens the typer)
+    assert sim.state()["screen"] == "typer"
+    letters = drawn(sim)
+    for ch in "ABCMNZ":  # the letters are on screen, all at once
+        assert ch in letters
+    count = 1 + type_name(sim, "Anna")
+    assert count <= 15, count
+    assert sim.state()["screen"] == "setup" and sim.state()["seats"][0][0] == "Anna"
+    press(sim, "B")  # leave the form; the name is remembered once a game starts
+    sim.app.session.remember_name("Anna")
+    press(sim, "A", "DOWN", "DOWN", "DOWN")
+    keys = ["A", "A"]  # the names list opens on the last used name
+    press(sim, *keys)
+    assert len(keys) <= 3 and sim.state()["seats"][0][0] == "Anna"
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_person_joining_gets_a_default_name(tmp_path, board):
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), FARKLE * 4)
+    t = sim.app.t
+    press(sim, "B")  # the table
+    labels = sim.app.top().labels(sim.app)
+    while labels[sim.state()["index"]] != t("menu_join"):
+        press(sim, "DOWN")
+    press(sim, "A", "A")  # join: a person
+    assert sim.state()["screen"] == "names"
+    press(sim, "A")  # the default name, one press
+    assert game.seats[-1].name == t("player_n") % 3 and game.seats[-1].kind == ""
+
+
+# ------------------------------------------------------------ 9. the rules editor
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", ("de", "en"))
+def test_a_explains_the_option_and_the_hints_fit_the_row(tmp_path, board, lang, drawn):
+    from engine.rules import KEYS
+    from tests.cpython.test_rules_editor import _open_editor, _to_row
+
+    sim = Sim(board, str(tmp_path / board / lang), seed=1)
+    sim.app.session.settings["lang"] = lang
+    sim.app.settings_changed()
+    _open_editor(sim)
+    t = sim.app.t
+    small = "" if sim.app.big else "_small"
+    for key in KEYS:
+        _to_row(sim, key)
+        assert t("edit_hint" + small) in drawn(sim)
+        before = dict(sim.app.top().opts)
+        press(sim, "A")  # a page explains the option; nothing changes
+        assert sim.state()["screen"] == "rules_explain", key
+        lines = drawn(sim)
+        assert lines[0] == t("opt_" + key) and len(lines) > 2, (key, lines)
+        press(sim, "B")
+        assert sim.app.top().opts == before
+    for row in ("use", "save"):  # actions: A chooses, no "←→ ändern"
+        _to_row(sim, row)
+        texts = drawn(sim)
+        assert t("nav_hint") in texts and t("edit_hint" + small) not in texts

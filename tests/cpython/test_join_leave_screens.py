@@ -4,7 +4,7 @@ a person with a new name, a computer of a level, a seat that leaves
 is saved and survives a restart."""
 
 from simulator.host import Sim
-from tests.cpython.simdriver import new_game, play_to_end, press
+from tests.cpython.simdriver import type_name, new_game, play_to_end, press
 from tools.texts import de as texts_de
 
 DE = texts_de.TEXTS
@@ -40,7 +40,7 @@ def test_a_person_joins_with_a_new_name_and_plays(tmp_path):
     _choose(sim, DE["person"])
     _choose(sim, DE["new_name"])
     assert sim.state()["screen"] == "typer"
-    press(sim, *["DOWN"] * 3, "A")  # "D"
+    type_name(sim, "D")
     assert sim.state()["screen"] == "standings"
     game = _game(sim)
     assert [s.name for s in game.seats][-1] == "D" and game.seats[-1].kind == ""

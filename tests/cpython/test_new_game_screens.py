@@ -8,7 +8,7 @@ import pytest
 
 from firmware import strings
 from simulator.host import Sim
-from tests.cpython.simdriver import new_game, play_to_end, press, to_row
+from tests.cpython.simdriver import type_name, new_game, play_to_end, press, to_row
 
 BOARDS = ("pico_ssd1306_i2c", "thumby")
 
@@ -304,7 +304,7 @@ def test_new_game_starts_from_the_last_table_after_a_power_loss(tmp_path, board)
     press(sim, "DOWN", "RIGHT")  # three seats
     press(sim, "DOWN", "A", "A")  # seat 1: a new name, typed: "B"
     assert sim.state()["screen"] == "typer"
-    press(sim, "DOWN", "A")
+    type_name(sim, "B")
     press(sim, "DOWN", "RIGHT", "RIGHT")  # seat 2: a person ("Spieler 2")
     press(sim, "DOWN", "RIGHT")  # seat 3: the master
     press(sim, "DOWN", "DOWN", "RIGHT")  # tips on for both people

@@ -154,3 +154,27 @@ def test_new_game_from_the_last_table_two_presses(tmp_path):
     game = sim.app.stack[1].game
     assert [(s.name, s.kind) for s in game.seats] == seats
     assert game.rules.target == 4000
+
+
+def test_a_new_name_at_most_15_presses_a_known_one_2(tmp_path):
+    """From the form's seat row: A (names), A ("New name…"), the letters,
+    the ✓ (was 31 for "Anna"); a saved name is A, A."""
+    from tests.cpython.simdriver import type_name
+
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
+    sim.keys("A,DOWN,DOWN,DOWN")  # new game, seat 1
+    count = _presses(sim, ["A", "A"]) + type_name(sim, "Anna")
+    assert count == 10
+    sim.press("B")
+    sim.app.session.remember_name("Anna")
+    sim.keys("A,DOWN,DOWN,DOWN")
+    assert _presses(sim, ["A", "A"]) == 2
+    assert sim.state()["seats"][0][0] == "Anna"
+
+
+def test_three_people_twelve_presses(tmp_path):
+    """Title to the first hand-over with three people (was 15)."""
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
+    keys = ["A", "DOWN", "DOWN", "A", "DOWN", "DOWN", "A"] + ["DOWN"] * 4 + ["A"]
+    assert _presses(sim, keys) == 12
+    assert [s.kind for s in sim.app.stack[1].game.seats] == ["", "", ""]

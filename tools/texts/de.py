@@ -37,7 +37,8 @@ TEXTS = {
     "pick_name": "Name wählen",
     "new_name": "Neuer Name…",
     "type_name": "Name eingeben",
-    "name_hint": "↑↓←→ wählen  A ok",
+    "name_hint": "A nehmen  B löschen",
+    "name_hint_small": "A nimm  B lösch",
     "name_taken": "Name schon da",
     "name_empty": "Name fehlt",
     "preset_zehntausend": "Zehntausend",
@@ -308,7 +309,6 @@ TEXTS = {
     "rules_saved": "Gespeichert",
     "rules_bad": "So geht es nicht",
     "rules_from": "Vorlage",
-    "edit_hint": "←→ ändern B zurück",
     "opt_dice": "Würfel",
     "opt_target": "Ziel",
     "opt_entry": "Einstieg",
@@ -396,6 +396,17 @@ TEXTS = {
     "pl_5": ("Liegen alle Würfel, geht der Zug mit allen Würfeln weiter (heiße Würfel); die "
         "Punkte bleiben."),
     "pl_6": "Niemand darf einen Zug auslassen.",
+    "edit_hint": "←→ ändern  A erklärt",
+    "edit_hint_small": "←→ ändern A Info",
+    "ex_target": "Wer diesen Stand erreicht, bringt das Spielende in Gang (siehe Ende).",
+    "ex_n_of_kind": ("Vier oder mehr Gleiche: verdoppeln (jeder weitere Würfel verdoppelt den "
+        "Dreier) oder nur der Dreier zählt."),
+    "ex_ones_triple": "Was drei Einsen zählen: 1000 oder 300.",
+    "ex_straight": "Was die Straße 1 bis 6 in einem Wurf zählt (aus: nichts).",
+    "ex_small_straights": "Was 1 bis 5 und 2 bis 6 in einem Wurf zählen (aus: nichts).",
+    "ex_three_pairs": "Was drei Paare in einem Wurf mit sechs Würfeln zählen.",
+    "ex_quad_pair": "Was vier Gleiche und ein Paar in einem Wurf zählen.",
+    "ex_two_triplets": "Was zwei Dreier in einem Wurf zählen.",
     "op_dice": "%d Würfel, Ziel %d.",
     "op_entry": ("Einstieg: Erst ab %d Punkten in einem eigenen Zug darf man sichern, ohne "
         "geerbte Punkte. Darunter wird Sichern mit einer Meldung abgelehnt. Danach "

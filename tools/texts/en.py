@@ -37,7 +37,8 @@ TEXTS = {
     "pick_name": "Pick a name",
     "new_name": "New name…",
     "type_name": "Type a name",
-    "name_hint": "↑↓←→ pick  A ok",
+    "name_hint": "A add  B delete",
+    "name_hint_small": "A add  B del",
     "name_taken": "Name already taken",
     "name_empty": "Name missing",
     "preset_zehntausend": "Zehntausend",
@@ -308,7 +309,6 @@ TEXTS = {
     "rules_saved": "Saved",
     "rules_bad": "That does not work",
     "rules_from": "Start from",
-    "edit_hint": "←→ change  B back",
     "opt_dice": "Dice",
     "opt_target": "Target",
     "opt_entry": "Entry",
@@ -396,6 +396,17 @@ TEXTS = {
     "pl_5": ("Once all dice are set aside, the turn goes on with all of them (hot dice) and "
         "keeps its points."),
     "pl_6": "Nobody may skip a turn.",
+    "edit_hint": "←→ change  A explain",
+    "edit_hint_small": "←→ change A info",
+    "ex_target": "Whoever reaches this total sets the end of the game going (see End).",
+    "ex_n_of_kind": ("Four or more of a kind: doubling (each further die doubles the triple) "
+        "or only the triple counts."),
+    "ex_ones_triple": "What three ones score: 1000 or 300.",
+    "ex_straight": "What the straight 1 to 6 in one roll scores (off: nothing).",
+    "ex_small_straights": "What 1 to 5 and 2 to 6 in one roll score (off: nothing).",
+    "ex_three_pairs": "What three pairs in one roll of six dice score.",
+    "ex_quad_pair": "What four of a kind and a pair in one roll score.",
+    "ex_two_triplets": "What two triples in one roll score.",
     "op_dice": "%d dice, target %d.",
     "op_entry": ("Entry: you may bank only once one own turn reaches %d, without inherited "
         "points. Below it banking is refused with a message. After that every bank "

@@ -108,7 +108,8 @@ PLACES = {
     "pick_name": _p(TITLE),
     "new_name": _p(MENU),
     "type_name": _p(TITLE),
-    "name_hint": _p(HINT),
+    "name_hint": _p(HINT, on=BIG),
+    "name_hint_small": _p(HINT, on=SMALL),
     "name_taken": _p(LINE),
     "name_empty": _p(LINE),
     "player_n": _p(MENU, 8, line="9 {}"),
@@ -377,7 +378,8 @@ PLACES = {
     "rules_saved": _p(TITLE),
     "rules_bad": _p(TITLE),
     "rules_from": _p(MENU),
-    "edit_hint": _p(HINT),
+    "edit_hint": _p(HINT, on=BIG),
+    "edit_hint_small": _p(HINT, on=SMALL),
     "rules_linked": _p(TITLE),
     "rules_unsaved": _p(TITLE),
     "rules_keep": _p(MENU),
@@ -455,3 +457,7 @@ for _key in ("sc_one", "sc_five", "sc_ones", "sc_triple", "sc_double", "sc_tripl
              "op_decisions", "dec_penalty", "dec_takeover", "dec_bust", "od_note",
              "ky_1", "ky_2", "ky_3", "ky_4"):
     PLACES[_key] = _p(WRAP, PTS, PTS)
+# The rules editor's explanations (A on an option), on the same pager.
+for _key in ("ex_target", "ex_n_of_kind", "ex_ones_triple", "ex_straight",
+             "ex_small_straights", "ex_three_pairs", "ex_quad_pair", "ex_two_triplets"):
+    PLACES[_key] = _p(WRAP)
