@@ -1,10 +1,11 @@
 """The play screen: dice, selection, turn total, and the computer's turns.
 
 Buttons while dice are on the table: LEFT/RIGHT move the cursor, A picks or
-drops the die under it, UP rolls on and DOWN banks. With the setting "ask" on (the
-default) neither happens on one press: the first press of UP or DOWN picks every scoring die (when nothing
-is picked yet) and asks "Weiter mit 650?" or "650 sichern?"; the same key
-again does it, any other key (B: "nein") asks nothing more. Where the
+drops the die under it, UP rolls on and DOWN banks. With the setting
+"ask" on (the default) neither happens on one press: the first press of
+UP or DOWN picks every scoring die (when nothing is picked yet) and
+asks "Weiter mit 650?" or "650 sichern?"; the same key again does it,
+any other key (B: "nein") asks nothing more. Where the
 other choice is refused (the entry hurdle, hot dice that must be rolled)
 the roll needs no question: nothing is at stake that could be banked.
 With "ask" off, the first press picks and does it. B

@@ -273,9 +273,8 @@ class JoinMenu(Menu):
         play = self.play
         taken = [s.name for s in play.game.seats]
         if index == 0:
-            from firmware.screens.names import NamePicker
-
             from firmware.screens.lines import default_name
+            from firmware.screens.names import NamePicker
 
             app.replace(NamePicker(taken, lambda app, name: _join(app, play, name, ""),
                                    default_name(app, len(taken) + 1, taken)))

@@ -438,7 +438,7 @@ def test_a_explains_the_option_and_the_hints_fit_the_row(tmp_path, board, lang, 
         assert lines[0] == t("opt_" + key) and len(lines) > 2, (key, lines)
         press(sim, "B")
         assert sim.app.top().opts == before
-    for row in ("use", "save"):  # actions: A chooses, no "←→ ändern"
-        _to_row(sim, row)
+    for action in ("use", "save"):  # actions: A chooses, no "←→ ändern"
+        _to_row(sim, action)
         texts = drawn(sim)
         assert t("nav_hint") in texts and t("edit_hint" + small) not in texts

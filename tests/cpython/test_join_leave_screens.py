@@ -4,7 +4,7 @@ a person with a new name, a computer of a level, a seat that leaves
 is saved and survives a restart."""
 
 from simulator.host import Sim
-from tests.cpython.simdriver import type_name, new_game, play_to_end, press
+from tests.cpython.simdriver import new_game, play_to_end, press, type_name
 from tools.texts import de as texts_de
 
 DE = texts_de.TEXTS

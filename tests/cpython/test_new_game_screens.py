@@ -8,7 +8,7 @@ import pytest
 
 from firmware import strings
 from simulator.host import Sim
-from tests.cpython.simdriver import type_name, new_game, play_to_end, press, to_row
+from tests.cpython.simdriver import new_game, play_to_end, press, to_row, type_name
 
 BOARDS = ("pico_ssd1306_i2c", "thumby")
 
