@@ -1,5 +1,7 @@
 """Text helpers the screens share: a text wrapped to the screen's width,
-a game's standings as list lines, and a person's name until one is picked."""
+a game's standings as list lines, a person's name until one is picked,
+and where the seat to move stands in the race (the play header and the
+hand-over say it)."""
 
 
 def wrap(app, text, width=None):
@@ -80,3 +82,23 @@ def default_name(app, number, taken):
         if name not in taken:
             return name
         number += 1
+
+
+def race(game):
+    """Where the seat to move stands, its turn's points counted: ("need",
+    points) in the final round while it is behind (the points that put it
+    ahead: the best other total + 50), else ("lead", points ahead) or
+    ("behind", points behind the best other total); None when level or
+    alone at the table."""
+    mine = game.seat().score + game.turn_total
+    best = -1
+    for i in game.active_seats():
+        if i != game.current and game.seats[i].score > best:
+            best = game.seats[i].score
+    if best < 0:
+        return None
+    if game.final >= 0 and mine <= best:
+        return ("need", best - mine + 50)
+    if mine > best:
+        return ("lead", mine - best)
+    return None if mine == best else ("behind", best - mine)  # level: nothing to say

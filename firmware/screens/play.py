@@ -25,6 +25,7 @@ from firmware import buttons
 from firmware.clock import Due
 from firmware.players import Computers
 from firmware.screen import Kept, Screen
+from firmware.screens.lines import race
 from firmware.tips import Tips
 
 ROLL_ANIM_MS = (600, 360, 150)  # per speed setting: slow, normal, fast
@@ -645,26 +646,6 @@ def _mark(roll, keep):
         else:
             flags.append(False)
     return flags
-
-
-def race(game):
-    """Where the seat to move stands, its turn's points counted: ("need",
-    points) in the final round while it is behind (the points that put it
-    ahead: the best other total + 50), else ("lead", points ahead) or
-    ("behind", points behind the best other total); None when level or
-    alone at the table."""
-    mine = game.seat().score + game.turn_total
-    best = -1
-    for i in game.active_seats():
-        if i != game.current and game.seats[i].score > best:
-            best = game.seats[i].score
-    if best < 0:
-        return None
-    if game.final >= 0 and mine <= best:
-        return ("need", best - mine + 50)
-    if mine > best:
-        return ("lead", mine - best)
-    return None if mine == best else ("behind", best - mine)  # level: nothing to say
 
 
 def _hand_over(game):

@@ -3,7 +3,7 @@
 from engine.levels import LEVELS
 from firmware import buttons
 from firmware.screen import Menu, Screen
-from firmware.screens.lines import standing_lines
+from firmware.screens.lines import race, standing_lines
 
 
 def offer_text(app, game):
@@ -66,8 +66,6 @@ def final_lines(app, game):
     """The final round on the hand-over: what the seat to move needs to
     win, who reached the target with what, and, when others still play
     after it, that the • marks them."""
-    from firmware.screens.play import race
-
     ui = app.ui
     out = []
     standing = race(game)
