@@ -39,6 +39,7 @@ DEFAULT_SETTINGS = {
     "dice": 0,  # dice style: 0 pips, 1 rounded, 2 digits (firmware.ui)
     "sound": True,  # the buzzer, where the board has one (firmware.device)
     "tips": False,  # new people start with tips on (the new-game form reads it)
+    "ask": True,  # rolling on and banking ask first (firmware.screens.play)
     "pad": None,  # the last score pad's [entry hurdle, penalty] (firmware.screens.pad)
 }
 
@@ -263,7 +264,7 @@ def _setting(key, value):
     pair is checked by its form (firmware.screens.pad)."""
     if key == "lang":
         return value if value in ("de", "en") else None
-    if key in ("sound", "tips"):
+    if key in ("sound", "tips", "ask"):
         return bool(value)
     if key == "pad":
         return value

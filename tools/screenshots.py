@@ -254,8 +254,8 @@ def scenes():
         sim.keys("A,DOWN,DOWN,DOWN,DOWN")
 
     def typer(sim):
-        # New game, first seat, "New name…", then A-n-n-a by the picker.
-        sim.keys("A,DOWN,DOWN,DOWN,A,A,RIGHT" + ",DOWN" * 13 + ",RIGHT,RIGHT" + ",UP" * 13)
+        # New game, first seat, "New name…", then A-n-n-a on the letter grid.
+        sim.keys("A,DOWN,DOWN,DOWN,A,A,A,DOWN,A,A,UP,A")
 
     def handover(sim):
         sim.keys("A,UP,A")

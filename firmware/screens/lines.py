@@ -43,3 +43,23 @@ def standing_lines(app, game):
     marks = standing_marks(game, game.phase != "over",
                            game.final >= 0 or game.playoff is not None, game.pending)
     return marked_lines(app, game, marks)
+
+
+def race(game):
+    """Where the seat to move stands, its turn's points counted: ("need",
+    points) in the final round while it is behind (the points that put it
+    ahead: the best other total + 50), else ("lead", points ahead) or
+    ("behind", points behind the best other total); None when level or
+    alone at the table."""
+    mine = game.seat().score + game.turn_total
+    best = -1
+    for i in game.active_seats():
+        if i != game.current and game.seats[i].score > best:
+            best = game.seats[i].score
+    if best < 0:
+        return None
+    if game.final >= 0 and mine <= best:
+        return ("need", best - mine + 50)
+    if mine > best:
+        return ("lead", mine - best)
+    return None if mine == best else ("behind", best - mine)  # level: nothing to say

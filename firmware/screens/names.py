@@ -22,18 +22,21 @@ def default_name(app, number, taken):
 
 
 class NamePicker(Menu):
-    """Saved names not yet at the table, then 'New name…'. `done(app,
-    name)` receives the choice."""
+    """Saved names not yet at the table (the last used first), then 'New
+    name…'; with `default` (a person joining mid-game: "Spieler 3") that
+    name first. `done(app, name)` receives the choice."""
 
     name = "names"
 
-    def __init__(self, taken, done):
+    def __init__(self, taken, done, default=None):
         Menu.__init__(self)
         self.taken = taken
         self.done = done
+        self.default = default
 
     def _names(self, app):
-        return [n for n in app.session.names if n not in self.taken]
+        out = [self.default] if self.default else []
+        return out + [n for n in app.session.names if n not in self.taken and n not in out]
 
     def title(self, app):
         """The screen title."""
@@ -53,76 +56,112 @@ class NamePicker(Menu):
             app.replace(Typer(self.taken, self.done))
 
 
+DONE = "✓"  # the grid's last row starts with it: A there takes the name
+
+
+def grid_rows(cols):
+    """The picker's letters in rows of `cols`, the last row led by DONE (UP
+    from the first row reaches it in one press). Upper case only: the
+    Typer writes a word's first letter upper case, the rest lower case."""
+    cells = ALPHABET[:29] + "ß -." + ALPHABET[-13:-3]
+    rows = [cells[i:i + cols] for i in range(0, len(cells), cols)]
+    if len(rows[-1]) < cols:
+        rows[-1] = DONE + rows[-1]
+    else:
+        rows.append(DONE)
+    return rows
+
+
 class Typer(Screen):
-    """The on-screen character picker: UP/DOWN change the letter under the
-    cursor, RIGHT moves on (adding a letter), LEFT moves back, A takes the
-    name, B deletes the last letter (or leaves when the name is empty)."""
+    """The letter grid, all letters in view: the arrows move the cursor
+    (round the edges), A adds the letter under it (on DONE: takes the
+    name), B deletes the last letter (or leaves when the name is empty).
+    A word's first letter is upper case, the rest lower case: "Anna" is
+    A, DOWN, A, A, UP, A, UP, A on 128x64."""
 
     name = "typer"
 
     def __init__(self, taken, done):
         self.taken = taken
         self.done = done
-        self.chars = [0]  # indices into ALPHABET
-        self.pos = 0
+        self.typed = ""
+        self.row = 0
+        self.col = 0
         self.error = ""
 
     def text(self):
         """The name typed so far (without trailing spaces)."""
-        return "".join(ALPHABET[i] for i in self.chars).rstrip()
+        return self.typed.rstrip()
+
+    def _cell(self, rows, row, col):
+        ch = rows[row][min(col, len(rows[row]) - 1)]
+        if ch != DONE and self.typed and self.typed[-1] not in " -":
+            i = ALPHABET.find(ch)
+            if i < 29:  # within a word: lower case (by the table: MicroPython
+                ch = ALPHABET[i + 29]  # lowers ASCII only)
+        return ch
 
     def on_key(self, app, key, kind):
         """See the class docstring."""
+        rows = grid_rows(_cols(app))
         self.error = ""
-        if key == buttons.UP:
-            self.chars[self.pos] = (self.chars[self.pos] - 1) % len(ALPHABET)
-        elif key == buttons.DOWN:
-            self.chars[self.pos] = (self.chars[self.pos] + 1) % len(ALPHABET)
-        elif key == buttons.RIGHT:
-            if self.pos + 1 < MAX_NAME:
-                self.pos += 1
-                if self.pos == len(self.chars):
-                    # a new place starts at the previous letter's case group
-                    self.chars.append(ALPHABET.index("a") if self.chars[-1] < 29 else
-                                      self.chars[-1])
-        elif key == buttons.LEFT:
-            self.pos = max(0, self.pos - 1)
+        if key in (buttons.UP, buttons.DOWN):
+            self.row = (self.row + (1 if key == buttons.DOWN else -1)) % len(rows)
+        elif key in (buttons.LEFT, buttons.RIGHT):
+            n = len(rows[self.row])
+            self.col = (min(self.col, n - 1) + (1 if key == buttons.RIGHT else -1)) % n
         elif key == buttons.A and kind == "press":
-            name = self.text()
-            if not name:
-                self.error = app.t("name_empty")
-            elif name in self.taken:
-                self.error = app.t("name_taken")
+            ch = self._cell(rows, self.row, self.col)
+            if ch != DONE:
+                if len(self.typed) < MAX_NAME:
+                    self.typed += ch
             else:
-                app.pop()
-                self.done(app, name)
-                return
+                name = self.text()
+                if not name:
+                    self.error = app.t("name_empty")
+                elif name in self.taken:
+                    self.error = app.t("name_taken")
+                else:
+                    app.pop()
+                    self.done(app, name)
+                    return
         elif key == buttons.B and kind == "press":
-            if len(self.chars) > 1:
-                self.chars.pop()
-                self.pos = min(self.pos, len(self.chars) - 1)
+            if self.typed:
+                self.typed = self.typed[:-1]
             else:
                 app.pop()
                 return
+        else:
+            return
         app.redraw()
 
     def draw(self, app, canvas):
-        """The name with the cursor under the current letter."""
+        """The name so far, the grid with the cursor's cell inverted, the
+        hint (or a refusal)."""
         ui = app.ui
-        app.ui.clear(canvas)
-        ui.title(canvas, app.t("type_name"))
-        y = ui.line * 2
-        x = 2
-        for i, ch in enumerate(self.chars):
-            ui.text(canvas, ALPHABET[ch], x, y)
-            w = max(ui.width(ALPHABET[ch]), ui.width("n"))
-            if i == self.pos:
-                canvas.hline(x, y + ui.font.height + 1, w, 1)
-            x += w + 1
-        if self.error:
-            ui.text(canvas, self.error, 0, y + ui.line * 2)
-        ui.hints(canvas, app.t("name_hint"))
+        ui.clear(canvas)
+        ui.title(canvas, ui.fit((self.typed or app.t("type_name")) + "_", ui.w - 2))
+        cols = _cols(app)
+        rows = grid_rows(cols)
+        cw = ui.w // cols
+        ch_h = ui.font.height + (1 if app.big else 0)
+        y = ui.line + 1
+        for r, row in enumerate(rows):
+            for c in range(len(row)):
+                ch = self._cell(rows, r, c)
+                x = c * cw
+                on = r == self.row and c == min(self.col, len(row) - 1)
+                if on:
+                    canvas.fill_rect(x, y - 1, cw, ch_h, 1)
+                ui.text(canvas, ch, x + (cw - ui.width(ch)) // 2, y, 0 if on else 1)
+            y += ch_h
+        ui.hints(canvas, self.error or app.t("name_hint" if app.big else "name_hint_small"))
 
     def state(self):
-        """The name typed so far."""
-        return {"text": self.text(), "pos": self.pos}
+        """The name typed so far and the cursor."""
+        return {"text": self.text(), "row": self.row, "col": self.col}
+
+
+def _cols(app):
+    """Grid columns: 13 (A-M, N-Z) on both layouts."""
+    return 13

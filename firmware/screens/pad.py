@@ -124,6 +124,8 @@ def event_text(app, pad, events):
         elif kind == "nothing" and not msg:
             msg = ui.fit_name(app.t("pad_nothing_n") % ("%s", ev[2]), pad.seats[ev[1]].name,
                               ui.w)
+        elif kind == "adjust" and not ev[2] and not msg:  # a minus at 0: say so, not "+0"
+            msg = ui.fit_name(app.t("pad_at_zero"), pad.seats[ev[1]].name, ui.w)
         elif kind in ("adjust", "turn") and not msg:
             msg = "%s %s = %d" % (pad.seats[ev[1]].name, signed(ev[2]), ev[3])
     return msg
@@ -687,6 +689,14 @@ class PadSetup(Menu):
         if app.session.save_pad(pad):
             screen.msg = app.t("save_failed")
         app.home(screen)
+
+    def hint(self, app):
+        """What the keys do on the row: LEFT/RIGHT change a value, A names
+        a seat or starts."""
+        row = self._rows()[self.index]
+        if row == "start":
+            return app.t("form_hint_start")
+        return app.t("nav_hint" if row == "seat" else "settings_hint")
 
     def state(self):
         """The form's values."""

@@ -1,12 +1,14 @@
 """The play screen: dice, selection, turn total, and the computer's turns.
 
 Buttons while dice are on the table: LEFT/RIGHT move the cursor, A picks or
-drops the die under it, UP rolls on and DOWN banks. Neither happens on one
-press: the first press of UP or DOWN picks every scoring die (when nothing
-is picked yet) and asks "Weiter mit 650?" or "650 sichern?"; the same key
-again does it, any other key (B: "nein") asks nothing more. Where the
+drops the die under it, UP rolls on and DOWN banks. With the setting
+"ask" on (the default) neither happens on one press: the first press of
+UP or DOWN picks every scoring die (when nothing is picked yet) and
+asks "Weiter mit 650?" or "650 sichern?"; the same key again does it,
+any other key (B: "nein") asks nothing more. Where the
 other choice is refused (the entry hurdle, hot dice that must be rolled)
-the roll needs no question: nothing is at stake that could be banked. B
+the roll needs no question: nothing is at stake that could be banked.
+With "ask" off, the first press picks and does it. B
 drops the question, else the picked dice, else opens the standings. At the
 start of a turn A rolls, UP takes over an offered turn and B opens the
 standings. After a farkle A passes the dice on. During a computer's turn
@@ -23,11 +25,13 @@ from firmware import buttons
 from firmware.clock import Due
 from firmware.players import Computers
 from firmware.screen import Kept, Screen
+from firmware.screens.lines import race
 from firmware.tips import Tips
 
 ROLL_ANIM_MS = (600, 360, 150)  # per speed setting: slow, normal, fast
 ANIM_FRAME_MS = 60
 BOT_PACE_MS = (1100, 650, 250)  # per speed setting: slow, normal, fast
+BUSY_W = 10  # App.busy's mark (9 px) and a pixel of space
 MESSAGE_EVENTS = ("hot", "penalty", "final", "playoff", "join", "leave")
 
 
@@ -39,6 +43,7 @@ class Play(Screen):
     _scored = None  # the last score asked for: (dice, open singles, rules, points)
     _unscored = None  # the last _bad_dice: (roll, rules, open singles, picks, answer)
     _head = None  # the header's texts and what they were for, a Kept (see _header)
+    _bankable = None  # the last _may_bank: (roll, phase, turn total, picks), answer
 
     def __init__(self, app, game):
         self.game = game
@@ -235,7 +240,8 @@ class Play(Screen):
         if then == BANK and refusal:
             self.msg = app.tf("why_" + refusal[0], refusal[1])
             return
-        if armed != then and (then == BANK or not refusal):
+        if (armed != then and (then == BANK or not refusal)
+                and app.session.settings["ask"]):
             self.armed = then
             self.stake = game.turn_total + points
             return
@@ -249,6 +255,13 @@ class Play(Screen):
 
     def _select_all(self):
         """Pick every scoring die (the best keep the rules allow)."""
+        keep = self._best_keep()
+        if keep is not None:
+            self.sel = _mark(self.game.roll, keep)
+
+    def _best_keep(self):
+        """The dice the first UP or DOWN picks: every scoring die (the best
+        keep the rules allow), or None when nothing scores."""
         game = self.game
         valid = game.valid_keeps()  # (kept by the game: keeps() walks every subset)
         # Without an exact target every keep is valid: the one with the most
@@ -258,9 +271,26 @@ class Play(Screen):
                  if game.rules.exact else scoring.most_dice(valid))
         allowed = [k[0] for k in valid]
         if found is None:
-            return
-        keep = found[0] if found[0] in allowed else (allowed[0] if allowed else ())
-        self.sel = _mark(game.roll, keep)
+            return None
+        return found[0] if found[0] in allowed else (allowed[0] if allowed else ())
+
+    def _may_bank(self):
+        """False when DOWN would be refused now: below the entry hurdle, hot
+        dice that must be rolled (the hint line then offers only the roll).
+        The answer is kept for the same roll and picks."""
+        game = self.game
+        key = (game.roll, game.phase, game.turn_total, tuple(self.sel))
+        last = self._bankable
+        if last is not None and last[0] == key:
+            return last[1]
+        keep = ()
+        if game.phase == "keep":
+            keep = self.selected() if any(self.sel) else self._best_keep()
+            if not keep or self._valid_points(keep) is None:
+                keep = None  # nothing valid picked: DOWN tells why, the hint keeps both
+        answer = keep is None or not game.bank_refusal(keep)
+        self._bankable = (key, answer)
+        return answer
 
     # ------------------------------------------------------------ input
 
@@ -428,13 +458,16 @@ class Play(Screen):
         ui.hints(canvas, self._hint(app))
 
     def _header(self, app, seat):
-        """The header's texts: who plays and their total ("Anna: 350",
-        alone "Zug 4: 350") fitted, and the turn total with its x on the
+        """The header's texts: who plays, their total and where they stand
+        ("Anna: 350 -200", see race; alone "Zug 4: 350") fitted, and the
+        turn total with its x on the
         right. Kept while they stay the same: a die pick or a cursor move
         redraws the screen, and fitting them took about half a millisecond
         of it on the chip."""
         game = self.game
-        key = (seat.name, seat.score, seat.turns, game.turn_total, len(game.seats))
+        standing = race(game)
+        key = (seat.name, seat.score, seat.turns, game.turn_total, len(game.seats), seat.is_bot,
+               standing)
         kept = self._head
         if kept is None:
             kept = self._head = Kept()
@@ -444,15 +477,27 @@ class Play(Screen):
         ui = app.ui
         turn = "+%d" % game.turn_total
         turn_w = ui.width(turn)
-        room = ui.w - turn_w - 4
+        # A computer's turn leaves the top right corner to App.busy's mark
+        # (a press hurries it): the mark must not cover the turn's points.
+        right = ui.w - (BUSY_W if seat.is_bot else 0)
+        room = right - turn_w - 4
         if len(game.seats) == 1:
             head = app.t("solo_head") % (seat.turns + 1, seat.score)
             if ui.width(head) > room:  # the score matters more than the turn's number
                 head = "%d" % seat.score
-        else:
+        else:  # the name gives way to the race, the race to the score
             score = ": %d" % seat.score
-            head = ui.fit(seat.name, room - ui.width(score) - 1) + score  # 1 px between
-        texts = (ui.fit(head, room), turn, ui.w - turn_w)
+            head = None
+            if standing is not None:
+                said = " " + app.t("race_" + standing[0] + ("" if app.big else "_small")) % (
+                    standing[1])
+                if ui.width(score + said) + ui.width("M…") <= room:
+                    score += said
+                elif ui.width(score + said) - ui.width(": ") <= room:  # no room for a name
+                    head = score[2:] + said
+            if head is None:
+                head = ui.fit(seat.name, room - ui.width(score) - 1) + score  # 1 px between
+        texts = (ui.fit(head, room), turn, right - turn_w)
         kept.keep(app, (key, texts))
         return texts
 
@@ -468,6 +513,11 @@ class Play(Screen):
             ui.center(canvas, app.t(key) % (game.turn_total, game.dice_left()), y + 2)
         self._draw_aside(app, canvas, y + ui.die + 3)
         status = self.msg or self.tips.start_line(app, self)
+        if not status:
+            from firmware.screens.turns import penalty_ahead
+
+            warn = penalty_ahead(game, game.current)
+            status = app.t("warn_next" if app.big else "warn_next_small") % warn if warn else ""
         if status:
             ui.text(canvas, ui.fit(status, ui.w), 0, ui.h - 2 * ui.line)
 
@@ -521,7 +571,12 @@ class Play(Screen):
         if self.armed:
             return app.t("ask_roll" if self.armed == ROLL else "ask_bank") % self.stake
         if game.phase == "farkle":
+            seat = game.seat()
+            if game.rules.penalty and seat.score and seat.farkles == 2:  # the pass takes it
+                return app.t("farkle_penalty") % min(seat.score, game.rules.penalty)
             said = app.t("bust" if game.lost_kind == "bust" else "farkle")
+            if game.rules.penalty and seat.score and seat.farkles == 1:
+                return app.t("farkle_warn")
             if not game.lost:  # nothing was at stake: no "0 lost"
                 return said
             full = said + " " + app.t("lost") % game.lost
@@ -546,6 +601,8 @@ class Play(Screen):
         if phase == "start":
             return app.t("offer_hint" + small) if game.offer else app.t("start_hint")
         if phase in ("keep", "decide"):
+            if not self._may_bank():  # the hint offers what the keys can do now
+                return app.t(("roll_only_hint" if phase == "keep" else "decide_roll_hint") + small)
             return app.t("keep_hint" + small)
         if phase == "farkle":
             return app.t("pass_hint")

@@ -1,7 +1,8 @@
 """The rules editor: every option of docs/rules.md, starting from any rule set.
 
-Rows: one per option key (engine.rules.KEYS; LEFT/RIGHT or A cycle its
-value), then "Use these", "Save as…" and, for a saved set, "Delete".
+Rows: one per option key (engine.rules.KEYS; LEFT/RIGHT cycle its value,
+A opens a page that explains it), then "Use these", "Save as…" and, for a
+saved set, "Delete".
 A change that clashes with linked options changes those too
 (engine.rules.settle: 5 dice turn the straight and three pairs off, an
 exact target sets the finish "exact", ...) and a page names what else
@@ -94,6 +95,28 @@ def problem_text(app, found, short=False):
     return app.tf("rule_why_" + err.key + end, (label,) + err.values)
 
 
+def explain(app, key, opts):
+    """What option `key` does, in words (the rules help's sentences where
+    they exist, with the values of `opts`)."""
+    t = app.t
+    value = opts[key]
+    if key == "dice":
+        return t("op_dice") % (value, opts["target"])
+    if key == "entry":
+        return t("op_entry") % value if value else t("op_no_entry")
+    if key == "hot_dice":
+        return t("op_hot_may") + "\n" + t("op_hot_must")
+    if key == "penalty":
+        return t("op_penalty") % (value or PENALTIES[-1])
+    if key == "finish":
+        return t("op_exact_finish" if value == "exact" else "op_" + value)
+    if key == "tie":
+        return t("op_" + value)
+    if key in ("auto_keep", "triples_across", "takeover", "exact"):
+        return t("op_" + key)
+    return t("ex_" + key)
+
+
 class RulesEditor(Menu):
     """See the module docstring. `start` is the Rules to begin from, `done(app,
     rules, name)` receives the chosen set (name None when unsaved), `name` the
@@ -137,8 +160,11 @@ class RulesEditor(Menu):
         return out
 
     def hint(self, app):
-        """The keys."""
-        return app.t("edit_hint")
+        """The keys of the row: an option changes with LEFT/RIGHT and A
+        explains it; an action is chosen with A."""
+        if self._rows()[self.index] in KEYS:
+            return app.t("edit_hint" if app.big else "edit_hint_small")
+        return app.t("nav_hint")
 
     def draw(self, app, canvas):
         """The list; with a refused combination the list gives two lines
@@ -250,8 +276,14 @@ class RulesEditor(Menu):
         elif row == "delete":
             app.session.delete_ruleset(self.set_name)
             self.set_name = None
-        else:
-            self.change(app, index, 1)
+        else:  # an option: a page explains it (LEFT/RIGHT change it)
+            from firmware.screens.wrap import wrap
+            from firmware.screens.pager import Pager
+
+            label = app.t("opt_" + row)
+            text = label + ": " + value_text(app, row, self.opts[row]) + "\n" + explain(
+                app, row, self.opts)
+            app.push(Pager(label, wrap(app, text), "rules_explain"))
 
     def _unchanged(self, app, rules):
         for name, enc in app.session.rulesets():

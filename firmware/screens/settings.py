@@ -9,7 +9,8 @@ effect in firmware.ui at once; the pace is read by the play screen (the computer
 steps and the roll animation). The sound row shows only where the board
 has a buzzer (`app.has_sound`), contrast and sleep only where the host
 drives a panel (`app.has_panel`; the browser page has none). "tips": whether people start a new game
-with tips on (the new-game form reads it; off by default).
+with tips on (the new-game form reads it; off by default). "ask": whether
+rolling on and banking ask first (the play screen; on by default).
 """
 
 from firmware.files import CONTRAST
@@ -45,6 +46,7 @@ class Settings(Menu):
         if app.has_sound:
             rows.append("sound")
         rows.append("tips")
+        rows.append("ask")
         return rows
 
     def title(self, app):

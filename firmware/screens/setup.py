@@ -12,8 +12,10 @@ KINDS = ("",) + LEVELS
 
 
 class Setup(Menu):
-    """The new-game form. Rows: preset, target, seat count, one row per seat
-    (LEFT/RIGHT: person or computer level; A: pick the person's name),
+    """The new-game form. Rows: preset, target, seat count (RIGHT adds a
+    computer, A a person, LEFT drops the last seat), one row per seat
+    (LEFT/RIGHT: person or computer level; A: pick the person's name, or
+    make a computer's seat a person's),
     seat order, tips, start.
 
     The rules row steps through the presets, then the saved custom sets
@@ -176,8 +178,16 @@ class Setup(Menu):
 
                 taken = [s[0] for j, s in enumerate(self.seats) if j != i]
                 app.push(NamePicker(taken, lambda app, name: self._set_name(i, name)))
-            else:
-                self.change(app, index, 1)
+            else:  # a computer's seat: A makes it a person's
+                seat = self.seats[i]
+                seat[1] = ""
+                seat[0] = default_name(app, i + 1, [s[0] for s in self.seats if s is not seat])
+        elif row == "count":  # A adds a person (RIGHT a computer): as easy
+            n = len(self.seats) + 1
+            if n <= MAX_SEATS:
+                self.seats.append([default_name(app, n, [s[0] for s in self.seats]), ""])
+                if app.session.settings["tips"]:
+                    self.tips.append(self.seats[-1][0])
         elif row == "order":
             app.push(Order(self.seats))
         elif row == "preset":

@@ -3,7 +3,7 @@
 from engine.levels import LEVELS
 from firmware import buttons
 from firmware.screen import Menu, Screen
-from firmware.screens.lines import standing_lines
+from firmware.screens.lines import race, standing_lines
 
 
 def offer_text(app, game):
@@ -12,22 +12,36 @@ def offer_text(app, game):
     return app.t("offer" if app.big else "offer_small") % (points, game.rules.dice - len(aside))
 
 
+def penalty_ahead(game, seat):
+    """The points the next farkle of `seat` costs when it is the third in a
+    row (the penalty, no more than the seat has), else 0."""
+    seat = game.seats[seat]
+    if game.rules.penalty and seat.farkles == 2:
+        return min(seat.score, game.rules.penalty)
+    return 0
+
+
 def turn_results(game):
     """(seat, points) for each turn played since the last person's turn
-    began, most recent first; points None for a farkle or bust (the
-    hand-over says what the computers, and the person before, did)."""
+    began, most recent first; points None for a farkle or bust, a negative
+    number for a farkle that cost the penalty (the hand-over says what the
+    computers, and the person before, did)."""
     out = []
     events = game.events
     i = len(events) - 1
     if i >= 0 and events[i][0] == "turn":
         i -= 1  # the turn that begins now
+    paid = 0  # a penalty seen (events run backwards: it follows its farkle)
     while i >= 0:
         ev = events[i]
         kind = ev[0]
         if kind == "bank":
             out.append((ev[1], ev[2]))
+        elif kind == "penalty":
+            paid = ev[2]
         elif kind in ("farkle", "bust"):
-            out.append((ev[1], None))
+            out.append((ev[1], -paid if paid else None))
+            paid = 0
         elif kind == "turn" and not game.seats[ev[1]].is_bot:
             break
         i -= 1
@@ -35,11 +49,35 @@ def turn_results(game):
 
 
 def result_line(app, game, result):
-    """'Profi 2 +650' or 'Profi 2: Nichts', the name shortened to fit."""
+    """'Profi 2 +650', 'Profi 2: Nichts' or 'Profi 2: 3×Nichts -1000', the
+    name shortened to fit."""
     ui = app.ui
     seat, points = result
-    rest = app.t("turn_nothing") % "" if points is None else " +%d" % points
+    if points is None:
+        rest = app.t("turn_nothing") % ""
+    elif points < 0:
+        rest = app.t("turn_penalty") % ("", -points)
+    else:
+        rest = " +%d" % points
     return ui.fit(game.seats[seat].name, ui.w - ui.width(rest) - 1) + rest  # 1 px between
+
+
+def final_lines(app, game):
+    """The final round on the hand-over: what the seat to move needs to
+    win, who reached the target with what, and, when others still play
+    after it, that the • marks them."""
+    ui = app.ui
+    out = []
+    standing = race(game)
+    if standing is not None and standing[0] == "need":
+        out.append(app.t("final_need") % standing[1])
+    reached = game.seats[game.final]
+    out.append(ui.fit_name(app.t("final_by") % ("%s", reached.score), reached.name, ui.w))
+    for i in game.pending:
+        if i != game.current:  # a • in the standings below
+            out.append(app.t("final_note" if app.big else "final_note_small"))
+            break
+    return out
 
 
 class HandOver(Screen):
@@ -86,11 +124,16 @@ class HandOver(Screen):
         elif game.turn_total:  # taken over before the hand-over showed again
             lines.append(app.t("inherited" if app.big else "inherited_small") % (
                 game.turn_total, game.dice_left()))
-        if game.playoff is not None or game.final >= 0:
-            key = "playoff_note" if game.playoff is not None else "final_note"
-            lines.append(app.t(key if app.big else key + "_small"))
+        warn = penalty_ahead(game, game.current)
+        if warn:
+            lines.append(app.t("warn_next" if app.big else "warn_next_small") % warn)
+        if game.playoff is None and game.final >= 0:
+            lines += final_lines(app, game)
+        elif game.playoff is not None:
+            lines.append(app.t("playoff_note" if app.big else "playoff_note_small"))
         rows = max(1, (ui.h - y - ui.line) // ui.line)
-        done = turn_results(game)[:max(1, rows - len(lines) - 1)]  # and a standings row
+        # the results, and a standings row (the final round's lines come first)
+        done = turn_results(game)[:max(0 if lines else 1, rows - len(lines) - 1)]
         lines += [result_line(app, game, r) for r in done]
         ui.lines(canvas, lines[:rows], y)
         y += ui.line * min(rows, len(lines))
@@ -100,7 +143,11 @@ class HandOver(Screen):
             rows -= 1
             ui.text(canvas, ui.fit(tip, ui.w), 0, y + rows * ui.line)
         if rows > 0:
-            ui.lines(canvas, standing_lines(app, game)[:rows], y)
+            standings = standing_lines(app, game)
+            own = game.standings().index(game.current)
+            if own >= rows:  # the row of the seat to move stays in view
+                standings = standings[:rows - 1] + [standings[own]]
+            ui.lines(canvas, standings[:rows], y)
         if game.offer:
             ui.hints(canvas, app.t("offer_hint" if app.big else "offer_hint_small"))
         else:
@@ -182,9 +229,23 @@ class Standings(Menu):
             play = app.find("play")
             if play is not None:
                 app.push(SeatPick(self.game, "menu_leave",
-                                  lambda app, i: play.table_action(app, ("leave", i))))
+                                  lambda app, i: self._ask_leave(app, play, i)))
         else:
             app.pop()
+
+
+    def _ask_leave(self, app, play, seat):
+        """Ask before seat `seat` leaves; after it left, the cursor rests on
+        "back to the game" (the rows below the standings moved up)."""
+        from firmware.screens.message import Confirm
+
+        def leave(app):
+            if play.table_action(app, ("leave", seat)):
+                self.index = len(standing_lines(app, self.game))  # "back_to_game"
+
+        name = self.game.seats[seat].name
+        app.push(Confirm(app.ui.fit_name(app.t("leave_ask"), name, app.ui.w - 2),
+                         [app.t("leave_note")], leave))
 
 
 class JoinMenu(Menu):
@@ -210,9 +271,11 @@ class JoinMenu(Menu):
         play = self.play
         taken = [s.name for s in play.game.seats]
         if index == 0:
+            from firmware.screens.names import default_name
             from firmware.screens.names import NamePicker
 
-            app.replace(NamePicker(taken, lambda app, name: _join(app, play, name, "")))
+            app.replace(NamePicker(taken, lambda app, name: _join(app, play, name, ""),
+                                   default_name(app, len(taken) + 1, taken)))
             return
         from firmware.players import computer_name
 

@@ -159,3 +159,40 @@ class CutSim(Sim):
             raise Cut()
         self.steps_left -= 1
         return Sim.step(self, ms)
+
+
+def type_name(sim, name, take=True):
+    """On the Typer: type `name` by moving over the letter grid the shorter
+    way round and pressing A on each letter, then (`take`) A on the ✓.
+    Returns the presses."""
+    from firmware.screens.names import ALPHABET, DONE, _cols, grid_rows
+
+    assert sim.state()["screen"] == "typer"
+    rows = grid_rows(_cols(sim.app))
+    count = 0
+
+    def go(row, col):
+        nonlocal count
+        state = sim.state()
+        n = len(rows)
+        down = (row - state["row"]) % n
+        keys = ["DOWN"] * down if down <= n - down else ["UP"] * (n - down)
+        press(sim, *keys)
+        width = len(rows[row])
+        now = min(sim.state()["col"], width - 1)
+        right = (col - now) % width
+        keys2 = ["RIGHT"] * right if right <= width - right else ["LEFT"] * (width - right)
+        press(sim, *keys2)
+        press(sim, "A")
+        count += len(keys) + len(keys2) + 1
+
+    for ch in name:
+        i = ALPHABET.index(ch)
+        upper = ALPHABET[i - 29] if 29 <= i < 58 else ch
+        cell = [(r, row.index(upper)) for r, row in enumerate(rows) if upper in row]
+        assert cell, ch
+        go(*cell[0])
+    assert sim.state()["text"] == name.rstrip()
+    if take:
+        go(len(rows) - 1, rows[-1].index(DONE))
+    return count

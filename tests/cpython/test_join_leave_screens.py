@@ -4,7 +4,7 @@ a person with a new name, a computer of a level, a seat that leaves
 is saved and survives a restart."""
 
 from simulator.host import Sim
-from tests.cpython.simdriver import new_game, play_to_end, press
+from tests.cpython.simdriver import new_game, play_to_end, press, type_name
 from tools.texts import de as texts_de
 
 DE = texts_de.TEXTS
@@ -40,7 +40,7 @@ def test_a_person_joins_with_a_new_name_and_plays(tmp_path):
     _choose(sim, DE["person"])
     _choose(sim, DE["new_name"])
     assert sim.state()["screen"] == "typer"
-    press(sim, *["DOWN"] * 3, "A")  # "D"
+    type_name(sim, "D")
     assert sim.state()["screen"] == "standings"
     game = _game(sim)
     assert [s.name for s in game.seats][-1] == "D" and game.seats[-1].kind == ""
@@ -78,6 +78,10 @@ def test_the_person_to_move_leaves_and_the_dice_go_on(tmp_path):
     assert sim.state()["screen"] == "seat_pick"
     assert sim.state()["index"] == first  # starts on the seat to move
     press(sim, "A")
+    assert sim.state()["screen"] == "confirm"  # asked, naming who leaves
+    assert sim.state()["title"] == DE["leave_ask"] % name
+    assert game.seats[first].active
+    press(sim, "A")
     assert not game.seats[first].active and game.current != first
     assert sim.state()["screen"] == "standings"
     assert all(s.name != "handover" for s in sim.app.stack)  # no stale hand-over
@@ -103,7 +107,7 @@ def test_what_the_engine_refuses_is_not_offered(tmp_path):
     # Leave until one seat is left: the last one cannot leave.
     _to_standings(sim)
     _choose(sim, DE["menu_leave"])
-    press(sim, "DOWN", "A")  # the computer leaves
+    press(sim, "DOWN", "A", "A")  # the computer leaves (asked, yes)
     assert len(game.active_seats()) == 1
     labels = sim.app.top().labels(sim.app)
     assert DE["menu_leave"] not in labels

@@ -8,7 +8,7 @@ import pytest
 
 from firmware import strings
 from simulator.host import Sim
-from tests.cpython.simdriver import new_game, play_to_end, press, to_row
+from tests.cpython.simdriver import new_game, play_to_end, press, to_row, type_name
 
 BOARDS = ("pico_ssd1306_i2c", "thumby")
 
@@ -146,9 +146,12 @@ def test_the_keys_do_what_the_footer_says(tmp_path, board):
     assert sim.state()["preset"] != st["preset"]
     press(sim, "DOWN", "LEFT")  # target
     assert sim.state()["target"] != sim.app.top()._rules(sim.app).target
-    press(sim, "DOWN", "A")  # A on "Plätze" adds a seat
+    press(sim, "DOWN", "A")  # A on "Plätze" adds a person, RIGHT a computer
     assert len(sim.state()["seats"]) == 3
-    assert sim.state()["seats"][2] == ["Profi 3", "profi"]
+    assert sim.state()["seats"][2] == [sim.app.t("player_n") % 3, ""]
+    press(sim, "RIGHT")
+    assert sim.state()["seats"][3] == ["Profi 4", "profi"]
+    press(sim, "LEFT")
     press(sim, "DOWN", "DOWN", "RIGHT")  # seat 2: another kind
     assert sim.state()["seats"][1][1] == "meister"
     press(sim, "DOWN")
@@ -267,7 +270,7 @@ def test_a_rematch_keeps_who_is_still_at_the_table(tmp_path):
     press(sim, "B")  # the standings: the careful computer leaves
     labels = sim.app.top().labels(sim.app)
     press(sim, *["DOWN"] * labels.index(sim.app.t("menu_leave")), "A")
-    press(sim, "DOWN", "A")
+    press(sim, "DOWN", "A", "A")  # the seat, yes
     game = sim.app.stack[1].game
     assert [s.name for s in game.seats if s.active] == ["Spieler 1", "Mutig 3"]
     for _ in range(50):
@@ -301,7 +304,7 @@ def test_new_game_starts_from_the_last_table_after_a_power_loss(tmp_path, board)
     press(sim, "DOWN", "RIGHT")  # three seats
     press(sim, "DOWN", "A", "A")  # seat 1: a new name, typed: "B"
     assert sim.state()["screen"] == "typer"
-    press(sim, "DOWN", "A")
+    type_name(sim, "B")
     press(sim, "DOWN", "RIGHT", "RIGHT")  # seat 2: a person ("Spieler 2")
     press(sim, "DOWN", "RIGHT")  # seat 3: the master
     press(sim, "DOWN", "DOWN", "RIGHT")  # tips on for both people

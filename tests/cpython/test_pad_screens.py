@@ -75,18 +75,10 @@ def pad_menu(sim, prefix):
 
 
 def type_name(sim, name):
-    """On the Typer: type `name` (letters of the picker's alphabet)."""
-    from firmware.screens.names import ALPHABET
+    """On the Typer: type `name` and take it (simdriver.type_name)."""
+    from tests.cpython.simdriver import type_name as typed
 
-    assert sim.state()["screen"] == "typer"
-    for k, ch in enumerate(name):
-        if k:
-            press(sim, "RIGHT")
-        cur = sim.app.top().chars[k]
-        want = ALPHABET.index(ch)
-        press(sim, *["DOWN"] * ((want - cur) % len(ALPHABET)))
-    assert sim.state()["text"] == name
-    press(sim, "A")
+    typed(sim, name)
 
 
 def pad_of(sim):

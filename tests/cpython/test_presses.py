@@ -1,9 +1,10 @@
 """Every common decision of a turn takes one or two presses, none more than
 four (counted on the real play screen through the simulator).
 
-Rolling on and banking are never one press (docs/architecture.md, "The
-play keys"): the first UP or DOWN picks every scoring die and asks, the
-same key again does it. A single die picked by hand therefore costs one
+Rolling on and banking are never one press while the setting "ask" is on
+(the default; docs/architecture.md, "The play keys"): the first UP or
+DOWN picks every scoring die and asks, the same key again does it. With
+it off they are one press each. A single die picked by hand therefore costs one
 press more than before (3); a roll where banking is refused is not asked."""
 
 from engine.rules import preset
@@ -45,6 +46,34 @@ def test_keep_all_and_bank_two_presses(tmp_path):
     sim.press("A")
     assert _presses(sim, ["DOWN", "DOWN"]) == 2
     assert game.seats[0].score == 1000
+
+
+def _ask_off(sim):
+    sim.app.session.settings["ask"] = False  # (test_at_the_table.py switches it by keys)
+
+
+def test_with_ask_off_keep_all_and_roll_on_one_press(tmp_path):
+    sim, game = _sim(tmp_path, preset("zehntausend"), [1, 5, 2, 3, 4, 4] + [2, 3, 4, 6])
+    _ask_off(sim)
+    sim.press("A")
+    assert _presses(sim, ["UP"]) == 1
+    assert game.turn_total == 150 and len(game.roll) == 4
+
+
+def test_with_ask_off_keep_all_and_bank_one_press(tmp_path):
+    sim, game = _sim(tmp_path, preset("zehntausend"), [1, 1, 1, 2, 3, 4])
+    _ask_off(sim)
+    sim.press("A")
+    assert _presses(sim, ["DOWN"]) == 1
+    assert game.seats[0].score == 1000
+
+
+def test_with_ask_off_keep_one_single_and_roll_on_two_presses(tmp_path):
+    sim, game = _sim(tmp_path, preset("zehntausend"), [2, 1, 5, 3, 4, 6] + [1] * 5)
+    _ask_off(sim)
+    sim.press("A")
+    assert _presses(sim, ["A", "UP"]) == 2
+    assert game.aside == (1,) and len(game.roll) == 5
 
 
 def test_keep_one_single_and_roll_on_three_presses(tmp_path):
@@ -125,3 +154,27 @@ def test_new_game_from_the_last_table_two_presses(tmp_path):
     game = sim.app.stack[1].game
     assert [(s.name, s.kind) for s in game.seats] == seats
     assert game.rules.target == 4000
+
+
+def test_a_new_name_at_most_15_presses_a_known_one_2(tmp_path):
+    """From the form's seat row: A (names), A ("New name…"), the letters,
+    the ✓ (was 31 for "Anna"); a saved name is A, A."""
+    from tests.cpython.simdriver import type_name
+
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
+    sim.keys("A,DOWN,DOWN,DOWN")  # new game, seat 1
+    count = _presses(sim, ["A", "A"]) + type_name(sim, "Anna")
+    assert count == 10
+    sim.press("B")
+    sim.app.session.remember_name("Anna")
+    sim.keys("A,DOWN,DOWN,DOWN")
+    assert _presses(sim, ["A", "A"]) == 2
+    assert sim.state()["seats"][0][0] == "Anna"
+
+
+def test_three_people_twelve_presses(tmp_path):
+    """Title to the first hand-over with three people (was 15)."""
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
+    keys = ["A", "DOWN", "DOWN", "A", "DOWN", "DOWN", "A"] + ["DOWN"] * 4 + ["A"]
+    assert _presses(sim, keys) == 12
+    assert [s.kind for s in sim.app.stack[1].game.seats] == ["", "", ""]

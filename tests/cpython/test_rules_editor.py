@@ -37,18 +37,10 @@ def _open_editor(sim, preset_steps=0):
 
 
 def _type(sim, word):
-    """Type `word` on the Typer (letters A-Z then a-z only)."""
-    from firmware.screens.names import ALPHABET
+    """Type `word` on the Typer and take it (simdriver.type_name)."""
+    from tests.cpython.simdriver import type_name
 
-    assert sim.state()["screen"] == "typer"
-    for i, ch in enumerate(word):
-        if i:
-            press(sim, "RIGHT")
-        now = sim.app.top().chars[i]
-        steps = (ALPHABET.index(ch) - now) % len(ALPHABET)
-        press(sim, *["DOWN"] * steps)
-    assert sim.state()["text"] == word
-    press(sim, "A")
+    type_name(sim, word)
 
 
 def _set(sim, key, value):

@@ -68,7 +68,7 @@ def test_settings_are_kept_after_a_restart(tmp_path):
     labels = again.app.top().labels(again.app)
     assert labels[:5] == ["Language: English", "Contrast: 2/5", "Sleep: 10 min", "Dice: digits",
                           "Pace: fast"]
-    assert labels[-1] == "Tips: on"
+    assert labels[-2:] == ["Tips: on", "Ask first: on"]
 
 
 def test_sound_row_on_a_board_with_a_buzzer(tmp_path):
