@@ -277,8 +277,8 @@ class RulesEditor(Menu):
             app.session.delete_ruleset(self.set_name)
             self.set_name = None
         else:  # an option: a page explains it (LEFT/RIGHT change it)
-            from firmware.screens.wrap import wrap
             from firmware.screens.pager import Pager
+            from firmware.screens.wrap import wrap
 
             label = app.t("opt_" + row)
             text = label + ": " + value_text(app, row, self.opts[row]) + "\n" + explain(

@@ -271,8 +271,7 @@ class JoinMenu(Menu):
         play = self.play
         taken = [s.name for s in play.game.seats]
         if index == 0:
-            from firmware.screens.names import default_name
-            from firmware.screens.names import NamePicker
+            from firmware.screens.names import NamePicker, default_name
 
             app.replace(NamePicker(taken, lambda app, name: _join(app, play, name, ""),
                                    default_name(app, len(taken) + 1, taken)))
