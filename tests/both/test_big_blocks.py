@@ -21,7 +21,7 @@ from engine.dice import SeededDice
 from engine.rules import preset
 from firmware import strings
 from firmware.store import Store
-from tests.fakes.memfs import MemFS
+from tools.fakes.memfs import MemFS
 from tools.mp.heap_holes import MICROPYTHON, Holes
 
 HOLE = 2048
