@@ -6,7 +6,9 @@ policy, one computer) through `app.step` alone. The device packages are
 compiled with mpy-cross -march=armv6m first, as on the board.
 
 Heap caps: with the shipped tables (as on the device) every level plays
-in 256k, below the project's 288k cap (Makefile: MP_HEAP). Solving a plan on the spot (custom rules,
+in the project's 288k cap (Makefile: MP_HEAP; it was 256k until the
+table-side features and the house redesign grew the game path: a game
+with a join ran out of 256k on the 64-bit port). Solving a plan on the spot (custom rules,
 `--no-tables`) needs about 290k next to the app on the 64-bit Unix port;
 that case runs here with 384k (see `make bench`).
 """
@@ -29,9 +31,9 @@ def mpy_dir(tmp_path_factory):
     return dest
 
 
-@pytest.mark.parametrize("bot,heap,extra", [("mutig", "256k", []), ("profi", "256k", []),
-                                            ("meister", "256k", []),
-                                            ("mutig", "256k", ["--join", "profi"]),
+@pytest.mark.parametrize("bot,heap,extra", [("mutig", "288k", []), ("profi", "288k", []),
+                                            ("meister", "288k", []),
+                                            ("mutig", "288k", ["--join", "profi"]),
                                             ("profi", "384k", ["--no-tables"])])
 @pytest.mark.parametrize("small", [False, True], ids=["128x64", "72x40"])
 def test_whole_game_under_micropython(mpy_dir, bot, heap, extra, small):

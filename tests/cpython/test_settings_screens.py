@@ -203,4 +203,4 @@ def test_a_host_without_a_panel_offers_no_contrast_or_sleep(tmp_path):
     row(sim, "set_speed")
     press(sim, "RIGHT")
     assert sim.app.session.settings["speed"] == 2
-    assert len(labels) == 4  # language, dice, pace, tips
+    assert len(labels) == 5  # language, dice, pace, tips, ask first

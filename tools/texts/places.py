@@ -77,6 +77,7 @@ PLACES = {
     # title screen, menus, forms
     "app": _p(TITLE),
     "continue": _p(MENU),
+    "online": _p(MENU),
     "new_game": _p(TITLE),
     "language": _p(MENU),
     "nav_hint": _p(HINT),
