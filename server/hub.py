@@ -139,6 +139,7 @@ class Hub:
         self.bots = {}  # (level, fingerprint) -> bot
         self.created = {}  # client address -> times of rooms it created
         self.tasks = []
+        self.fills = set()  # running Hub._fill_gap tasks
         # Where the time goes (GET /api/stats, read by tools/serve_bench.py):
         # seconds in the engine and the room's messages, in the store, and
         # handing the messages to the connections (or to Redis).
@@ -248,6 +249,14 @@ class Hub:
         log.info("room %s: owned here from event %d on", code, live.room.seq)
         if self.bus is not None:
             await self.bus.ask_presence(code)
+            # The last owner may have died after saving its last events and
+            # before publishing them: publish the last one again, so that
+            # every process's connections fill what they missed (deliver).
+            seq = live.room.seq
+            if seq:
+                last = await self.store.events(code, seq - 1, 1)
+                if last:
+                    await self.bus.publish_events(code, [(seq, last[0])])
         self._kick_bots(live)
         return live
 
@@ -279,9 +288,38 @@ class Hub:
         self._kick_bots(live)
 
     def deliver(self, code, messages):
-        """Pass saved event messages to this process's connections of the room."""
+        """Pass saved event messages to this process's connections of the room.
+        A connection they would reach with a gap (an owner died between saving
+        events and publishing them) first gets the missing ones from the store."""
         for conn in self.local.get(code, ()):
+            if messages and not conn.catching_up and messages[0][0] > conn.last + 1:
+                conn.catching_up = True
+                conn.held.extend(messages)
+                task = asyncio.create_task(self._fill_gap(conn))
+                self.fills.add(task)  # a reference, so the task is not collected
+                task.add_done_callback(self.fills.discard)
+                continue
             for n, text in messages:
+                conn.event(n, text)
+
+    async def _fill_gap(self, conn):
+        """Send `conn` the saved events between its last one and the first
+        held one, then what was held (see deliver)."""
+        try:
+            missing = conn.held[0][0] - 1 - conn.last
+            if missing <= self.settings.catchup:
+                for text in await self.store.events(conn.code, conn.last, missing):
+                    conn.last += 1
+                    conn.send(text)
+            else:  # too far behind to resend: the page starts from a snapshot
+                conn.close(CLOSE_SLOW)
+        except Exception:
+            log.warning("room %s: missed events not readable", conn.code, exc_info=True)
+            conn.close(CLOSE_SLOW)
+        finally:
+            conn.catching_up = False
+            held, conn.held = conn.held, []
+            for n, text in held:
                 conn.event(n, text)
 
     def _drop(self, code):
