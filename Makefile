@@ -45,7 +45,7 @@ CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
 test: $(VENV)/.stamp-test $(VENV)/.stamp-stubs $(VENV)/.stamp-server $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/basedpyright
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --durations=25
 	$(PY) tools/mptest.py --heap $(MP_HEAP)
 	$(PY) tools/mpy_check.py
 
@@ -59,7 +59,7 @@ typecheck: $(VENV)/.stamp-test $(VENV)/.stamp-stubs
 	$(VENV)/bin/basedpyright -p pyproject.toml
 
 pytest: $(VENV)/.stamp-test $(VENV)/.stamp-server $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --durations=25
 
 mptest: $(VENV)/.stamp-test
 	$(PY) tools/mptest.py --heap $(MP_HEAP)

@@ -11,9 +11,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def imported_names(path):
-    """The dotted names every import statement of the file `path` names."""
-    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+def imported_in(tree):
+    """The dotted names every import in the parsed module `tree` may load:
+    `import a.b`, `from a import b` (a, and a.b when that is a module) and
+    `__import__("a.b")` with a literal name."""
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -21,7 +22,16 @@ def imported_names(path):
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names.add(node.module)
             names.update(node.module + "." + alias.name for alias in node.names)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id == "__import__" and node.args
+              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            names.add(node.args[0].value)
     return names
+
+
+def imported_names(path):
+    """The dotted names every import of the file `path` names (imported_in)."""
+    return imported_in(ast.parse(Path(path).read_text(encoding="utf-8")))
 
 
 def module_file(name, root=ROOT):

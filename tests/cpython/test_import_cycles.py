@@ -12,6 +12,8 @@ that needs it.
 import ast
 from pathlib import Path
 
+from tools.imports import imported_in
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 PACKAGES = ("engine", "firmware", "boards", "simulator", "web")
 
@@ -26,27 +28,9 @@ def modules():
     return out
 
 
-def imported(tree):
-    """Every module name an import anywhere in `tree` may load: `import a.b`,
-    `from a import b` (a, and a.b when that is a module) and
-    `__import__("a.b")` with a literal name."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module)
-            found.update(node.module + "." + alias.name for alias in node.names)
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-              and node.func.id == "__import__" and node.args
-              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-            found.add(node.args[0].value)
-    return found
-
-
 def graph(mods):
     """{module: sorted modules of `mods` it imports}."""
-    return {name: sorted(t for t in imported(tree) if t in mods and t != name)
+    return {name: sorted(t for t in imported_in(tree) if t in mods and t != name)
             for name, tree in mods.items()}
 
 
