@@ -18,6 +18,8 @@
 // the connection is dead; reconnect at once when the page becomes visible
 // or the network returns, else with backoff up to 5 s.
 
+import { qrSvg } from "./qr.js";
+
 const PING_MS = 3000;
 const DEAD_MS = 9000;
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 5000];
@@ -33,6 +35,7 @@ const SAY = {
     here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis (Zusage %s…).",
     bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json",
     record: "Würfelbericht (JSON)", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
+    qr: "QR-Code des Einladungslinks",
   },
   en: {
     connecting: "Connecting to the room…", connected: "Connected to the room", reconnecting: "Connection lost: trying again…",
@@ -43,6 +46,7 @@ const SAY = {
     here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret (commitment %s…).",
     bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json",
     record: "Dice record (JSON)", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
+    qr: "QR code of the invite link",
   },
 };
 
@@ -481,6 +485,7 @@ export class Online {
         share.addEventListener("click", () => navigator.share({ title: "Zehntausend", url: link }).catch(() => {}));
         invite.append(" ", share);
       }
+      invite.append(this.qrOf(link));
       parts.push(invite);
       if (this.spectator) parts.push(el("p", this.say("spectator")));
       const st = this.state;
@@ -498,6 +503,13 @@ export class Online {
     this.panel.replaceChildren(...parts);
     const input = this.panel.querySelector("input");
     if (input && document.activeElement === document.body) input.focus();
+  }
+
+  qrOf(link) {
+    // the link's QR code, made again only when the link or the language changes
+    const key = link + "\n" + this.lang();
+    if (!this.qr || this.qr.key !== key) this.qr = { key, svg: qrSvg(link, this.say("qr")) };
+    return this.qr.svg;
   }
 
   seatList(st) {
