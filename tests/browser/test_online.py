@@ -11,8 +11,11 @@ figures.
   the invite link's QR code read back from a screenshot, the game played
   to the end, the dice checked in the page, a rematch;
 - a reload in the middle of a turn keeps the seat and the dice;
-- a connection closed by the test's WebSocket routing reconnects and
-  catches up;
+- the server going away and coming back: the pages reconnect and catch
+  up (dead connections, the test's WebSocket routing, a paused server,
+  the network and visibility: test_online_connection.py);
+- the same seat opened in another browser: the newer page plays, the
+  older says so and offers to play here;
 - an absent person's seat is played by a computer and given back;
 - a spectator sees the game.
 """
