@@ -11,7 +11,11 @@ room server process on 127.0.0.1 (test_online.py's fixture):
   then online: the page's `online` event) reconnects at once, not when the
   backoff's timer says;
 - the page becoming visible again while the backoff waits reconnects at
-  once.
+  once;
+- a second tab of the same browser (one context) on the same seat: the
+  room runs there although the first tab holds the page's game lock; one
+  tab plays, the other says so and offers "play here", which takes the
+  seat back.
 
 The page's own log of why it opened each socket (`zt.online.connects`)
 tells "at once" from "after the backoff"; times are printed, and asserted
@@ -26,7 +30,14 @@ import signal
 import time
 
 from tests.browser.reader import Reader
-from tests.browser.test_online import online_text, open_room, room_server, until  # noqa: F401
+from tests.browser.test_online import (  # noqa: F401  (room_server: the fixture)
+    join,
+    online_text,
+    open_room,
+    room_server,
+    step,
+    until,
+)
 from tests.browser.test_web import browser  # noqa: F401  (the fixture)
 
 NOTICE_S = 9  # the issue: a dead connection noticed within 9 s
@@ -179,3 +190,47 @@ def test_network_back_and_visible_again_reconnect_at_once(browser, room_server, 
     with capsys.disabled():
         print("\nonline: network back to connected %d ms; visible again to a new socket %d ms; "
               "the backoff's waits %s ms" % (online_ms, tried[0], gaps))
+
+
+def test_a_second_tab_on_the_same_seat(browser, room_server):  # noqa: F811
+    first = room(browser, room_server)
+    link = first.page.get_by_role("link", name="Einladungslink").get_attribute("href")
+    second = Reader(browser, link, context=first.context)  # the same browser profile
+
+    # the second tab runs the room without the game's lock and takes the seat
+    assert until(lambda: CONNECTED in online_text(second) and "(du)" in online_text(second),
+                 20), (online_text(second), second.errors)
+    notice = second.page.locator("#notices").inner_text()
+    assert "nur der Online-Raum" in notice, notice
+    assert second.page.get_by_role("button", name="Das Spiel hierher holen").is_visible()
+    assert until(lambda: "anderen Tab" in online_text(first), 10), online_text(first)
+
+    def here(r):
+        return r.page.get_by_role("region", name="Online").get_by_role("button",
+                                                                         name="Hier spielen")
+
+    # "play here" in the first tab takes the seat back, and back again
+    here(first).click()
+    assert until(lambda: CONNECTED in online_text(first), 15), online_text(first)
+    assert until(lambda: "anderen Tab" in online_text(second), 10), online_text(second)
+    assert here(second).is_visible() and here(first).count() == 0
+    here(second).click()
+    assert until(lambda: CONNECTED in online_text(second), 15), online_text(second)
+    assert until(lambda: "anderen Tab" in online_text(first), 10), online_text(first)
+
+    # one plays: the game starts with Bea, and the second tab's actions reach her page
+    bea = join(browser, link, "Bea")
+    seat = second.page.evaluate("zt.online.seat")
+    assert until(lambda: step(second) == "acted", 60), (second.snapshot(), second.buttons())
+
+    def seen_by_bea():
+        events = bea.page.evaluate("zt.online.eventTimes")
+        return [e for e in events if e[2] == "act" and e[3] == seat and e[4] == "p"]
+
+    assert until(seen_by_bea, 15), bea.page.evaluate("zt.online.eventTimes")
+    assert "anderen Tab" in online_text(first)
+    for r in (first, second, bea):
+        assert not [e for e in r.errors if "WebSocket" not in e], r.errors
+    second.close()
+    bea.close()
+    first.close()
