@@ -24,7 +24,11 @@ from firmware.screens.play import ANIM_FRAME_MS, MESSAGE_EVENTS, ROLL_ANIM_MS, P
 from firmware.screens.setup import Setup
 from firmware.screens.turns import Winner
 
-# The online screens' own words (web-only: they cost the device nothing).
+MENU_INSET = 4  # a menu row's text is this much narrower than the screen (firmware.ui)
+
+# The online screens' own words (web-only: they cost the device nothing;
+# tools/texts/places.py ONLINE_PLACES says where each is drawn, and the
+# text-fit test measures them there).
 SAY = {
     "de": {
         "online": "Online",
@@ -33,13 +37,13 @@ SAY = {
         "free": "frei",
         "you": "du",
         "away": "weg",
-        "computer_for": "Computer",
+        "computer_for": "PC",
         "start": "Starten",
         "leave": "Verlassen",
-        "waiting": "Warte auf die anderen",
+        "waiting": "Warte auf andere",
         "connecting": "Verbinde…",
         "connected": "Verbunden",
-        "reconnecting": "Verbindung weg: neuer Versuch…",
+        "reconnecting": "Neuer Versuch…",
         "opening": "Eröffne den Raum…",
         "room_hint": "A wählen  B Menü",
         "gone": "Raum verlassen",
@@ -51,13 +55,13 @@ SAY = {
         "free": "free",
         "you": "you",
         "away": "away",
-        "computer_for": "computer",
+        "computer_for": "PC",
         "start": "Start",
         "leave": "Leave",
-        "waiting": "Waiting for the others",
+        "waiting": "Waiting for more",
         "connecting": "Connecting…",
         "connected": "Connected",
-        "reconnecting": "Connection lost: trying again…",
+        "reconnecting": "Reconnecting…",
         "opening": "Opening the room…",
         "room_hint": "A select  B menu",
         "gone": "Left the room",
@@ -77,21 +81,21 @@ def say(app, key):
 
 
 def seat_line(app, link, i, seat):
-    """One seat of the room as a line: number, name, and what is special
-    (this browser's seat, away, a computer playing for the person)."""
+    """One seat of the waiting room as a line: number, name, and the one
+    thing special about it (this browser's seat, else a computer playing
+    for the person, else away); a long name gives way to the mark."""
     if seat is None:
         return "%d %s" % (i + 1, say(app, "free"))
-    marks = []
     if i == link.me:
-        marks.append(say(app, "you"))
-    if seat.get("standin"):
-        marks.append(say(app, "computer_for"))
+        mark = say(app, "you")
+    elif seat.get("standin"):
+        mark = say(app, "computer_for")
     elif seat.get("away"):
-        marks.append(say(app, "away"))
-    text = "%d %s" % (i + 1, seat["name"])
-    if "score" in seat:
-        text += " %d" % seat["score"]
-    return text + (" (" + ", ".join(marks) + ")" if marks else "")
+        mark = say(app, "away")
+    else:
+        mark = ""
+    line = "%d %%s" % (i + 1) + (" (%s)" % mark if mark else "")
+    return app.ui.fit_name(line, seat["name"], app.ui.w - MENU_INSET)
 
 
 class Link:

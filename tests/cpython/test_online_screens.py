@@ -3,28 +3,15 @@ the title's Online entry only with a network, the waiting room from a
 server state, the play screen on a mirror of the server's game that
 sends this browser's actions and applies nobody's locally."""
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 from engine.dice import ScriptedDice
 from engine.game import Game
 from engine.rules import preset
 from simulator.host import Sim
+from tools.screenshots import online_module
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _online():
-    spec = importlib.util.spec_from_file_location("online", ROOT / "web" / "online.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["online"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-online = _online()
+online = online_module()
 
 
 def sim_with_link(tmp_path, board="pico_ssd1306_i2c"):
