@@ -169,7 +169,7 @@ function interleave(version, data) {
 
 // ------------------------------------------------------------ the symbol
 
-class Symbol {
+class QrSymbol {
   constructor(version) {
     this.version = version;
     this.size = version * 4 + 17;
@@ -349,7 +349,7 @@ export function qrMatrix(text, mask) {
   const bytes = new TextEncoder().encode(text);
   const eci = bytes.some((b) => b >= 0x80);
   const { version, data } = codewords(bytes, eci);
-  const symbol = new Symbol(version);
+  const symbol = new QrSymbol(version);
   symbol.patterns();
   symbol.place(interleave(version, data));
   let best = mask;

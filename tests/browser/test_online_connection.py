@@ -4,7 +4,8 @@ room server process on 127.0.0.1 (test_online.py's fixture):
 - a connection that stops carrying messages (the test's Playwright
   WebSocket routing swallows them both ways) is noticed within 9 s, the
   page says "reconnecting", reconnects through a new socket and catches
-  up; the same when the page becomes visible again over such a socket;
+  up; the same when the page becomes visible again over such a socket,
+  and when the routing closes the socket (a dropped connection);
 - a paused server process (SIGSTOP) is noticed within 9 s; once it runs
   again, the page is back;
 - the network going away and coming back (the browser context offline,
@@ -60,11 +61,13 @@ class Switch:
 
     def __init__(self, context):
         self.links = []
+        self.sockets = []
         context.route_web_socket("**/ws/*", self.route)
 
     def route(self, ws):
         server = ws.connect_to_server()
         link = {"dead": False}
+        self.sockets.append(ws)
 
         def to_server(message):
             if not link["dead"]:
@@ -81,6 +84,10 @@ class Switch:
     def cut(self):
         for link in self.links:
             link["dead"] = True
+
+    def drop(self):
+        """Close the newest socket on the page's side (a dropped connection)."""
+        self.sockets[-1].close(code=1001, reason="dropped by the test")
 
 
 def room(browser, room_server, context=None):  # noqa: F811
@@ -131,13 +138,25 @@ def test_swallowed_messages_are_noticed_and_caught_up(browser, room_server, caps
     woke = r.page.evaluate("zt.online.deadAt") - t1
     assert woke <= NOTICE_S * 1000
     back(r, t1)
+
+    # a connection dropped by the routing: a new socket, caught up
+    t2 = r.page.evaluate("Date.now()")
+    opened = len(switch.links)
+    switch.drop()
+    # (the routing's callbacks run while the test calls into Playwright)
+    assert until(lambda: connects(r) and len(switch.links) > opened, 15), connects(r)
+    dropped_ms, why = back(r, t2)
+    assert why and why[0] == "backoff", why
+    dropped_caught_up = r.page.evaluate("zt.online.caughtUpMs")
     assert not [e for e in r.errors if "WebSocket" not in e], r.errors
     r.close()
     context.close()
     with capsys.disabled():
         print("\nonline, messages swallowed: noticed after %d ms, connected again %d ms after "
               "the cut, caught up %.0f ms after the new socket opened; visible again over a dead "
-              "socket: noticed after %d ms" % (noticed, to_connected, caught_up, woke))
+              "socket: noticed after %d ms; dropped by the routing: connected again after %d ms, "
+              "caught up %.0f ms after the new socket opened" % (
+                  noticed, to_connected, caught_up, woke, dropped_ms, dropped_caught_up))
 
 
 def test_a_paused_server_is_noticed(browser, room_server, capsys):  # noqa: F811
