@@ -394,6 +394,7 @@ export class Online {
       return;
     }
     if (msg.t === "ev" || msg.t === "snap") {
+      this.refusal = null; // the game moved on
       this.state = msg.s;
       this.seen = msg.n;
       if (this.zt.seatedMs === null && this.me >= 0) this.zt.seatedMs = performance.now();
@@ -411,7 +412,10 @@ export class Online {
       return;
     }
     if (msg.t === "no") {
-      this.tell({ t: "no", text: this.reasonText(msg.why, msg.values) });
+      // said on the screen (the app) and here in full, as an alert
+      this.refusal = this.reasonText(msg.why, msg.values);
+      this.tell({ t: "no", text: this.refusal });
+      this.render();
     }
   }
 
@@ -518,6 +522,7 @@ export class Online {
       invite.append(this.qrOf(link));
       parts.push(invite);
       if (this.spectator) parts.push(el("p", this.say("spectator")));
+      if (this.refusal) parts.push(el("p", this.refusal, { role: "alert" }));
       const st = this.state;
       if (st) {
         if (st.status === "playing" && st.seats[st.cur]) parts.push(el("p", fmt(this.say("turn"), st.seats[st.cur].name)));

@@ -20,9 +20,11 @@ import json
 from engine.game import Game
 from firmware import buttons
 from firmware.screen import Menu
+from firmware.screens.pager import Pager
 from firmware.screens.play import ANIM_FRAME_MS, MESSAGE_EVENTS, ROLL_ANIM_MS, Play, _event_text
 from firmware.screens.setup import Setup
 from firmware.screens.turns import Winner
+from firmware.screens.wrap import wrap
 
 MENU_INSET = 4  # a menu row's text is this much narrower than the screen (firmware.ui)
 
@@ -157,9 +159,7 @@ class Link:
         elif t == "gone":
             self.code = None
             self.state = None
-            from firmware.screens.message import Message
-
-            app.home(Message(say(app, "gone"), [msg.get("text") or ""]))
+            app.home(Pager(say(app, "gone"), wrap(app, msg.get("text") or ""), "message"))
 
     def close(self, app):
         """Leave the room's screens for the title (the seat stays this
@@ -171,14 +171,16 @@ class Link:
 
     def _refused(self, app, text):
         """A refusal of the server, in the player's language (online.js
-        has the server's reason texts; the engine's are the device's)."""
-        play = app.find("play")
-        if play is not None:
-            play.msg = text
-        self.said = text  # the waiting room shows it under the seats
+        has the server's reason texts; the engine's are the device's).
+        The waiting room shows it under the seats; over any other screen
+        it is a page of its own (longer than a play screen's line; it
+        scrolls where the small screen needs more than three lines)."""
+        self.said = text
         top = app.top()
         if isinstance(top, Room):
             top.relabel()
+        elif text:
+            app.push(Pager(say(app, "online"), wrap(app, text), "message"))
         app.redraw()
 
     def _show(self, app, event):
@@ -301,8 +303,8 @@ class Room(Menu):
         st = link.state
         rows = [] if st is None else [seat_line(app, link, i, s) for i, s in enumerate(st["seats"])]
         rows.append(say(app, link.conn) if link.conn != "connected" else say(app, "waiting"))
-        if link.said:
-            rows.append(link.said)
+        if link.said:  # the server's reason: as many rows as it takes
+            rows += wrap(app, link.said, app.ui.w - MENU_INSET)
         return rows + [say(app, key) for key in self._entries()]
 
     def choose(self, app, index):

@@ -7,7 +7,8 @@ room server process on 127.0.0.1 (test_online.py's fixture):
   up; the same when the page becomes visible again over such a socket,
   and when the routing closes the socket (a dropped connection);
 - a paused server process (SIGSTOP) is noticed within 9 s; once it runs
-  again, the page is back;
+  again, the page is back (before that, a refusal of the server is said
+  on the screen and as an alert in the page);
 - the network going away and coming back (the browser context offline,
   then online: the page's `online` event) reconnects at once, not when the
   backoff's timer says;
@@ -161,6 +162,15 @@ def test_swallowed_messages_are_noticed_and_caught_up(browser, room_server, caps
 
 def test_a_paused_server_is_noticed(browser, room_server, capsys):  # noqa: F811
     r = room(browser, room_server)
+    # first a refusal: starting with one person of two; the server's reason
+    # in the page's language, on the screen and in full as an alert
+    r.choose("Starten")
+    r.press("A")
+    alert = r.page.get_by_role("region", name="Online").get_by_role("alert")
+    alert.wait_for(timeout=10000)
+    assert alert.inner_text() == "Es braucht mindestens 2 Menschen", alert.inner_text()
+    screen = r.snapshot()
+    assert "mindestens" in screen and "2 Menschen" in screen, screen  # wrapped in rows
     t0 = r.page.evaluate("Date.now()")
     os.kill(room_server.proc.pid, signal.SIGSTOP)
     try:

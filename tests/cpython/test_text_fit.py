@@ -15,13 +15,16 @@ Two halves:
   texts (English prose from code, or an English text).
 """
 
+import json
 import re
 import tempfile
 
 import pytest
 
+from engine.rules import KEYS as RULE_KEYS
 from firmware import font
 from firmware.ui import Ui
+from server import reasons
 from tools import screenshots
 from tools.texts import de, en, places
 from tools.texts.places import BIG, BOTH, HINT, LINE, MENU, NAME, SMALL, TITLE, WRAP
@@ -29,6 +32,9 @@ from tools.texts.places import BIG, BOTH, HINT, LINE, MENU, NAME, SMALL, TITLE, 
 LAYOUTS = {"big": (128, font.REGULAR), "small": (72, font.SMALL)}
 LANGS = {"de": de.TEXTS, "en": en.TEXTS}
 ONLINE = screenshots.online_module().SAY  # the page's online texts, per language
+# the room server's reasons, shown on the online screens (places.REASON)
+REASON_PLACES = {k: places.REASON_RULES if k == "rules" else places.REASON
+                 for k in reasons.TEXTS["de"]}
 CODE_KEYS = [k for k in de.TEXTS if k.startswith("opt_")]
 
 
@@ -86,6 +92,8 @@ def _value(arg, texts, f, table=places.PLACES):
         return _short_name(f)
     if arg is places.CODE:
         return max((texts[k] for k in CODE_KEYS), key=f.width)
+    if arg is places.RULE_KEY:
+        return max(RULE_KEYS, key=f.width)
     if arg is places.ROOM_CODE:
         return max(places.ROOM_CODE_CHARS, key=f.char_width) * places.ROOM_CODE_LEN
     if isinstance(arg, str):
@@ -134,10 +142,11 @@ def test_every_online_text_has_a_place():
 
 @pytest.mark.parametrize("lang", sorted(LANGS))
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
-@pytest.mark.parametrize("table", ["device", "online"])
+@pytest.mark.parametrize("table", ["device", "online", "reasons"])
 def test_every_text_fits_its_place(lang, layout, table):
-    texts = LANGS[lang] if table == "device" else ONLINE[lang]
-    where = places.PLACES if table == "device" else places.ONLINE_PLACES
+    texts = {"device": LANGS, "online": ONLINE, "reasons": reasons.TEXTS}[table][lang]
+    where = {"device": places.PLACES, "online": places.ONLINE_PLACES,
+             "reasons": REASON_PLACES}[table]
     f = LAYOUTS[layout][1]
     bad = []
     for key in sorted(where):
@@ -354,12 +363,28 @@ def _long_room(sim):
     seats[2]["away"] = True
     screenshots._in_room(sim, link, seats)
     link.receive(sim.app, '{"t": "conn", "s": "reconnecting"}')
-    sim.keys(",".join(["DOWN"] * 10))  # down the list: every row drawn once
+    said = max(reasons.TEXTS[sim.app.lang].values(), key=len)
+    link.receive(sim.app, json.dumps({"t": "no", "text": said}))
+    sim.keys(",".join(["DOWN"] * 14))  # down the list: every row drawn once
+
+
+def _refused_in_play(sim):
+    """The server's longest reason over the play screen: a page of its own."""
+    from engine.rules import preset
+
+    link = screenshots._with_network(sim)
+    game = screenshots._game(preset("zehntausend"), [WIDE_NOW[0], "Ben"], [1, 5, 2, 3, 4, 6])
+    screenshots._in_room(sim, link, [screenshots._seat(WIDE_NOW[0]), screenshots._seat("Ben")],
+                         game)
+    said = max(reasons.TEXTS[sim.app.lang].values(), key=len)
+    link.receive(sim.app, json.dumps({"t": "no", "text": said}))
+    sim.keys("DOWN,DOWN,DOWN")  # scrolled to its end
 
 
 WIDE_NOW = [""]
-EXTRA = (("long_room", _long_room), ("long_pad", _long_pad), ("long_game", _long_game),
-         ("bust", _bust), ("long_solo", _long_solo),
+EXTRA = (("long_room", _long_room), ("refused_in_play", _refused_in_play),
+         ("long_pad", _long_pad), ("long_game", _long_game), ("bust", _bust),
+         ("long_solo", _long_solo),
          ("long_standings", _long_standings), ("damaged_save", _damaged_save),
          ("older_copy", _older_copy))
 
@@ -370,6 +395,7 @@ def test_screens_cut_nothing_and_speak_one_language(lang, board, tmp_path):
     layout = "big" if board != "thumby" else "small"
     WIDE_NOW[0] = WIDE[layout]
     vocab = _vocabulary(LANGS[lang]) | _vocabulary(ONLINE[lang]) | _vocabulary(
+        reasons.TEXTS[lang]) | _vocabulary(
         {"x": " ".join(WIDE.values())})
     names = [WIDE[layout][:-1] + str(i) for i in range(8)] + [
         WIDE[layout], "Anna", "Ben", "Bea", "Cleo", "Dora", "Profi 1", "Profi 2", "Spieler 1",

@@ -490,3 +490,11 @@ ONLINE_PLACES = {
     "room_hint": _p(HINT),
     "gone": _p(TITLE),
 }
+
+# The room server's reasons (server/reasons.py), as the online screens show
+# them: broken into lines (the waiting room's rows, a page of their own).
+# Their values are counts, and for "rules" the key of the rule option that
+# failed (RULE_KEY: the widest of engine.rules.KEYS).
+RULE_KEY = object()
+REASON = _p(WRAP, COUNT, COUNT)
+REASON_RULES = _p(WRAP, RULE_KEY)
