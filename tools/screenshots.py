@@ -6,10 +6,16 @@ Each picture comes from the headless simulator: a fresh Sim per scene,
 driven by key presses, or given a scripted game state where chance would
 take too long to reach it (a farkle, a takeover offer, the winner).
 Writes DIR/BOARD/NAME.png and DIR/index.md.
+
+The page's online screens (web/online.py) are shown on the same Sim, fed
+the room server's messages as web/online.js hands them over.
 """
 
 import argparse
+import importlib.util
+import json
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -244,6 +250,111 @@ def play_key_scenes():
     )
 
 
+def online_module():
+    """web/online.py, the page's online screens (web/ is the page's folder,
+    no package: loaded from its file once, as module `online`)."""
+    if "online" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("online", ROOT / "web" / "online.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["online"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["online"]
+
+
+ROOM = "Ab3xZq90Lm7K"  # a room code as the server makes them (12 characters)
+
+
+def _with_network(sim, rooms=()):
+    """The Sim as the page on the room server: the title offers Online;
+    `rooms` are this browser's rooms ([code, own name])."""
+    link = online_module().Link()
+    link.rooms = [list(r) for r in rooms]
+    sim.app.online = link  # (web/webhost.py sets it before the first step)
+    sim.app.version += 1  # the title works its entries out again
+    sim.app.redraw()
+    sim.step()
+    return link
+
+
+def _seat(name, kind="", creator=False, away=False, standin=False, score=None):
+    """One seat of a room's public state (server/room.py)."""
+    seat = {"name": name, "kind": kind, "creator": creator, "away": away, "standin": standin}
+    if score is not None:
+        seat["score"] = score
+    return seat
+
+
+def _in_room(sim, link, seats, game=None, me=0, status=None):
+    """This browser in room ROOM on seat `me`: the server's welcome and
+    a snapshot of the room (waiting, or playing `game`, or over)."""
+    state = {"status": status or ("lobby" if game is None else "playing"), "g": 1,
+             "seats": seats}
+    if game is not None:
+        state["game"] = game.to_data()
+    link.receive(sim.app, json.dumps({"t": "welcome", "room": ROOM, "seat": me, "n": 5}))
+    link.receive(sim.app, json.dumps({"t": "conn", "s": "connected"}))
+    link.receive(sim.app, json.dumps({"t": "snap", "n": 5, "s": state}))
+    sim.run(300)
+
+
+def online_scenes():
+    """The page's online screens: the menu, the room form, the waiting
+    room, playing (this browser's turn, a computer standing in for an
+    absent person) and the end of a room's game."""
+
+    def online_menu(sim):
+        _with_network(sim, [(ROOM, "Anna")])
+        _title_to(sim, "online")
+
+    def online_setup(sim):
+        _with_network(sim)
+        _title_to(sim, "online")
+        sim.keys("A,DOWN,DOWN,DOWN,DOWN")
+
+    def online_room(sim):
+        link = _with_network(sim)
+        _in_room(sim, link, [_seat("Anna", creator=True), _seat("Bea", away=True), None,
+                             _seat("Profi 4", "profi")])
+
+    def online_play(sim):
+        link = _with_network(sim)
+        game = _game(preset("zehntausend"), ["Anna", "Bea", ("Profi 3", "profi")],
+                     [1, 5, 3, 3, 4, 6], [2500, 3100, 1800])
+        game.apply(("roll",))
+        _in_room(sim, link, [_seat("Anna", creator=True, score=2500), _seat("Bea", score=3100),
+                             _seat("Profi 3", "profi", score=1800)], game)
+
+    def online_standin(sim):
+        link = _with_network(sim)
+        game = _game(preset("zehntausend"), ["Anna", "Bea"], [2, 3, 4, 6, 6, 2, 1, 1, 5, 2, 3, 6],
+                     [2500, 3100])
+        game.apply(("roll",))  # Anna farkles: Bea's turn, a computer plays it for her
+        game.apply(("pass",))
+        game.apply(("roll",))
+        _in_room(sim, link, [_seat("Anna", creator=True, score=2500),
+                             _seat("Bea", away=True, standin=True, score=3100)], game)
+
+    def online_winner(sim):
+        link = _with_network(sim)
+        game = _game(preset("zehntausend").replace(finish="immediate"), ["Anna", "Bea"],
+                     [1, 1, 1, 1, 5, 2], [9200, 6100])
+        game.apply(("roll",))
+        game.apply(("keep", (1, 1, 1, 1, 5)))
+        game.apply(("bank",))
+        _in_room(sim, link, [_seat("Anna", creator=True, score=game.seats[0].score),
+                             _seat("Bea", score=6100)], game, status="over")
+
+    return (
+        ("online_menu", "Online: open a room, or back into one of this browser's", online_menu),
+        ("online_setup", "Online: the room form", online_setup),
+        ("online_room", "Online: the waiting room", online_room),
+        ("online_play", "Online: this browser's turn", online_play),
+        ("online_standin", "Online: a computer plays for an absent person", online_standin),
+        ("online_winner", "Online: the end of a room's game", online_winner),
+    )
+
+
 def scenes():
     """(name, caption, function(sim)) for every screen worth a picture."""
 
@@ -378,7 +489,8 @@ def scenes():
         ("rematch", "Winner: A starts a rematch", rematch),
         ("replace_game", "New game while a game is running", replace_game),
         ("solving", "Working out a plan for custom rules", solving),
-    ) + play_key_scenes() + pad_stats_settings_scenes() + tips_rules_help_scenes()
+    ) + play_key_scenes() + pad_stats_settings_scenes() + tips_rules_help_scenes() + \
+        online_scenes()
 
 
 def main(argv=None):

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
 PACKAGE = WEB / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
-PAGE_FILES = ("index.html", "host.js", "storage.js", "online.js")
+PAGE_FILES = ("index.html", "host.js", "storage.js", "online.js", "qr.js")
 LAZY_TABLES = "master-"  # the Master's tables: in master.bin, fetched after the title
 # Served gzipped (a .gz beside each; `serve` and most static hosts send it)
 GZIP = (".html", ".js", ".mjs", ".wasm", ".bin", ".webmanifest")

@@ -80,6 +80,8 @@ const SAY = {
   de: {
     busy: "Dieses Spiel ist in einem anderen Tab offen.",
     take: "Hier spielen",
+    guest: "Das Spiel dieses Browsers ist in einem anderen Tab offen: Hier läuft nur der Online-Raum, nichts wird hier gespeichert.",
+    takeGame: "Das Spiel hierher holen",
     lost: "Das Spiel wurde in einem anderen Tab übernommen; hier wird nichts mehr gespeichert.",
     retake: "Hier weiterspielen",
     blocked: "Der Browser erlaubt dieser Seite keinen Speicher: Das Spiel läuft, aber nichts wird behalten.",
@@ -91,6 +93,8 @@ const SAY = {
   en: {
     busy: "This game is open in another tab.",
     take: "Play here",
+    guest: "This browser's game is open in another tab: only the online room runs here, nothing is saved here.",
+    takeGame: "Take the game here",
     lost: "The game was taken over in another tab; nothing is saved here any more.",
     retake: "Play on here",
     blocked: "The browser gives this page no storage: the game plays, but nothing is kept.",
@@ -513,11 +517,26 @@ function offline() {
 }
 
 function busy() {
-  // another tab has the game: say so, and offer to take it over
-  status.textContent = "";
-  notice("busy", "take", (button) => {
-    button.disabled = true;
-    takeGame(storage, begin, lost);
+  // another tab has the game: say so, and offer to take it over. A room's
+  // link (?room=) needs no local game: the room lives on the server and
+  // its seat token in localStorage, outside the lock. Such a tab runs
+  // without the lock (a guest: every save refused, as in a stale tab) and
+  // plays the room; when another tab plays the same seat, the server
+  // closes the older connection and that page offers "play here" (online.js).
+  served.then((net) => {
+    status.textContent = "";
+    if (net && params.has("room")) {
+      notice("guest", "takeGame", (button) => {
+        button.disabled = true;
+        takeGame(storage, () => location.reload(), lost);
+      });
+      port.then(() => run(net)).catch(fatal);
+      return;
+    }
+    notice("busy", "take", (button) => {
+      button.disabled = true;
+      takeGame(storage, begin, lost);
+    });
   });
 }
 

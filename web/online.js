@@ -14,12 +14,21 @@
 //
 // Seat tokens stay in localStorage per room ("zt-room:CODE"): a reload, a
 // closed and reopened tab, a phone that slept takes the seat again and
-// catches up (`since` within a tab, a snapshot for a fresh page). A heartbeat every 3 s; no message for 9 s means
-// the connection is dead; reconnect at once when the page becomes visible
-// or the network returns, else with backoff up to 5 s.
+// catches up (`since` within a tab, a snapshot for a fresh page).
+//
+// The connection's health: a heartbeat (ping, answered by pong) every 3 s;
+// a connection that has said nothing for 8 s (a socket that never opens
+// included) is dead, which the page notices within the issue's 9 s. When
+// the page becomes visible again it pings and waits 2 s for an answer;
+// when the network returns it reconnects at once; else with backoff up to
+// 5 s. zt.online.connects logs why each connection was opened (the tests
+// print and check it).
+
+import { qrSvg } from "./qr.js";
 
 const PING_MS = 3000;
-const DEAD_MS = 9000;
+const DEAD_MS = 8000;
+const WAKE_MS = 2000; // visible again: an answer within this, or a new connection
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 5000];
 const ROOM_KEY = "zt-room:";
 
@@ -33,6 +42,7 @@ const SAY = {
     here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis (Zusage %s…).",
     bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json",
     record: "Würfelbericht (JSON)", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
+    qr: "QR-Code des Einladungslinks",
   },
   en: {
     connecting: "Connecting to the room…", connected: "Connected to the room", reconnecting: "Connection lost: trying again…",
@@ -43,6 +53,7 @@ const SAY = {
     here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret (commitment %s…).",
     bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json",
     record: "Dice record (JSON)", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
+    qr: "QR code of the invite link",
   },
 };
 
@@ -114,7 +125,6 @@ export class Online {
     this.state = null;
     this.conn = "connecting";
     this.tries = 0;
-    this.lastHeard = 0;
     this.timer = null;
     this.pinger = null;
     this.awaySince = {}; // seat -> time first seen away
@@ -122,13 +132,17 @@ export class Online {
     this.checked = {}; // game number -> the check's text
     this.panel = document.getElementById("online");
     // figures for the tests: times in ms (Date.now() where pages compare)
-    this.zt = { events: 0, seatedMs: null, caughtUpMs: null, reconnects: 0, eventTimes: [], sent: [], seat: -1 };
+    this.zt = {
+      events: 0, seatedMs: null, caughtUpMs: null, reconnects: 0, eventTimes: [], sent: [], seat: -1,
+      connects: [], deadAt: null,
+    };
     window.zt.online = this.zt;
     fetch("/api/reasons").then((r) => r.json()).then((t) => { this.reasons = t; }).catch(() => {});
+    this.watchdog = null;
     document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible") this.wake();
+      if (document.visibilityState === "visible") this.wake("visible");
     });
-    addEventListener("online", () => this.wake());
+    addEventListener("online", () => this.wake("online"));
     this.tell({ t: "rooms", rooms: this.rooms() });
     const code = new URLSearchParams(location.search).get("room");
     if (code) {
@@ -249,13 +263,16 @@ export class Online {
     this.render();
   }
 
-  connect() {
+  connect(why) {
     clearTimeout(this.timer);
     if (!this.code) return;
     this.setConn(this.zt.events ? "reconnecting" : "connecting");
     const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + this.code);
     this.ws = ws;
     this.openedAt = performance.now();
+    this.zt.connects.push([why || "first", Date.now()]);
+    if (this.zt.connects.length > 100) this.zt.connects.shift();
+    this.alive(DEAD_MS); // a socket that never opens is dead too
     ws.onopen = () => {
       const seat = this.seatOf(this.code);
       // `since` only when this tab has the room's state: the missed events
@@ -263,35 +280,50 @@ export class Online {
       const since = this.state && this.seen ? this.seen : undefined;
       if (seat && !this.spectator) ws.send(JSON.stringify({ t: "hello", token: seat.token, since }));
       else ws.send(JSON.stringify({ t: "watch", since }));
-      this.lastHeard = performance.now();
+      this.alive(DEAD_MS);
       clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.beat(), PING_MS);
+      this.pinger = setInterval(() => this.send({ t: "ping" }), PING_MS);
     };
     ws.onmessage = (e) => this.message(JSON.parse(e.data));
     ws.onclose = (e) => this.closed(ws, e.code);
   }
 
-  beat() {
-    // a heartbeat; a connection silent for DEAD_MS is dead
-    if (!this.ws) return;
-    if (performance.now() - this.lastHeard > DEAD_MS) {
-      const ws = this.ws;
-      ws.onclose = null;
-      ws.close();
-      this.closed(ws, 1006);
-      return;
-    }
-    this.send({ t: "ping" });
+  alive(ms) {
+    // heard from the server (or just connected): dead unless it speaks within `ms`
+    clearTimeout(this.watchdog);
+    const ws = this.ws;
+    this.watchdog = setTimeout(() => this.dead(ws), ms);
   }
 
-  wake() {
-    // visible again, or the network is back: try at once
-    if (this.code && (!this.ws || this.ws.readyState > 1) && this.conn !== "other") {
-      this.tries = 0;
-      this.connect();
-    } else if (this.ws && this.ws.readyState === 1) {
+  dead(ws) {
+    // the server stopped answering: drop the socket, reconnect with backoff
+    if (ws !== this.ws) return;
+    this.zt.deadAt = Date.now();
+    ws.onclose = null;
+    ws.onmessage = null;
+    ws.close();
+    this.closed(ws, 1006);
+  }
+
+  wake(why) {
+    // visible again, or the network is back
+    if (!this.code || this.conn === "other") return;
+    if (this.ws && this.ws.readyState === 1 && why === "visible") {
+      // the socket may have died while the page slept: it must answer soon
       this.send({ t: "ping" });
+      this.alive(WAKE_MS);
+      return;
     }
+    if (this.ws) {
+      // a new network: the old socket (open or opening) is of no use
+      const ws = this.ws;
+      ws.onclose = null;
+      ws.onmessage = null;
+      ws.close();
+      this.ws = null;
+    }
+    this.tries = 0;
+    this.connect(why);
   }
 
   send(msg) {
@@ -300,6 +332,7 @@ export class Online {
 
   close() {
     clearTimeout(this.timer);
+    clearTimeout(this.watchdog);
     clearInterval(this.pinger);
     if (this.ws) {
       this.ws.onclose = null;
@@ -320,6 +353,7 @@ export class Online {
   closed(ws, code) {
     if (ws !== this.ws) return;
     clearInterval(this.pinger);
+    clearTimeout(this.watchdog);
     this.ws = null;
     if (code === 4002) {
       // another tab or device took the seat
@@ -337,7 +371,7 @@ export class Online {
     const wait = BACKOFF_MS[Math.min(this.tries, BACKOFF_MS.length - 1)];
     this.tries++;
     this.zt.reconnects++;
-    this.timer = setTimeout(() => this.connect(), wait);
+    this.timer = setTimeout(() => this.connect("backoff"), wait);
   }
 
   setConn(state) {
@@ -347,7 +381,7 @@ export class Online {
   }
 
   message(msg) {
-    this.lastHeard = performance.now();
+    this.alive(DEAD_MS);
     if (msg.t === "pong") return;
     if (msg.t === "welcome") {
       this.tries = 0;
@@ -360,6 +394,7 @@ export class Online {
       return;
     }
     if (msg.t === "ev" || msg.t === "snap") {
+      this.refusal = null; // the game moved on
       this.state = msg.s;
       this.seen = msg.n;
       if (this.zt.seatedMs === null && this.me >= 0) this.zt.seatedMs = performance.now();
@@ -377,7 +412,10 @@ export class Online {
       return;
     }
     if (msg.t === "no") {
-      this.tell({ t: "no", text: this.reasonText(msg.why, msg.values) });
+      // said on the screen (the app) and here in full, as an alert
+      this.refusal = this.reasonText(msg.why, msg.values);
+      this.tell({ t: "no", text: this.refusal });
+      this.render();
     }
   }
 
@@ -464,7 +502,7 @@ export class Online {
         const here = el("button", this.say("here"), { type: "button" });
         here.addEventListener("click", () => {
           this.tries = 0;
-          this.connect();
+          this.connect("here");
         });
         parts.push(here);
       }
@@ -481,8 +519,10 @@ export class Online {
         share.addEventListener("click", () => navigator.share({ title: "Zehntausend", url: link }).catch(() => {}));
         invite.append(" ", share);
       }
+      invite.append(this.qrOf(link));
       parts.push(invite);
       if (this.spectator) parts.push(el("p", this.say("spectator")));
+      if (this.refusal) parts.push(el("p", this.refusal, { role: "alert" }));
       const st = this.state;
       if (st) {
         if (st.status === "playing" && st.seats[st.cur]) parts.push(el("p", fmt(this.say("turn"), st.seats[st.cur].name)));
@@ -498,6 +538,13 @@ export class Online {
     this.panel.replaceChildren(...parts);
     const input = this.panel.querySelector("input");
     if (input && document.activeElement === document.body) input.focus();
+  }
+
+  qrOf(link) {
+    // the link's QR code, made again only when the link or the language changes
+    const key = link + "\n" + this.lang();
+    if (!this.qr || this.qr.key !== key) this.qr = { key, svg: qrSvg(link, this.say("qr")) };
+    return this.qr.svg;
   }
 
   seatList(st) {

@@ -20,11 +20,17 @@ import json
 from engine.game import Game
 from firmware import buttons
 from firmware.screen import Menu
+from firmware.screens.pager import Pager
 from firmware.screens.play import ANIM_FRAME_MS, MESSAGE_EVENTS, ROLL_ANIM_MS, Play, _event_text
 from firmware.screens.setup import Setup
 from firmware.screens.turns import Winner
+from firmware.screens.wrap import wrap
 
-# The online screens' own words (web-only: they cost the device nothing).
+MENU_INSET = 4  # a menu row's text is this much narrower than the screen (firmware.ui)
+
+# The online screens' own words (web-only: they cost the device nothing;
+# tools/texts/places.py ONLINE_PLACES says where each is drawn, and the
+# text-fit test measures them there).
 SAY = {
     "de": {
         "online": "Online",
@@ -33,13 +39,13 @@ SAY = {
         "free": "frei",
         "you": "du",
         "away": "weg",
-        "computer_for": "Computer",
+        "computer_for": "PC",
         "start": "Starten",
         "leave": "Verlassen",
-        "waiting": "Warte auf die anderen",
+        "waiting": "Warte auf andere",
         "connecting": "Verbinde…",
         "connected": "Verbunden",
-        "reconnecting": "Verbindung weg: neuer Versuch…",
+        "reconnecting": "Neuer Versuch…",
         "opening": "Eröffne den Raum…",
         "room_hint": "A wählen  B Menü",
         "gone": "Raum verlassen",
@@ -51,13 +57,13 @@ SAY = {
         "free": "free",
         "you": "you",
         "away": "away",
-        "computer_for": "computer",
+        "computer_for": "PC",
         "start": "Start",
         "leave": "Leave",
-        "waiting": "Waiting for the others",
+        "waiting": "Waiting for more",
         "connecting": "Connecting…",
         "connected": "Connected",
-        "reconnecting": "Connection lost: trying again…",
+        "reconnecting": "Reconnecting…",
         "opening": "Opening the room…",
         "room_hint": "A select  B menu",
         "gone": "Left the room",
@@ -77,21 +83,21 @@ def say(app, key):
 
 
 def seat_line(app, link, i, seat):
-    """One seat of the room as a line: number, name, and what is special
-    (this browser's seat, away, a computer playing for the person)."""
+    """One seat of the waiting room as a line: number, name, and the one
+    thing special about it (this browser's seat, else a computer playing
+    for the person, else away); a long name gives way to the mark."""
     if seat is None:
         return "%d %s" % (i + 1, say(app, "free"))
-    marks = []
     if i == link.me:
-        marks.append(say(app, "you"))
-    if seat.get("standin"):
-        marks.append(say(app, "computer_for"))
+        mark = say(app, "you")
+    elif seat.get("standin"):
+        mark = say(app, "computer_for")
     elif seat.get("away"):
-        marks.append(say(app, "away"))
-    text = "%d %s" % (i + 1, seat["name"])
-    if "score" in seat:
-        text += " %d" % seat["score"]
-    return text + (" (" + ", ".join(marks) + ")" if marks else "")
+        mark = say(app, "away")
+    else:
+        mark = ""
+    line = "%d %%s" % (i + 1) + (" (%s)" % mark if mark else "")
+    return app.ui.fit_name(line, seat["name"], app.ui.w - MENU_INSET)
 
 
 class Link:
@@ -153,9 +159,7 @@ class Link:
         elif t == "gone":
             self.code = None
             self.state = None
-            from firmware.screens.message import Message
-
-            app.home(Message(say(app, "gone"), [msg.get("text") or ""]))
+            app.home(Pager(say(app, "gone"), wrap(app, msg.get("text") or ""), "message"))
 
     def close(self, app):
         """Leave the room's screens for the title (the seat stays this
@@ -167,14 +171,16 @@ class Link:
 
     def _refused(self, app, text):
         """A refusal of the server, in the player's language (online.js
-        has the server's reason texts; the engine's are the device's)."""
-        play = app.find("play")
-        if play is not None:
-            play.msg = text
-        self.said = text  # the waiting room shows it under the seats
+        has the server's reason texts; the engine's are the device's).
+        The waiting room shows it under the seats; over any other screen
+        it is a page of its own (longer than a play screen's line; it
+        scrolls where the small screen needs more than three lines)."""
+        self.said = text
         top = app.top()
         if isinstance(top, Room):
             top.relabel()
+        elif text:
+            app.push(Pager(say(app, "online"), wrap(app, text), "message"))
         app.redraw()
 
     def _show(self, app, event):
@@ -297,8 +303,8 @@ class Room(Menu):
         st = link.state
         rows = [] if st is None else [seat_line(app, link, i, s) for i, s in enumerate(st["seats"])]
         rows.append(say(app, link.conn) if link.conn != "connected" else say(app, "waiting"))
-        if link.said:
-            rows.append(link.said)
+        if link.said:  # the server's reason: as many rows as it takes
+            rows += wrap(app, link.said, app.ui.w - MENU_INSET)
         return rows + [say(app, key) for key in self._entries()]
 
     def choose(self, app, index):

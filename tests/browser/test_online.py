@@ -8,14 +8,19 @@ figures.
 - three browser contexts (each its own storage) and a computer: a room
   opened from the title's Online, the invite link read from the page, two
   people joining by the link with the name field and the join button,
-  the game played to the end, the dice checked in the page, a rematch;
+  the invite link's QR code read back from a screenshot, the game played
+  to the end, the dice checked in the page, a rematch;
 - a reload in the middle of a turn keeps the seat and the dice;
-- a connection closed by the test's WebSocket routing reconnects and
-  catches up;
+- the server going away and coming back: the pages reconnect and catch
+  up (dead connections, the test's WebSocket routing, a paused server,
+  the network and visibility: test_online_connection.py);
+- the same seat opened in another browser: the newer page plays, the
+  older says so and offers to play here;
 - an absent person's seat is played by a computer and given back;
 - a spectator sees the game.
 """
 
+import io
 import re
 import statistics
 import time
@@ -28,6 +33,9 @@ from tests.browser.test_web import CHROMIUM, PAGE, browser  # noqa: F401  (the f
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from tests.server.conftest import ServerProc  # noqa: E402
+
+zxingcpp = pytest.importorskip("zxingcpp", reason="zxing-cpp missing (the browser group)")
+Image = pytest.importorskip("PIL.Image", reason="pillow missing (the browser group)")
 
 ROOT = Path(__file__).resolve().parents[2]
 assert CHROMIUM and PAGE
@@ -141,6 +149,10 @@ def test_three_browsers_a_computer_and_an_agent_play_a_room(browser, room_server
     link = open_room(anna, people=3, computers=1)
     assert re.search(r"\?room=[A-Za-z0-9_-]{12}$", link), link
     assert anna.page.get_by_role("button", name="Link kopieren").is_visible()
+    # the QR code beside the link, read from the screen by an independent decoder
+    qr = anna.page.get_by_role("img", name="QR-Code des Einladungslinks")
+    shot = Image.open(io.BytesIO(qr.screenshot())).convert("L")
+    assert [b.text for b in zxingcpp.read_barcodes(shot)] == [link]
     room = anna.snapshot()
     assert "Raum " in room and room.count(" frei") == 2, room
 

@@ -3,28 +3,15 @@ the title's Online entry only with a network, the waiting room from a
 server state, the play screen on a mirror of the server's game that
 sends this browser's actions and applies nobody's locally."""
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 from engine.dice import ScriptedDice
 from engine.game import Game
 from engine.rules import preset
 from simulator.host import Sim
+from tools.screenshots import online_module
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _online():
-    spec = importlib.util.spec_from_file_location("online", ROOT / "web" / "online.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["online"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-online = _online()
+online = online_module()
 
 
 def sim_with_link(tmp_path, board="pico_ssd1306_i2c"):
@@ -62,7 +49,9 @@ def test_the_waiting_room_shows_seats_and_the_creator_starts(tmp_path):
     sim.press("A")
     assert json.loads(link.take()) == {"do": "start"}
     link.receive(sim.app, json.dumps({"t": "no", "text": "Es braucht mindestens 2 Menschen"}))
-    assert "Es braucht mindestens 2 Menschen" in sim.app.top().labels(sim.app)
+    rows = sim.app.top().labels(sim.app)
+    said = rows[3:rows.index("Starten")]  # after two seats and the connection
+    assert " ".join(said) == "Es braucht mindestens 2 Menschen", rows  # wrapped to the width
 
 
 def test_the_small_layout_titles_the_room_with_its_code(tmp_path):
@@ -105,3 +94,19 @@ def test_the_play_screen_sends_its_own_turn_and_mirrors_the_others(tmp_path):
     sim.press("A")  # roll: asked of the server, not rolled here
     assert json.loads(link.take()) == {"do": "act", "a": ["roll"]}
     assert play.game.phase == "start" and not play.game.roll
+
+
+def test_a_refusal_over_the_play_screen_is_a_page_of_its_own(tmp_path):
+    sim, link = sim_with_link(tmp_path, "thumby")
+    game = Game(preset("zehntausend"), [("Ann", ""), ("Bea", "")], ScriptedDice([1] * 6))
+    link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": 0, "n": 2}))
+    link.receive(sim.app, json.dumps({"t": "snap", "n": 2, "s": {
+        "status": "playing", "g": 1, "seats": seats("Ann", "Bea"), "game": game.to_data()}}))
+    text = "Wer den Raum eröffnet hat, bleibt bis zum Start"
+    link.receive(sim.app, json.dumps({"t": "no", "text": text}))
+    page = sim.app.top()
+    assert page.name == "message" and len(page.text_lines) > 3  # the small screen scrolls it
+    assert " ".join(page.text_lines) == text
+    assert all(sim.app.ui.width(line) <= sim.app.ui.w - 1 for line in page.text_lines)
+    sim.press("A")
+    assert sim.app.top().name == "play"

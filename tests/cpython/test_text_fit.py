@@ -5,7 +5,8 @@ Two halves:
 - Every key of tools/texts/de.py and en.py has a place in
   tools/texts/places.py (a key without one fails), and its text, filled
   with the widest values that can occur and set in its line, is measured
-  in the layout's font against the place's width.
+  in the layout's font against the place's width. The same for the page's
+  online texts (web/online.py's SAY) against places.ONLINE_PLACES.
 - The screens of tools/screenshots.py, and a few more with the widest
   names, are driven by key presses in both languages on both layouts while
   every `Ui.fit` and every glyph drawn is watched: a line cut anywhere but
@@ -14,19 +15,26 @@ Two halves:
   texts (English prose from code, or an English text).
 """
 
+import json
 import re
 import tempfile
 
 import pytest
 
+from engine.rules import KEYS as RULE_KEYS
 from firmware import font
 from firmware.ui import Ui
+from server import reasons
 from tools import screenshots
 from tools.texts import de, en, places
 from tools.texts.places import BIG, BOTH, HINT, LINE, MENU, NAME, SMALL, TITLE, WRAP
 
 LAYOUTS = {"big": (128, font.REGULAR), "small": (72, font.SMALL)}
 LANGS = {"de": de.TEXTS, "en": en.TEXTS}
+ONLINE = screenshots.online_module().SAY  # the page's online texts, per language
+# the room server's reasons, shown on the online screens (places.REASON)
+REASON_PLACES = {k: places.REASON_RULES if k == "rules" else places.REASON
+                 for k in reasons.TEXTS["de"]}
 CODE_KEYS = [k for k in de.TEXTS if k.startswith("opt_")]
 
 
@@ -65,7 +73,7 @@ def _wrap(text, f, width):
     return out
 
 
-def _expand(template, texts, f, this=""):
+def _expand(template, texts, f, this="", table=places.PLACES):
     """`template` with {} as `this`, {KEY} as the text of KEY (filled with
     its widest values) and {KEY1|KEY2} as the widest of several."""
 
@@ -74,40 +82,44 @@ def _expand(template, texts, f, this=""):
             return this
         if m.group(1) == "NAME":
             return _short_name(f)
-        return max((_text(k, texts, f) for k in m.group(1).split("|")), key=f.width)
+        return max((_text(k, texts, f, table) for k in m.group(1).split("|")), key=f.width)
 
     return re.sub(r"\{([\w|]*)\}", one, template)
 
 
-def _value(arg, texts, f):
+def _value(arg, texts, f, table=places.PLACES):
     if arg is NAME:
         return _short_name(f)
     if arg is places.CODE:
         return max((texts[k] for k in CODE_KEYS), key=f.width)
+    if arg is places.RULE_KEY:
+        return max(RULE_KEYS, key=f.width)
+    if arg is places.ROOM_CODE:
+        return max(places.ROOM_CODE_CHARS, key=f.char_width) * places.ROOM_CODE_LEN
     if isinstance(arg, str):
-        return _expand(arg, texts, f)
+        return _expand(arg, texts, f, table=table)
     return arg
 
 
-def _text(key, texts, f):
+def _text(key, texts, f, table=places.PLACES):
     """The text of `key` with its widest values."""
     text = texts[key]
     n = len(re.findall(r"%[sd]", text))
     if n:
-        args = places.PLACES[key].args
+        args = table[key].args
         assert len(args) >= n, "%s: %d values for %d placeholders" % (key, len(args), n)
-        text = text % tuple(_value(a, texts, f) for a in args[:n])
+        text = text % tuple(_value(a, texts, f, table) for a in args[:n])
     return text
 
 
-def _filled(key, texts, f, room=None):
+def _filled(key, texts, f, room=None, table=places.PLACES):
     """The text of `key` with its widest values, set in its line (where
     it gives way, shortened to a name's least when the line is too wide)."""
-    place = places.PLACES[key]
-    text = _text(key, texts, f)
-    line = _expand(place.line, texts, f, text)
+    place = table[key]
+    text = _text(key, texts, f, table)
+    line = _expand(place.line, texts, f, text, table)
     if place.give_way and room is not None and f.width(line) > room:
-        line = _expand(place.line, texts, f, text[:places.NAME_SHOWN] + "…")
+        line = _expand(place.line, texts, f, text[:places.NAME_SHOWN] + "…", table)
     return line
 
 
@@ -121,18 +133,28 @@ def test_every_key_has_a_place():
         assert place.on in (BOTH, BIG, SMALL), key
 
 
+def test_every_online_text_has_a_place():
+    """The page's online texts (web/online.py) are placed like the device's."""
+    for lang in LANGS:
+        keys = set(ONLINE[lang])
+        assert keys == set(places.ONLINE_PLACES), (lang, keys ^ set(places.ONLINE_PLACES))
+
+
 @pytest.mark.parametrize("lang", sorted(LANGS))
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
-def test_every_text_fits_its_place(lang, layout):
-    texts = LANGS[lang]
+@pytest.mark.parametrize("table", ["device", "online", "reasons"])
+def test_every_text_fits_its_place(lang, layout, table):
+    texts = {"device": LANGS, "online": ONLINE, "reasons": reasons.TEXTS}[table][lang]
+    where = {"device": places.PLACES, "online": places.ONLINE_PLACES,
+             "reasons": REASON_PLACES}[table]
     f = LAYOUTS[layout][1]
     bad = []
-    for key in sorted(places.PLACES):
-        place = places.PLACES[key]
+    for key in sorted(where):
+        place = where[key]
         if place.on not in (BOTH, layout):
             continue
         room = _width(place.where, layout)
-        line = _filled(key, texts, f, room)
+        line = _filled(key, texts, f, room, where)
         missing = [c for c in line if not f.has(c)]
         if missing:
             bad.append("%s: no glyph for %r" % (key, "".join(missing)))
@@ -331,8 +353,37 @@ def _older_copy(sim):
     assert sim.state()["screen"] == "message"
 
 
+def _long_room(sim):
+    """A waiting room of eight seats with the widest names: this browser's,
+    a computer playing for one, one away, one free; the connection lost."""
+    link = screenshots._with_network(sim)
+    name = WIDE_NOW[0]
+    seats = [screenshots._seat(name[:-1] + str(i), creator=i == 0) for i in range(7)] + [None]
+    seats[1]["away"] = seats[1]["standin"] = True
+    seats[2]["away"] = True
+    screenshots._in_room(sim, link, seats)
+    link.receive(sim.app, '{"t": "conn", "s": "reconnecting"}')
+    said = max(reasons.TEXTS[sim.app.lang].values(), key=len)
+    link.receive(sim.app, json.dumps({"t": "no", "text": said}))
+    sim.keys(",".join(["DOWN"] * 14))  # down the list: every row drawn once
+
+
+def _refused_in_play(sim):
+    """The server's longest reason over the play screen: a page of its own."""
+    from engine.rules import preset
+
+    link = screenshots._with_network(sim)
+    game = screenshots._game(preset("zehntausend"), [WIDE_NOW[0], "Ben"], [1, 5, 2, 3, 4, 6])
+    screenshots._in_room(sim, link, [screenshots._seat(WIDE_NOW[0]), screenshots._seat("Ben")],
+                         game)
+    said = max(reasons.TEXTS[sim.app.lang].values(), key=len)
+    link.receive(sim.app, json.dumps({"t": "no", "text": said}))
+    sim.keys("DOWN,DOWN,DOWN")  # scrolled to its end
+
+
 WIDE_NOW = [""]
-EXTRA = (("long_pad", _long_pad), ("long_game", _long_game), ("bust", _bust),
+EXTRA = (("long_room", _long_room), ("refused_in_play", _refused_in_play),
+         ("long_pad", _long_pad), ("long_game", _long_game), ("bust", _bust),
          ("long_solo", _long_solo),
          ("long_standings", _long_standings), ("damaged_save", _damaged_save),
          ("older_copy", _older_copy))
@@ -343,10 +394,12 @@ EXTRA = (("long_pad", _long_pad), ("long_game", _long_game), ("bust", _bust),
 def test_screens_cut_nothing_and_speak_one_language(lang, board, tmp_path):
     layout = "big" if board != "thumby" else "small"
     WIDE_NOW[0] = WIDE[layout]
-    vocab = _vocabulary(LANGS[lang]) | _vocabulary({"x": " ".join(WIDE.values())})
+    vocab = _vocabulary(LANGS[lang]) | _vocabulary(ONLINE[lang]) | _vocabulary(
+        reasons.TEXTS[lang]) | _vocabulary(
+        {"x": " ".join(WIDE.values())})
     names = [WIDE[layout][:-1] + str(i) for i in range(8)] + [
-        WIDE[layout], "Anna", "Ben", "Cleo", "Dora", "Profi 1", "Profi 2", "Spieler 1",
-        "Spieler 2", "Player 1", "Player 2"]
+        WIDE[layout], "Anna", "Ben", "Bea", "Cleo", "Dora", "Profi 1", "Profi 2", "Spieler 1",
+        "Spieler 2", "Player 1", "Player 2", screenshots.ROOM]
     # texts a screen shortens by design, like names (places' give_way)
     names += [t for k, t in LANGS[lang].items() if places.PLACES[k].give_way]
     problems = []

@@ -462,3 +462,39 @@ for _key in ("sc_one", "sc_five", "sc_ones", "sc_triple", "sc_double", "sc_tripl
 for _key in ("ex_target", "ex_n_of_kind", "ex_ones_triple", "ex_straight",
              "ex_small_straights", "ex_three_pairs", "ex_quad_pair", "ex_two_triplets"):
     PLACES[_key] = _p(WRAP)
+
+# The page's online screens (web/online.py's SAY): web-only texts, kept
+# beside that module (the device never loads them), measured here the same
+# way. ROOM_CODE stands for a room's code: 12 characters of the server's
+# alphabet (server/names.py: token_urlsafe), the widest of them.
+ROOM_CODE = object()
+ROOM_CODE_LEN = 12
+ROOM_CODE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+SEATS_MAX = 8  # engine.game: the most seats a game has
+_SEAT = "%d {NAME} ({you|computer_for|away})" % SEATS_MAX  # a seat's row: one mark
+ONLINE_PLACES = {
+    "online": _p(TITLE),
+    "open_room": _p(MENU),
+    "room": _p(TITLE, ROOM_CODE, on=BIG),  # the small title shows the code alone
+    "free": _p(MENU, line="%d {}" % SEATS_MAX),
+    "you": _p(MENU, line=_SEAT),
+    "away": _p(MENU, line=_SEAT),
+    "computer_for": _p(MENU, line=_SEAT),
+    "start": _p(MENU),
+    "leave": _p(MENU),
+    "waiting": _p(MENU),
+    "connecting": _p(MENU),
+    "connected": _p(MENU),
+    "reconnecting": _p(MENU),
+    "opening": _p(TITLE),
+    "room_hint": _p(HINT),
+    "gone": _p(TITLE),
+}
+
+# The room server's reasons (server/reasons.py), as the online screens show
+# them: broken into lines (the waiting room's rows, a page of their own).
+# Their values are counts, and for "rules" the key of the rule option that
+# failed (RULE_KEY: the widest of engine.rules.KEYS).
+RULE_KEY = object()
+REASON = _p(WRAP, COUNT, COUNT)
+REASON_RULES = _p(WRAP, RULE_KEY)
