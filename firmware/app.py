@@ -235,7 +235,10 @@ class App:
 
     def release_modules(self):
         """Forget the modules of RELEASED that no screen on the stack comes
-        from, so their code leaves the heap (see RELEASE)."""
+        from, so their code leaves the heap (see RELEASE), and the texts'
+        help book (firmware.strings: the screens that show it are gone or
+        load it again)."""
+        strings.release()
         keep = [type(s).__module__ for s in self.stack]
         for name in [k for k in sys.modules]:
             if name in keep:
