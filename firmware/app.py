@@ -44,8 +44,8 @@ WARM = ("engine.scoring", "engine.game", "engine.levels", "engine.rules", "firmw
         "firmware.tips_store", "firmware.tips", "firmware.screens.play",
         "firmware.screens.lines", "firmware.screens.turns", "firmware.stats",
         "firmware.screens.pager", "firmware.screens.wrap", "firmware.screens.help", "engine.odds",
-        "engine.turnplan", "engine.bots", "engine.master", "engine.view", "engine.coach",
-        "firmware.tip_words", "firmware.coach_view", "firmware.screens.rules_edit")
+        "engine.turnplan", "engine.plan_solver", "engine.bots", "engine.master", "engine.view",
+        "engine.coach", "firmware.tip_words", "firmware.coach_view", "firmware.screens.rules_edit")
 
 
 MEMO = 32  # texts `App.t` keeps for the current screens
