@@ -44,6 +44,7 @@ class Play(Screen):
     _unscored = None  # the last _bad_dice: (roll, rules, open singles, picks, answer)
     _head = None  # the header's texts and what they were for, a Kept (see _header)
     _bankable = None  # the last _may_bank: (roll, phase, turn total, picks), answer
+    _looked_up = None  # the last _valid_points: (roll, open singles, phase, dice, points)
 
     def __init__(self, app, game):
         self.game = game
@@ -99,11 +100,23 @@ class Play(Screen):
         return points
 
     def _valid_points(self, chosen):
-        """The points of `chosen` when it is one of the roll's valid keeps, else None."""
-        for keep, points in self.game.valid_keeps():
+        """The points of `chosen` when it is one of the roll's valid keeps,
+        else None. The last answer is kept: a die pick asks three times
+        (which dice do not score, the status line, the hint line), and a
+        walk of the keeps (with the game's check that its list is still
+        the roll's) took about a millisecond of the pick on the chip."""
+        game = self.game
+        last = self._looked_up
+        if (last is not None and last[0] is game.roll and last[1] is game.open_singles
+                and last[2] == game.phase and last[3] == chosen):
+            return last[4]
+        found = None
+        for keep, points in game.valid_keeps():
             if keep == chosen:
-                return points
-        return None
+                found = points
+                break
+        self._looked_up = (game.roll, game.open_singles, game.phase, chosen, found)
+        return found
 
     def _bad_dice(self):
         """Positions of selected dice that belong to no scoring combination
@@ -236,7 +249,7 @@ class Play(Screen):
             actions = [keep, then]
         # The engine says whether banking (after the keep) is refused: a
         # refused bank is told, a roll then needs no question.
-        refusal = game.bank_refusal(chosen)
+        refusal = game.bank_refusal(chosen, points if chosen else None)
         if then == BANK and refusal:
             self.msg = app.tf("why_" + refusal[0], refusal[1])
             return
@@ -284,11 +297,13 @@ class Play(Screen):
         if last is not None and last[0] == key:
             return last[1]
         keep = ()
+        points = None
         if game.phase == "keep":
             keep = self.selected() if any(self.sel) else self._best_keep()
-            if not keep or self._valid_points(keep) is None:
+            points = self._valid_points(keep) if keep else None
+            if points is None:
                 keep = None  # nothing valid picked: DOWN tells why, the hint keeps both
-        answer = keep is None or not game.bank_refusal(keep)
+        answer = keep is None or not game.bank_refusal(keep, points)
         self._bankable = (key, answer)
         return answer
 
