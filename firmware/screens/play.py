@@ -45,6 +45,7 @@ class Play(Screen):
     _head = None  # the header's texts and what they were for, a Kept (see _header)
     _bankable = None  # the last _may_bank: (roll, phase, turn total, picks), answer
     _looked_up = None  # the last _valid_points: (roll, open singles, phase, dice, points)
+    _best = None  # the last _best_keep: (roll, open singles, keep)
 
     def __init__(self, app, game):
         self.game = game
@@ -274,8 +275,13 @@ class Play(Screen):
 
     def _best_keep(self):
         """The dice the first UP or DOWN picks: every scoring die (the best
-        keep the rules allow), or None when nothing scores."""
+        keep the rules allow), or None when nothing scores. Kept for the
+        roll: the hint line asks at each frame without a pick (a die
+        dropped again) whether DOWN could bank it."""
         game = self.game
+        last = self._best
+        if last is not None and last[0] is game.roll and last[1] is game.open_singles:
+            return last[2]
         valid = game.valid_keeps()  # (kept by the game: keeps() walks every subset)
         # Without an exact target every keep is valid: the one with the most
         # dice is scoring_keep's. With one, a keep past it is not, and the
@@ -283,9 +289,11 @@ class Play(Screen):
         found = (scoring.scoring_keep(game.roll, game.rules, game.open_singles)
                  if game.rules.exact else scoring.most_dice(valid))
         allowed = [k[0] for k in valid]
-        if found is None:
-            return None
-        return found[0] if found[0] in allowed else (allowed[0] if allowed else ())
+        best = None
+        if found is not None:
+            best = found[0] if found[0] in allowed else (allowed[0] if allowed else ())
+        self._best = (game.roll, game.open_singles, best)
+        return best
 
     def _may_bank(self):
         """False when DOWN would be refused now: below the entry hurdle, hot
