@@ -42,8 +42,9 @@ RELEASED = ("firmware.screens.", "engine.scorepad", "firmware.flow")
 WARM = ("engine.scoring", "engine.game", "engine.levels", "engine.rules", "firmware.players",
         "firmware.screens.names", "firmware.screens.setup", "firmware.flow",
         "firmware.tips_store", "firmware.tips", "firmware.screens.play",
-        "firmware.screens.lines", "firmware.screens.turns", "firmware.stats",
-        "firmware.screens.pager", "firmware.screens.wrap", "firmware.screens.help", "engine.odds",
+        "firmware.screens.lines", "firmware.screens.turns", "firmware.screens.standings",
+        "firmware.stats", "firmware.screens.pager", "firmware.screens.wrap",
+        "firmware.screens.help", "engine.odds",
         "engine.turnplan", "engine.plan_solver", "engine.bots", "engine.master", "engine.view",
         "engine.coach", "firmware.tip_words", "firmware.coach_view", "firmware.screens.rules_edit")
 

@@ -22,7 +22,7 @@ from firmware import buttons
 from firmware.screen import Menu
 from firmware.screens.play import ANIM_FRAME_MS, MESSAGE_EVENTS, ROLL_ANIM_MS, Play, _event_text
 from firmware.screens.setup import Setup
-from firmware.screens.turns import Winner
+from firmware.screens.standings import Winner
 
 # The online screens' own words (web-only: they cost the device nothing).
 SAY = {

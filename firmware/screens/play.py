@@ -364,7 +364,7 @@ class Play(Screen):
         app.redraw()
 
     def _standings(self, app):
-        from firmware.screens.turns import Standings
+        from firmware.screens.standings import Standings
 
         self.armed = None
         app.push(Standings(self.game))
@@ -389,7 +389,7 @@ class Play(Screen):
                 return True
             return False
         if game.phase == "over":
-            from firmware.screens.turns import Winner
+            from firmware.screens.standings import Winner
             from firmware.stats import record_game, solo_record
 
             app.session.clear_game()

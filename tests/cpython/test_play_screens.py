@@ -409,7 +409,7 @@ def test_tie_without_the_trigger_goes_to_the_earlier_seat(tmp_path, drawn):
     assert sim.state()["scores"] == [0, 1000, 1000]
     assert _t(sim, "tie_final_small") in drawn(sim)
     # The same tie, but the opener left: the earlier seat of the leaders wins.
-    from firmware.screens.turns import win_reason
+    from firmware.screens.standings import win_reason
 
     game.final = 0
     assert win_reason(sim.app, game) == [_t(sim, "tie_seat")]
