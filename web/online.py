@@ -355,7 +355,7 @@ class OnlinePlay(Play):
                 a[1] = list(a[1])
             self.link.send({"do": "act", "a": a})
         self._reset_selection()
-        self.armed = None
+        self.asking = None
         self.msg = ""
         app.redraw()
         return True

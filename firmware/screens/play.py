@@ -58,8 +58,8 @@ class Play(Screen):
         self.bot_due = Due()  # a computer's next visible step
         self.bot_keep = None  # a computer's keep, shown before it is applied
         self.handed_over = -1  # the turn (events_total) whose hand-over was shown
-        self.armed = None  # ROLL or BANK: asked once, the same key again does it
-        self.stake = 0  # the points the question is about
+        self.asking = None  # ROLL or BANK: the question on screen; the same key again does it
+        self.asked_total = 0  # the turn total the question is about
         self.tips = Tips(app, game, self.players)  # firmware/tips.py: per person, off by default
         self._reset_selection()
 
@@ -69,7 +69,7 @@ class Play(Screen):
         roll = self.game.roll
         self.sel = [False] * len(roll)
         self.cursor = 0
-        self.armed = None
+        self.asking = None
         for i, d in enumerate(roll):  # start on the first die that scores alone
             if d in (1, 5):
                 self.cursor = i
@@ -228,8 +228,8 @@ class Play(Screen):
         key again does it. A roll while banking is refused is no risk taken
         by choice: it needs no question."""
         game = self.game
-        armed = self.armed
-        self.armed = None
+        asked = self.asking
+        self.asking = None
         if game.phase == "decide":
             actions = [then]
             chosen, points = (), 0
@@ -254,10 +254,10 @@ class Play(Screen):
         if then == BANK and refusal:
             self.msg = app.tf("why_" + refusal[0], refusal[1])
             return
-        if (armed != then and (then == BANK or not refusal)
+        if (asked != then and (then == BANK or not refusal)
                 and app.session.settings["ask"]):
-            self.armed = then
-            self.stake = game.turn_total + points
+            self.asking = then
+            self.asked_total = game.turn_total + points
             return
         self._apply(app, actions)
 
@@ -337,8 +337,8 @@ class Play(Screen):
         phase = game.phase
         self.msg = ""
         if key == buttons.B:
-            if self.armed:
-                self.armed = None  # "nein"
+            if self.asking:
+                self.asking = None  # "nein"
             elif phase == "keep" and any(self.sel):
                 self.sel = [False] * len(self.sel)
             else:
@@ -346,7 +346,7 @@ class Play(Screen):
         elif key in (buttons.UP, buttons.DOWN) and phase in ("keep", "decide"):
             self._commit(app, ROLL if key == buttons.UP else BANK)
         elif phase == "keep" and key in (buttons.LEFT, buttons.RIGHT, buttons.A):
-            self.armed = None
+            self.asking = None
             n = len(self.sel)
             if key == buttons.A:
                 self.sel[self.cursor] = not self.sel[self.cursor]
@@ -360,13 +360,13 @@ class Play(Screen):
         elif key == buttons.UP and phase == "start" and TAKE in game.legal_actions():
             self.take_over(app)
         else:
-            self.armed = None
+            self.asking = None
         app.redraw()
 
     def _standings(self, app):
         from firmware.screens.standings import Standings
 
-        self.armed = None
+        self.asking = None
         app.push(Standings(self.game))
 
     def take_over(self, app):
@@ -572,7 +572,7 @@ class Play(Screen):
         if not self.tips.draw(app, canvas, self, x - n * (size + gap), y, gap, below):
             self._draw_aside(app, canvas, below)
         status = self.msg or self._status(app)
-        if not self.armed:  # a question stays in view, tips or not
+        if not self.asking:  # a question stays in view, tips or not
             status = self.msg or self.tips.status(app, self, status)
         if status:
             ui.text(canvas, ui.fit(status, ui.w), 0, ui.h - 2 * ui.line + (1 if app.big else 0))
@@ -591,8 +591,8 @@ class Play(Screen):
 
     def _status(self, app):
         game = self.game
-        if self.armed:
-            return app.t("ask_roll" if self.armed == ROLL else "ask_bank") % self.stake
+        if self.asking:
+            return app.t("ask_roll" if self.asking == ROLL else "ask_bank") % self.asked_total
         if game.phase == "farkle":
             seat = game.seat()
             if game.rules.penalty and seat.score and seat.farkles == 2:  # the pass takes it
@@ -618,8 +618,8 @@ class Play(Screen):
         small = "" if app.big else "_small"
         if not self.person_to_move():
             return app.t("hurry_hint" + small)
-        if self.armed:
-            return app.t(("ask_roll_hint" if self.armed == ROLL else "ask_bank_hint") + small)
+        if self.asking:
+            return app.t(("ask_roll_hint" if self.asking == ROLL else "ask_bank_hint") + small)
         phase = game.phase
         if phase == "start":
             return app.t("offer_hint" + small) if game.offer else app.t("start_hint")
@@ -644,7 +644,7 @@ class Play(Screen):
             "selected": list(self.selected()),
             "cursor": self.cursor,
             "message": self.msg,
-            "asking": self.armed[0] if self.armed else "",
+            "asking": self.asking[0] if self.asking else "",
             "engine": game.to_data(),
         }
 

@@ -165,8 +165,8 @@ class Policy:
         game = play.game
         if game.seat().is_bot or game.phase == "over":
             return None
-        if play.armed:  # the screen asks: the same key again
-            return buttons.UP if play.armed[0] == "roll" else buttons.DOWN
+        if play.asking:  # the screen asks: the same key again
+            return buttons.UP if play.asking[0] == "roll" else buttons.DOWN
         phase = game.phase
         if phase in ("start", "farkle"):
             return buttons.A
