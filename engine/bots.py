@@ -26,10 +26,9 @@ the distance to the target and to the leader; both roll hot dice again
 unless banking wins by landing exactly on the target.
 """
 
-from engine import odds
 from engine.game import BANK, PASS, ROLL, TAKE
 from engine.levels import factory
-from engine.turnplan import CAPPED_HORIZON, UNIT, TurnPlan, expected
+from engine.turnplan import CAPPED_HORIZON, UNIT, expected
 
 EXACT_HORIZON = CAPPED_HORIZON  # an exact target further away plays like an open one
 
@@ -77,6 +76,8 @@ class Simple(Bot):
         has to)."""
         if self._rules is rules:
             return
+        from engine import odds  # (only these levels need it: not carried by the Expert's games)
+
         table: list = [None]  # index 0: no dice
         for n in range(1, rules.dice + 1):
             table.append((odds.farkle_chance(n, rules), odds.expected_best(n, rules)))
@@ -270,7 +271,11 @@ def make_bold(rules, plan=None, tables=None):
 def make_expert(rules, plan=None, tables=None):
     """The Expert level's factory (engine.levels): solves the plan when
     none is given."""
-    return Expert(plan if plan is not None else TurnPlan.solve(rules))
+    if plan is None:
+        from engine.plan_solver import solve_plan
+
+        plan = solve_plan(rules)
+    return Expert(plan)
 
 
 def make_bot(key, rules, plan=None, tables: object = "tables"):

@@ -276,14 +276,16 @@ class Game:
             return None
         return _ACTION
 
-    def bank_refusal(self, keep=()):
+    def bank_refusal(self, keep=(), points=None):
         """Why banking is refused now, or after first setting aside `keep`
-        (a valid keep of the roll on the table): a `(key, values)` pair like
+        (a valid keep of the roll on the table, worth `points` when the
+        caller knows them from `valid_keeps`): a `(key, values)` pair like
         `why_not`, or None when the points may be banked. Screens ask this
         before offering a keep-and-bank in one press."""
         if not keep:
             return self.why_not(BANK)
-        points = scoring.read_keep(keep, self.rules, self.open_singles)[0] or 0
+        if points is None:
+            points = scoring.read_keep(keep, self.rules, self.open_singles)[0] or 0
         return self._bank_refusal(self.turn_total + points, len(self.aside) + len(keep))
 
     def _keep_refusal(self, action):

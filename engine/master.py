@@ -71,7 +71,6 @@ File format "ZMT2" (little endian):
 
 from engine.bots import Bot, Expert, wins_now
 from engine.game import BANK, PASS, ROLL, TAKE
-from engine.turnplan import TurnPlan
 
 MAGIC = b"ZMT2"
 FLAG_P0 = 1
@@ -541,7 +540,10 @@ def make_master(rules, plan=None, tables: object = "tables"):
     """The Master level's factory (engine.levels): the Expert's `plan`
     (solved when None) and the table for `rules` from `tables` (a folder
     or a reader with `open(name)`; None or no table: the approximation)."""
-    plan = plan if plan is not None else TurnPlan.solve(rules)
+    if plan is None:
+        from engine.plan_solver import solve_plan
+
+        plan = solve_plan(rules)
     return Master(plan, open_table(rules, tables) if tables is not None else None)
 
 

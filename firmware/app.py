@@ -42,10 +42,11 @@ RELEASED = ("firmware.screens.", "engine.scorepad", "firmware.flow")
 WARM = ("engine.scoring", "engine.game", "engine.levels", "engine.rules", "firmware.players",
         "firmware.screens.names", "firmware.screens.setup", "firmware.flow",
         "firmware.tips_store", "firmware.tips", "firmware.screens.play",
-        "firmware.screens.lines", "firmware.screens.turns", "firmware.stats",
-        "firmware.screens.pager", "firmware.screens.wrap", "firmware.screens.help", "engine.odds",
-        "engine.turnplan", "engine.bots", "engine.master", "engine.view", "engine.coach",
-        "firmware.tip_words", "firmware.coach_view", "firmware.screens.rules_edit")
+        "firmware.screens.lines", "firmware.screens.turns", "firmware.screens.standings",
+        "firmware.stats", "firmware.screens.pager", "firmware.screens.wrap",
+        "firmware.screens.help", "engine.odds",
+        "engine.turnplan", "engine.plan_solver", "engine.bots", "engine.master", "engine.view",
+        "engine.coach", "firmware.tip_words", "firmware.coach_view", "firmware.screens.rules_edit")
 
 
 MEMO = 32  # texts `App.t` keeps for the current screens
@@ -235,7 +236,10 @@ class App:
 
     def release_modules(self):
         """Forget the modules of RELEASED that no screen on the stack comes
-        from, so their code leaves the heap (see RELEASE)."""
+        from, so their code leaves the heap (see RELEASE), and the texts'
+        help book (firmware.strings: the screens that show it are gone or
+        load it again)."""
+        strings.release()
         keep = [type(s).__module__ for s in self.stack]
         for name in [k for k in sys.modules]:
             if name in keep:

@@ -101,7 +101,7 @@ class Computers:
 
     def _plan(self):
         if self.stored_plan() is None:
-            from engine.turnplan import TurnPlan
+            from engine.plan_solver import solve_plan
 
-            self.adopt(TurnPlan.solve(self.rules))  # hosts without a screen
+            self.adopt(solve_plan(self.rules))  # hosts without a screen
         return self.plan

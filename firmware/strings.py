@@ -8,7 +8,12 @@ twice the heap of all the texts together on the device. Each of the three
 comes in pieces of at most PIECE_BYTES: loading a language never asks the
 heap for a larger block (one 8 KB blob could not be had late in a long
 session on the chip, when the heap was fragmented: issue 21). Only the
-language in use is loaded; switching drops the other. `text(lang, key)`
+language in use is loaded; switching drops the other. Each language comes
+in two books: the texts of the help pages and the rules editor's
+explanations (a third of the bytes) are in texts_LANG_help.py, loaded only
+when a key is not in the main book and let go by `release` (the app calls
+it when it releases the screens' modules), so a game does not carry
+them. `text(lang, key)`
 finds the key's hash by binary search (in native code on the chip, where
 the bytecode search took 0.6 ms) and returns a fresh str (screens ask only
 when they redraw); an unknown key shows itself. Texts with `%s`/`%d`
@@ -26,12 +31,14 @@ LANGS = ("de", "en")
 PIECE_BYTES = 1024  # the largest piece of a packed language (tools/texts/gen.py)
 PIECE_KEYS = 256  # keys per piece of the hashes (3 bytes each) and ends (2 bytes each)
 _MODULES = {"de": "firmware.texts_de", "en": "firmware.texts_en"}
-_held: list = [None, None]  # the language loaded, its packed module
+HELP_BOOK = "_help"  # the help book's module: the main book's name and this
+_held: list = [None, None, None]  # the language loaded, its main book, its help book or None
 
 
 def _packed(lang):
     if _held[0] != lang:
         old = _held[0]
+        release()
         _held[0] = _held[1] = None
         if old is not None:
             _forget(_MODULES[old])
@@ -39,6 +46,22 @@ def _packed(lang):
         _held[1] = __import__(name, None, None, ("BLOB",))
         _held[0] = lang
     return _held[1]
+
+
+def _help_book(lang):
+    """The help book of `lang` (loaded now if it is not); `_packed(lang)` first."""
+    book = _held[2]
+    if book is None:
+        name = _MODULES.get(lang, _MODULES["de"]) + HELP_BOOK
+        book = _held[2] = __import__(name, None, None, ("BLOB",))
+    return book
+
+
+def release():
+    """Let the help book go (it loads again when a text of it is asked for)."""
+    if _held[2] is not None:
+        _held[2] = None
+        _forget(_MODULES.get(_held[0], _MODULES["de"]) + HELP_BOOK)
 
 
 def _forget(name):
@@ -76,8 +99,15 @@ def key_hash(key):
 
 
 def text(lang, key):
-    """The text of `key` in `lang` ("de" or "en")."""
-    packed = _packed(lang)
+    """The text of `key` in `lang` ("de" or "en"); an unknown key shows itself."""
+    found = _lookup(_packed(lang), key)
+    if found is None:
+        found = _lookup(_help_book(lang), key)
+    return key if found is None else found
+
+
+def _lookup(packed, key):
+    """The text of `key` in one packed book, or None when it is not there."""
     pieces = packed.HASHES
     if _find is not None:
         first = 0
@@ -89,16 +119,16 @@ def text(lang, key):
                 break  # not ASCII: the search below
             first += PIECE_KEYS
         else:
-            return key
+            return None
     want = key_hash(key)
     first = 0
     for hashes in pieces:
         last = len(hashes) - 3
         if want <= (hashes[last] << 16 | hashes[last + 1] << 8 | hashes[last + 2]):
             mid = _search(hashes, want)
-            return key if mid < 0 else _slice(packed, first + mid)
+            return None if mid < 0 else _slice(packed, first + mid)
         first += PIECE_KEYS
-    return key
+    return None
 
 
 def _search(hashes, want):

@@ -19,6 +19,7 @@ import time
 
 from engine.bots import make_bot
 from engine.levels import PLAN, TABLES, needs
+from engine.plan_solver import solve_plan
 from engine.rules import Rules
 from engine.turnplan import TurnPlan
 from engine.view import View
@@ -557,7 +558,7 @@ class Hub:
                 with path.open("rb") as f:
                     plan = TurnPlan.from_file(f, rules)
             else:
-                plan = await asyncio.to_thread(TurnPlan.solve, rules)
+                plan = await asyncio.to_thread(solve_plan, rules)
             self.plans[fp] = plan
         return plan
 

@@ -23,8 +23,8 @@ import sys
 import time
 from pathlib import Path
 
+from engine import plan_solver
 from engine.rules import PRESETS, preset
-from engine.turnplan import TurnPlan
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "tables"
@@ -74,7 +74,7 @@ def solve_master(rules, cache=None, progress=False):
 def solve_plan(rules, progress=None):
     """The Expert plan of `rules` as bytes (with an exact target: with its
     capped values, engine.turnplan.TurnPlan.solve_capped)."""
-    plan = TurnPlan.solve(rules, progress=progress)
+    plan = plan_solver.solve_plan(rules, progress=progress)
     if rules.exact:
         plan.solve_capped()
     return plan.to_bytes()

@@ -56,6 +56,7 @@ import time
 from engine import bots, levels
 from engine.dice import SeededDice
 from engine.game import MAX_SEATS, Game, IllegalAction
+from engine.plan_solver import solve_plan
 from engine.rules import DEFAULTS, PRESETS, Rules, RulesError, preset
 from engine.turnplan import TurnPlan
 from engine.view import View
@@ -484,7 +485,7 @@ def run(argv=None):
         # Cheap checks first: the plan takes a moment to solve.
         make_bots([s for s in specs if not _needs_plan(s)], rules, None)
         needed = any(_needs_plan(s) for s in specs)
-        plan_blob = TurnPlan.solve(rules).to_bytes() if needed else None
+        plan_blob = solve_plan(rules).to_bytes() if needed else None
         # Build every bot once here: bad entries fail before any worker starts.
         init_worker(rules.encode(), specs, plan_blob)
         games = check_counts(args, len(specs))

@@ -23,7 +23,7 @@ from firmware.screen import Menu
 from firmware.screens.pager import Pager
 from firmware.screens.play import ANIM_FRAME_MS, MESSAGE_EVENTS, ROLL_ANIM_MS, Play, _event_text
 from firmware.screens.setup import Setup
-from firmware.screens.turns import Winner
+from firmware.screens.standings import Winner
 from firmware.screens.wrap import wrap
 
 MENU_INSET = 4  # a menu row's text is this much narrower than the screen (firmware.ui)
@@ -361,7 +361,7 @@ class OnlinePlay(Play):
                 a[1] = list(a[1])
             self.link.send({"do": "act", "a": a})
         self._reset_selection()
-        self.armed = None
+        self.asking = None
         self.msg = ""
         app.redraw()
         return True

@@ -51,11 +51,14 @@ def race(game):
     ahead: the best other total + 50), else ("lead", points ahead) or
     ("behind", points behind the best other total); None when level or
     alone at the table."""
-    mine = game.seat().score + game.turn_total
+    seats = game.seats
+    current = game.current
+    mine = seats[current].score + game.turn_total
     best = -1
-    for i in game.active_seats():
-        if i != game.current and game.seats[i].score > best:
-            best = game.seats[i].score
+    for i in range(len(seats)):  # (no list of the active seats: the header asks every frame)
+        seat = seats[i]
+        if i != current and seat.active and seat.score > best:
+            best = seat.score
     if best < 0:
         return None
     if game.final >= 0 and mine <= best:

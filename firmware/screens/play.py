@@ -44,6 +44,8 @@ class Play(Screen):
     _unscored = None  # the last _bad_dice: (roll, rules, open singles, picks, answer)
     _head = None  # the header's texts and what they were for, a Kept (see _header)
     _bankable = None  # the last _may_bank: (roll, phase, turn total, picks), answer
+    _looked_up = None  # the last _valid_points: (roll, open singles, phase, dice, points)
+    _best = None  # the last _best_keep: (roll, open singles, keep)
 
     def __init__(self, app, game):
         self.game = game
@@ -56,8 +58,8 @@ class Play(Screen):
         self.bot_due = Due()  # a computer's next visible step
         self.bot_keep = None  # a computer's keep, shown before it is applied
         self.handed_over = -1  # the turn (events_total) whose hand-over was shown
-        self.armed = None  # ROLL or BANK: asked once, the same key again does it
-        self.stake = 0  # the points the question is about
+        self.asking = None  # ROLL or BANK: the question on screen; the same key again does it
+        self.asked_total = 0  # the turn total the question is about
         self.tips = Tips(app, game, self.players)  # firmware/tips.py: per person, off by default
         self._reset_selection()
 
@@ -67,7 +69,7 @@ class Play(Screen):
         roll = self.game.roll
         self.sel = [False] * len(roll)
         self.cursor = 0
-        self.armed = None
+        self.asking = None
         for i, d in enumerate(roll):  # start on the first die that scores alone
             if d in (1, 5):
                 self.cursor = i
@@ -99,11 +101,23 @@ class Play(Screen):
         return points
 
     def _valid_points(self, chosen):
-        """The points of `chosen` when it is one of the roll's valid keeps, else None."""
-        for keep, points in self.game.valid_keeps():
+        """The points of `chosen` when it is one of the roll's valid keeps,
+        else None. The last answer is kept: a die pick asks three times
+        (which dice do not score, the status line, the hint line), and a
+        walk of the keeps (with the game's check that its list is still
+        the roll's) took about a millisecond of the pick on the chip."""
+        game = self.game
+        last = self._looked_up
+        if (last is not None and last[0] is game.roll and last[1] is game.open_singles
+                and last[2] == game.phase and last[3] == chosen):
+            return last[4]
+        found = None
+        for keep, points in game.valid_keeps():
             if keep == chosen:
-                return points
-        return None
+                found = points
+                break
+        self._looked_up = (game.roll, game.open_singles, game.phase, chosen, found)
+        return found
 
     def _bad_dice(self):
         """Positions of selected dice that belong to no scoring combination
@@ -214,8 +228,8 @@ class Play(Screen):
         key again does it. A roll while banking is refused is no risk taken
         by choice: it needs no question."""
         game = self.game
-        armed = self.armed
-        self.armed = None
+        asked = self.asking
+        self.asking = None
         if game.phase == "decide":
             actions = [then]
             chosen, points = (), 0
@@ -236,14 +250,14 @@ class Play(Screen):
             actions = [keep, then]
         # The engine says whether banking (after the keep) is refused: a
         # refused bank is told, a roll then needs no question.
-        refusal = game.bank_refusal(chosen)
+        refusal = game.bank_refusal(chosen, points if chosen else None)
         if then == BANK and refusal:
             self.msg = app.tf("why_" + refusal[0], refusal[1])
             return
-        if (armed != then and (then == BANK or not refusal)
+        if (asked != then and (then == BANK or not refusal)
                 and app.session.settings["ask"]):
-            self.armed = then
-            self.stake = game.turn_total + points
+            self.asking = then
+            self.asked_total = game.turn_total + points
             return
         self._apply(app, actions)
 
@@ -261,8 +275,13 @@ class Play(Screen):
 
     def _best_keep(self):
         """The dice the first UP or DOWN picks: every scoring die (the best
-        keep the rules allow), or None when nothing scores."""
+        keep the rules allow), or None when nothing scores. Kept for the
+        roll: the hint line asks at each frame without a pick (a die
+        dropped again) whether DOWN could bank it."""
         game = self.game
+        last = self._best
+        if last is not None and last[0] is game.roll and last[1] is game.open_singles:
+            return last[2]
         valid = game.valid_keeps()  # (kept by the game: keeps() walks every subset)
         # Without an exact target every keep is valid: the one with the most
         # dice is scoring_keep's. With one, a keep past it is not, and the
@@ -270,9 +289,11 @@ class Play(Screen):
         found = (scoring.scoring_keep(game.roll, game.rules, game.open_singles)
                  if game.rules.exact else scoring.most_dice(valid))
         allowed = [k[0] for k in valid]
-        if found is None:
-            return None
-        return found[0] if found[0] in allowed else (allowed[0] if allowed else ())
+        best = None
+        if found is not None:
+            best = found[0] if found[0] in allowed else (allowed[0] if allowed else ())
+        self._best = (game.roll, game.open_singles, best)
+        return best
 
     def _may_bank(self):
         """False when DOWN would be refused now: below the entry hurdle, hot
@@ -284,11 +305,13 @@ class Play(Screen):
         if last is not None and last[0] == key:
             return last[1]
         keep = ()
+        points = None
         if game.phase == "keep":
             keep = self.selected() if any(self.sel) else self._best_keep()
-            if not keep or self._valid_points(keep) is None:
+            points = self._valid_points(keep) if keep else None
+            if points is None:
                 keep = None  # nothing valid picked: DOWN tells why, the hint keeps both
-        answer = keep is None or not game.bank_refusal(keep)
+        answer = keep is None or not game.bank_refusal(keep, points)
         self._bankable = (key, answer)
         return answer
 
@@ -314,8 +337,8 @@ class Play(Screen):
         phase = game.phase
         self.msg = ""
         if key == buttons.B:
-            if self.armed:
-                self.armed = None  # "nein"
+            if self.asking:
+                self.asking = None  # "nein"
             elif phase == "keep" and any(self.sel):
                 self.sel = [False] * len(self.sel)
             else:
@@ -323,7 +346,7 @@ class Play(Screen):
         elif key in (buttons.UP, buttons.DOWN) and phase in ("keep", "decide"):
             self._commit(app, ROLL if key == buttons.UP else BANK)
         elif phase == "keep" and key in (buttons.LEFT, buttons.RIGHT, buttons.A):
-            self.armed = None
+            self.asking = None
             n = len(self.sel)
             if key == buttons.A:
                 self.sel[self.cursor] = not self.sel[self.cursor]
@@ -337,13 +360,13 @@ class Play(Screen):
         elif key == buttons.UP and phase == "start" and TAKE in game.legal_actions():
             self.take_over(app)
         else:
-            self.armed = None
+            self.asking = None
         app.redraw()
 
     def _standings(self, app):
-        from firmware.screens.turns import Standings
+        from firmware.screens.standings import Standings
 
-        self.armed = None
+        self.asking = None
         app.push(Standings(self.game))
 
     def take_over(self, app):
@@ -366,7 +389,7 @@ class Play(Screen):
                 return True
             return False
         if game.phase == "over":
-            from firmware.screens.turns import Winner
+            from firmware.screens.standings import Winner
             from firmware.stats import record_game, solo_record
 
             app.session.clear_game()
@@ -549,7 +572,7 @@ class Play(Screen):
         if not self.tips.draw(app, canvas, self, x - n * (size + gap), y, gap, below):
             self._draw_aside(app, canvas, below)
         status = self.msg or self._status(app)
-        if not self.armed:  # a question stays in view, tips or not
+        if not self.asking:  # a question stays in view, tips or not
             status = self.msg or self.tips.status(app, self, status)
         if status:
             ui.text(canvas, ui.fit(status, ui.w), 0, ui.h - 2 * ui.line + (1 if app.big else 0))
@@ -568,8 +591,8 @@ class Play(Screen):
 
     def _status(self, app):
         game = self.game
-        if self.armed:
-            return app.t("ask_roll" if self.armed == ROLL else "ask_bank") % self.stake
+        if self.asking:
+            return app.t("ask_roll" if self.asking == ROLL else "ask_bank") % self.asked_total
         if game.phase == "farkle":
             seat = game.seat()
             if game.rules.penalty and seat.score and seat.farkles == 2:  # the pass takes it
@@ -595,8 +618,8 @@ class Play(Screen):
         small = "" if app.big else "_small"
         if not self.person_to_move():
             return app.t("hurry_hint" + small)
-        if self.armed:
-            return app.t(("ask_roll_hint" if self.armed == ROLL else "ask_bank_hint") + small)
+        if self.asking:
+            return app.t(("ask_roll_hint" if self.asking == ROLL else "ask_bank_hint") + small)
         phase = game.phase
         if phase == "start":
             return app.t("offer_hint" + small) if game.offer else app.t("start_hint")
@@ -621,7 +644,7 @@ class Play(Screen):
             "selected": list(self.selected()),
             "cursor": self.cursor,
             "message": self.msg,
-            "asking": self.armed[0] if self.armed else "",
+            "asking": self.asking[0] if self.asking else "",
             "engine": game.to_data(),
         }
 

@@ -1,6 +1,6 @@
 """Working out the Expert's plan for custom rules, with a progress bar.
 
-The plan is solved a row per step (engine.turnplan.PlanSolver), so the
+The plan is solved a row per step (engine.plan_solver.PlanSolver), so the
 device keeps drawing and the buttons stay alive; when it is ready it is
 cached on flash and the computer plays on. B leaves to the title (the game
 stays saved; the work starts again next time).
@@ -19,7 +19,7 @@ loaded again and plays on.
 
 import gc
 
-from engine.turnplan import PlanSolver
+from engine.plan_solver import PlanSolver
 from firmware import buttons
 from firmware.screen import Screen
 

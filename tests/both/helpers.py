@@ -75,7 +75,9 @@ def shipped_plan(rules):
             with open("tables/plan-%s.bin" % rules.fingerprint(), "rb") as f:
                 _PLANS[key] = TurnPlan.from_file(f, rules)
         except OSError:
-            _PLANS[key] = TurnPlan.solve(rules)
+            from engine.plan_solver import solve_plan
+
+            _PLANS[key] = solve_plan(rules)
     return _PLANS[key]
 
 

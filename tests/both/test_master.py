@@ -9,8 +9,8 @@ from engine.bots import Expert, bold, make_bot
 from engine.dice import SeededDice
 from engine.game import BANK, ROLL, Game
 from engine.master import MAGIC, Master, MasterTable, table_name
+from engine.plan_solver import solve_plan
 from engine.rules import PRESETS, preset
-from engine.turnplan import TurnPlan
 from engine.view import View
 from tests.both.helpers import shipped_plan
 
@@ -251,7 +251,7 @@ def test_make_bot_opens_the_table_and_falls_back_without_one():
     bare = make_bot("meister", rules, plan, None)
     assert bare.table is None
     custom = rules.replace(target=3000)
-    other = make_bot("meister", custom, TurnPlan.solve(custom), TABLES)
+    other = make_bot("meister", custom, solve_plan(custom), TABLES)
     assert other.table is None  # no table for custom rules: the Expert's play
     game = Game(custom, ["A", "B"], SeededDice(3))
     while game.phase != "over":

@@ -3,8 +3,8 @@ file piece by piece where the reader can open files), from the flash cache,
 or adopted after solving, and what happens when a copy is damaged or the
 cache cannot be written."""
 
+from engine.plan_solver import solve_plan
 from engine.rules import preset
-from engine.turnplan import TurnPlan
 from firmware.players import Computers, plan_file
 from firmware.store import DirFS
 from tools.fakes.memfs import MemFS
@@ -34,7 +34,7 @@ def test_the_shipped_plan_is_read_from_its_file():
 
 def test_a_damaged_cache_counts_as_no_plan():
     fs = MemFS()
-    blob = bytearray(TurnPlan.solve(RULES).to_bytes())
+    blob = bytearray(solve_plan(RULES).to_bytes())
     blob[len(blob) // 2] ^= 1
     fs.write(plan_file(RULES), bytes(blob))
     players = Computers(RULES, None, fs)
@@ -45,7 +45,7 @@ def test_a_damaged_cache_counts_as_no_plan():
 def test_a_solved_plan_is_cached_and_read_back():
     fs = MemFS()
     players = Computers(RULES, None, fs)
-    players.adopt(TurnPlan.solve(RULES))
+    players.adopt(solve_plan(RULES))
     again = Computers(RULES, None, fs)
     assert again.stored_plan().limits == players.plan.limits
 
@@ -53,6 +53,6 @@ def test_a_solved_plan_is_cached_and_read_back():
 def test_a_cache_that_cannot_be_written_loses_nothing():
     for kind in (OSError, MemoryError):
         players = Computers(RULES, None, FullFS(kind))
-        plan = TurnPlan.solve(RULES)
+        plan = solve_plan(RULES)
         players.adopt(plan)  # no exception: the game goes on
         assert players.plan is plan and not players.needs_solving("profi")

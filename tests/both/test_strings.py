@@ -76,3 +76,21 @@ def test_the_apps_kept_texts_follow_the_language_and_the_screens():
     app.lang = "de"
     for key in list(de.TEXTS)[:app_mod.MEMO + 20]:
         assert app.t(key) == de.TEXTS[key]
+
+
+def test_the_help_book_loads_only_for_its_texts_and_goes_with_release():
+    strings.release()
+    strings.text("de", "new_game")
+    assert "firmware.texts_de_help" not in sys.modules  # a main-book text needs no help book
+    assert strings.text("de", "op_exact") == de.TEXTS["op_exact"]
+    assert "firmware.texts_de_help" in sys.modules
+    assert strings.text("de", "new_game") == de.TEXTS["new_game"]
+    strings.release()
+    assert "firmware.texts_de_help" not in sys.modules
+    assert strings.text("de", "help_keys") == de.TEXTS["help_keys"]  # loads again
+    strings.text("en", "new_game")  # another language lets both books go
+    assert "firmware.texts_de_help" not in sys.modules
+    assert "firmware.texts_en_help" not in sys.modules
+    assert strings.text("en", "help_keys") == en.TEXTS["help_keys"]
+    strings.release()
+    assert strings.text("de", "no-such-key") == "no-such-key"  # looked for in both books

@@ -1,17 +1,9 @@
 """The most-expected-points turn plan against the published optimal figures."""
 
 from engine.codec import CodecError, pack
+from engine.plan_solver import PlanSolver, RollGrouping, roll_table, roll_tables, solve_plan
 from engine.rules import Rules, preset
-from engine.turnplan import (
-    KIND_PLAN,
-    UNIT,
-    PlanSolver,
-    RollGrouping,
-    TurnPlan,
-    reach_size,
-    roll_table,
-    roll_tables,
-)
+from engine.turnplan import KIND_PLAN, UNIT, TurnPlan, reach_size
 from tests.both.helpers import raises
 
 FIVE_SIMPLE = Rules(dice=5, n_of_kind="triple_only", straight=0, three_pairs=0)
@@ -23,13 +15,13 @@ def _points(value):
 
 
 def test_six_dice_zehntausend_fresh_turn_and_thresholds():
-    plan = TurnPlan.solve(preset("zehntausend"))
+    plan = solve_plan(preset("zehntausend"))
     assert _points(plan.fresh_turn()) == 582.3
     assert [plan.threshold(n) for n in range(1, 7)] == [350, 250, 450, 1050, 3100, 17750]
 
 
 def test_five_dice_singles_and_triples_only():
-    plan = TurnPlan.solve(FIVE_SIMPLE)
+    plan = solve_plan(FIVE_SIMPLE)
     assert _points(plan.fresh_turn()) == 293.6
     assert [plan.threshold(n) for n in range(1, 6)] == [200, 200, 350, 950, 2800]
 
@@ -54,7 +46,7 @@ def test_roll_table_weights_cover_every_roll():
 
 
 def test_worth_is_bank_value_at_and_above_the_threshold():
-    plan = TurnPlan.solve(FIVE_SIMPLE)
+    plan = solve_plan(FIVE_SIMPLE)
     for n in range(1, 6):
         limit = plan.threshold(n) // 50
         assert plan.worth(n, limit) == limit * 50 * UNIT
@@ -63,7 +55,7 @@ def test_worth_is_bank_value_at_and_above_the_threshold():
 
 
 def test_entry_hurdle_lowers_the_value_of_a_first_turn():
-    plan = TurnPlan.solve(preset("fuenf"))
+    plan = solve_plan(preset("fuenf"))
     entered = plan.fresh_turn(True)
     newcomer = plan.fresh_turn(False)
     assert newcomer < entered
@@ -72,20 +64,20 @@ def test_entry_hurdle_lowers_the_value_of_a_first_turn():
 
 
 def test_reach_chance_of_fifty_points_is_the_chance_to_score():
-    plan = TurnPlan.solve(FIVE_SIMPLE)
+    plan = solve_plan(FIVE_SIMPLE)
     assert plan.reach_chance(5, 0, 50) == (7176 * 65536 + 3888) // 7776
     assert plan.reach_chance(1, 0, 50) == (2 * 65536 + 3) // 6
 
 
 def test_reach_chances_fall_as_the_need_grows():
-    plan = TurnPlan.solve(FIVE_SIMPLE)
+    plan = solve_plan(FIVE_SIMPLE)
     low = plan.reach_chance(5, 0, 300)
     high = plan.reach_chance(5, 0, 1500)
     assert 0 < high < low < 65536
 
 
 def test_reach_chance_depends_only_on_the_distance():
-    plan = TurnPlan.solve(FIVE_SIMPLE)
+    plan = solve_plan(FIVE_SIMPLE)
     far = plan.reach_chance(3, 0, 2500)  # grows the rows past one step
     assert plan.reach_chance(3, 1000, 3500) == far
     assert plan.reach_chance(2, 300, 800) == plan.reach_chance(2, 0, 500)
@@ -93,7 +85,7 @@ def test_reach_chance_depends_only_on_the_distance():
 
 
 def test_reach_chance_past_the_need_with_hot_dice_that_must_roll():
-    plan = TurnPlan.solve(preset("kneipe"))
+    plan = solve_plan(preset("kneipe"))
     hot = plan.reach_chance(6, 800, 500)
     # Six dice score 45576 of 46656 rolls; a roll whose every keep takes all
     # six dice must roll again and may still farkle, so a little less.
@@ -102,7 +94,7 @@ def test_reach_chance_past_the_need_with_hot_dice_that_must_roll():
 
 
 def test_capped_values_never_pass_the_cap():
-    plan = TurnPlan.solve(FIVE_SIMPLE)
+    plan = solve_plan(FIVE_SIMPLE)
     w = plan.capped_values(200)
     # Standing at the cap is worth exactly the cap: nothing can be added.
     assert w[5][4] == 200 * UNIT
@@ -111,7 +103,7 @@ def test_capped_values_never_pass_the_cap():
 
 def test_stored_capped_values_match_the_worked_out_ones():
     rules = preset("punktlandung")
-    plan = TurnPlan.solve(rules)
+    plan = solve_plan(rules)
     caps = (50, 650, 2000)
     fresh = [plan.capped_values(cap) for cap in caps]
     beyond = plan.capped_values(2050)
@@ -128,7 +120,7 @@ def test_stored_capped_values_match_the_worked_out_ones():
 
 def test_stored_plan_round_trips():
     rules = FIVE_SIMPLE
-    plan = TurnPlan.solve(rules)
+    plan = solve_plan(rules)
     again = TurnPlan.from_bytes(plan.to_bytes(), rules)
     assert again.limits == plan.limits
     for n in range(1, rules.dice + 1):
@@ -143,8 +135,8 @@ def test_stored_plan_round_trips():
 
 def test_reach_rows_grow_past_the_stored_ones_as_if_solved_at_once():
     rules = FIVE_SIMPLE
-    plan = TurnPlan.solve(rules)
-    fresh = TurnPlan.solve(rules)
+    plan = solve_plan(rules)
+    fresh = solve_plan(rules)
     fresh._reach, fresh._reach_done = None, 1
     far = rules.target + 3000
     assert plan.reach_chance(5, 0, far) == fresh.reach_chance(5, 0, far)
@@ -169,13 +161,13 @@ def test_plan_from_a_file_equals_the_plan_from_its_bytes():
 
 def test_stored_capped_values_of_the_wrong_size_are_refused():
     rules = preset("punktlandung")
-    plan = TurnPlan.solve(rules)
+    plan = solve_plan(rules)
     plan._capped = b"\x00\x01" * 10
     raises(CodecError, TurnPlan.from_bytes, plan.to_bytes(), rules)
 
 
 def test_stored_plan_from_an_older_version_is_refused_by_name():
-    plan = TurnPlan.solve(FIVE_SIMPLE)
+    plan = solve_plan(FIVE_SIMPLE)
     old = pack([FIVE_SIMPLE.encode(), plan.limits[1:], [b""] * 5, plan.tables[1:]], KIND_PLAN)
     try:
         TurnPlan.from_bytes(old, FIVE_SIMPLE)
@@ -186,7 +178,7 @@ def test_stored_plan_from_an_older_version_is_refused_by_name():
 
 
 def test_stored_plan_for_other_rules_or_damaged_is_refused():
-    plan = TurnPlan.solve(FIVE_SIMPLE)
+    plan = solve_plan(FIVE_SIMPLE)
     blob = plan.to_bytes()
     raises(CodecError, TurnPlan.from_bytes, blob, preset("fuenf"))
     broken = bytearray(blob)
@@ -234,13 +226,13 @@ def test_the_solver_builds_the_largest_roll_table_first_and_goes_on_from_finishe
     again = PlanSolver(rules, list(built))
     while not again.step():
         pass
-    assert again.plan.to_bytes() == TurnPlan.solve(rules).to_bytes()
+    assert again.plan.to_bytes() == solve_plan(rules).to_bytes()
 
 
 def test_progress_is_reported():
     seen = []
     rules = FIVE_SIMPLE
-    TurnPlan.solve(rules, roll_tables(rules), lambda done, total: seen.append((done, total)))
+    solve_plan(rules, roll_tables(rules), lambda done, total: seen.append((done, total)))
     assert seen and seen[-1][0] <= seen[-1][1]
 
 
@@ -249,7 +241,7 @@ def test_hot_dice_that_must_roll_past_the_stored_rows():
     is valued (it once recursed without end, on the first plan solved for
     such custom rules)."""
     rules = Rules(dice=5, straight=0, three_pairs=0, hot_dice="must", entry=350)
-    plan = TurnPlan.solve(rules)
+    plan = solve_plan(rules)
     high = plan.limits[5] + 40
     forced = plan.worth(5, high)
     bank = high * 50 * UNIT

@@ -409,7 +409,7 @@ def test_tie_without_the_trigger_goes_to_the_earlier_seat(tmp_path, drawn):
     assert sim.state()["scores"] == [0, 1000, 1000]
     assert _t(sim, "tie_final_small") in drawn(sim)
     # The same tie, but the opener left: the earlier seat of the leaders wins.
-    from firmware.screens.turns import win_reason
+    from firmware.screens.standings import win_reason
 
     game.final = 0
     assert win_reason(sim.app, game) == [_t(sim, "tie_seat")]
@@ -508,3 +508,39 @@ def test_picking_all_scoring_dice_chooses_as_scoring_keep_does(tmp_path):
             assert play.selected() == tuple(sorted(want)), (key, game.roll, score)
             checked += 1
     assert checked > 100
+
+
+def test_a_pick_walks_the_rolls_keeps_once_and_scores_nothing_again(tmp_path, monkeypatch,
+                                                                     drawn):
+    """A die pick asks three times whether the pick is a valid keep (which
+    dice do not score, the status line, the hint line's bank check): the
+    roll's keeps are walked once, and the bank check takes the keep's
+    points from them instead of scoring it again."""
+    sim, game = _sim(tmp_path, "pico_ssd1306_i2c", preset("zehntausend"), [1, 5, 2, 3, 4, 6])
+    press(sim, "A")  # hand-over: roll
+    sim.run(600)
+    play = sim.app.top()
+    drawn(sim)
+    walks = []
+    scored = []
+    real_keeps = type(play.game).valid_keeps
+    from engine import scoring
+
+    real_read = scoring.read_keep
+
+    def keeps(self):
+        walks.append(1)
+        return real_keeps(self)
+
+    def read(*args):
+        scored.append(args[0])
+        return real_read(*args)
+
+    monkeypatch.setattr(type(play.game), "valid_keeps", keeps)
+    monkeypatch.setattr(scoring, "read_keep", read)
+    press(sim, "A")  # the 1: a valid keep
+    assert TEXTS["de"]["selection"] % 100 in drawn(sim)
+    assert play.selected() == (1,) and len(walks) == 1 and scored == []
+    press(sim, "RIGHT", "A")  # the 5 too: one more walk for the new pick
+    assert TEXTS["de"]["selection"] % 150 in drawn(sim)
+    assert play.selected() == (1, 5) and len(walks) == 2 and scored == []

@@ -7,7 +7,7 @@ from engine.rules import KEYS, PRESETS, Rules, preset
 from firmware import strings
 from firmware.app import App as FullApp
 from firmware.screens.rules_edit import RulesEditor, problem, problem_text
-from firmware.screens.turns import Standings
+from firmware.screens.standings import Standings
 from simulator.host import Sim
 from tests.cpython.simdriver import press
 from tools.texts import de as texts_de

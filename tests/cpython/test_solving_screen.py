@@ -50,11 +50,11 @@ def _solve(tmp_path, fail_at=(), saved=False, note=""):
     `saved`); PlanSolver.step raises a MemoryError at the calls numbered in
     `fail_at`; `note` is the play screen's status line. Returns (sim, rules,
     calls, the stack's screens at each call)."""
-    import engine.turnplan as turnplan
+    import engine.plan_solver as plan_solver
 
     calls = [0]
     stacks = []
-    real_step = turnplan.PlanSolver.step
+    real_step = plan_solver.PlanSolver.step
 
     def step(self):
         calls[0] += 1
@@ -63,7 +63,7 @@ def _solve(tmp_path, fail_at=(), saved=False, note=""):
             raise MemoryError("memory allocation failed, allocating 2456 bytes")
         return real_step(self)
 
-    turnplan.PlanSolver.step = step
+    plan_solver.PlanSolver.step = step
     try:
         sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
         rules = preset("fuenf").replace(target=2000)
@@ -79,7 +79,7 @@ def _solve(tmp_path, fail_at=(), saved=False, note=""):
                 break
         return sim, rules, calls[0], stacks
     finally:
-        turnplan.PlanSolver.step = real_step
+        plan_solver.PlanSolver.step = real_step
 
 
 def _solve_plan_bytes(tmp_path, fail_at=()):

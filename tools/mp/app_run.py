@@ -13,7 +13,10 @@ tools/mp/scripted_player.py), and one computer of level
 `--bot`, purely through `app.step(now, held_bits)` with virtual time
 (20 ms frames). With `--join LEVEL` a computer of LEVEL joins from the
 standings at the person's first hand-over (three seats from then on).
-Prints `ok <steps>` when the winner screen shows.
+Prints `ok <steps>` when the winner screen shows. Under MicroPython it
+also checks that the game never loads what it does not need
+(`absent_modules`: the texts' help book, the plan solver, the odds, the
+standings).
 
 `--path DIR` (repeatable) is put first on sys.path, before the repository
 root (the current directory): a folder of .mpy files from mpy-cross, as on
@@ -162,8 +165,8 @@ class Policy:
         game = play.game
         if game.seat().is_bot or game.phase == "over":
             return None
-        if play.armed:  # the screen asks: the same key again
-            return buttons.UP if play.armed[0] == "roll" else buttons.DOWN
+        if play.asking:  # the screen asks: the same key again
+            return buttons.UP if play.asking[0] == "roll" else buttons.DOWN
         phase = game.phase
         if phase in ("start", "farkle"):
             return buttons.A
@@ -197,13 +200,40 @@ def play_game(app, policy, each=None):
     return steps
 
 
+def absent_modules(opts):
+    """The modules a game with these options never loads (MicroPython: its
+    heap carries only what the game needs): the texts' help book, and with
+    the shipped tables the plan solver, and engine.odds unless a level
+    that estimates from the odds (vorsichtig, mutig) plays; the standings
+    (and the winner: checked until it shows) unless somebody joins."""
+    if sys.implementation.name != "micropython":
+        return ()  # (CPython: other code in the process may have loaded them)
+    out = ["firmware.texts_de_help"]
+    if not opts["join"]:
+        out.append("firmware.screens.standings")
+    if opts["tables"]:
+        out.append("engine.plan_solver")
+        if opts["bot"] in ("profi", "meister") and opts["join"] in ("", "profi", "meister"):
+            out.append("engine.odds")
+    return out
+
+
+def _check_absent(app, absent):
+    top = app.top().name
+    for name in absent:
+        if top == "winner" and name == "firmware.screens.standings":
+            continue  # (the winner screen comes from there)
+        assert name not in sys.modules, "%s loaded on %s" % (name, top)
+
+
 def main():
     """Parse the options, play, print `ok <steps>`."""
     opts = _options(sys.argv)
     setup_path(opts["path"])
     app = build(opts["small"], opts["seed"], opts["tables"])
     policy = Policy(opts["bot"], opts["target"], opts["join"])
-    steps = play_game(app, policy)
+    absent = absent_modules(opts)
+    steps = play_game(app, policy, lambda app, drew: _check_absent(app, absent))
     game = app.top().game
     assert game.phase == "over" and game.seats[1].kind == opts["bot"]
     if opts["join"]:

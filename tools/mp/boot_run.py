@@ -117,8 +117,8 @@ class Policy:
         game = screen.game
         if game.phase == "over" or game.seat().is_bot:
             return None
-        if screen.armed:
-            return "UP" if screen.armed[0] == "roll" else "DOWN"
+        if screen.asking:
+            return "UP" if screen.asking[0] == "roll" else "DOWN"
         phase = game.phase
         if phase in ("start", "farkle"):
             return "A"

@@ -1,5 +1,5 @@
 """Solving the Expert's plan for custom rules under MicroPython, as the
-device does it behind its progress bar (engine.turnplan.PlanSolver).
+device does it behind its progress bar (engine.plan_solver.PlanSolver).
 
     micropython tools/mp/plan_bench.py [ROOT] [PRESET] [TARGET]
 
@@ -19,8 +19,8 @@ sys.path.insert(0, root)
 
 from time import ticks_diff, ticks_us  # noqa: E402
 
+from engine.plan_solver import PlanSolver  # noqa: E402
 from engine.rules import preset  # noqa: E402
-from engine.turnplan import PlanSolver  # noqa: E402
 
 
 def main():
