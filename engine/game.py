@@ -587,9 +587,9 @@ class Game:
     def _event(self, *event):
         self.events_total += 1
         events = self.events
+        if len(events) >= MAX_EVENTS:  # trimmed first: the list never grows
+            del events[0:len(events) - MAX_EVENTS + 1]  # past one block of MAX_EVENTS
         events.append(event)
-        if len(events) > MAX_EVENTS:
-            del events[0:len(events) - MAX_EVENTS]
 
     # ----------------------------------------------------------- save state
 

@@ -19,6 +19,8 @@ Every decision is applied to the engine and saved before the new dice are
 drawn; the short roll animation is decoration only.
 """
 
+import gc
+
 from engine import scoring
 from engine.game import BANK, PASS, ROLL, TAKE, IllegalAction
 from firmware import buttons
@@ -389,6 +391,11 @@ class Play(Screen):
                 return True
             return False
         if game.phase == "over":
+            # The end loads the winner's and the statistics' code late in a
+            # session: the modules no screen needs go, and their garbage,
+            # so that the code finds its blocks (a MemoryError here was seen).
+            app.trim()
+            gc.collect()
             from firmware.screens.standings import Winner
             from firmware.stats import record_game, solo_record
 
