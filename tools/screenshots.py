@@ -135,6 +135,29 @@ def tips_rules_help_scenes():
         _tips_game(sim, preset("zehntausend"), [1, 2, 3, 4, 6, 6, 2, 3, 4, 6, 6, 2])
         sim.keys("A,DOWN,DOWN")
 
+    def _lesson(sim, faces):
+        """Anna (tips off) against a cautious computer; the lesson started
+        from the standings, its first page on the screen."""
+        game = _game(preset("zehntausend"), ["Anna", ("Vorsichtig 2", "vorsichtig")], faces)
+        tips_store.start_game(sim.app.session, game, [False, False])
+        _play_with(sim, game)
+        sim.keys("B")
+        labels = sim.app.top().labels(sim.app)
+        sim.keys(",".join(["DOWN"] * (labels.index(sim.app.t("lesson")) - sim.app.top().index)))
+        sim.keys("A")
+
+    def lesson_start(sim):
+        _lesson(sim, [1, 1, 5, 2, 3, 6])
+
+    def lesson_step(sim):
+        _lesson(sim, [1, 1, 5, 2, 3, 6, 1, 5, 2, 3, 4])
+        sim.keys("A,A,WAIT:500,A,UP,UP,WAIT:500")  # page, roll, pick the 1, roll on
+
+    def lesson_done(sim):
+        _lesson(sim, [1, 1, 5, 2, 3, 6, 1, 5, 2, 3, 4, 1, 5, 2, 3])
+        # page, roll, pick the 1, roll on (1), pick the 1, roll on (2), bank (3)
+        sim.keys("A,A,WAIT:500,A,UP,UP,WAIT:500,A,UP,UP,WAIT:500,DOWN,DOWN")
+
     def rules_edit(sim):
         sim.keys("A,A,RIGHT,A")  # New game, the rules row: 5 dice, the straight went off
 
@@ -169,6 +192,9 @@ def tips_rules_help_scenes():
         ("tips_select", "Tips: picked, then what to do", tips_select),
         ("tips_bank", "Tips: bank, and why", tips_bank),
         ("tips_cost", "Tips: what a decision cost", tips_cost),
+        ("lesson_start", "Tips lesson: its first page (from the standings)", lesson_start),
+        ("lesson_step", "Tips lesson: a decision counted", lesson_step),
+        ("lesson_done", "Tips lesson: the end page", lesson_done),
         ("rules_edit", "Rules editor", rules_edit),
         ("rules_linked", "Rules editor: linked options changed along", rules_linked),
         ("rules_unsaved", "Rules editor: B with unsaved changes", rules_unsaved),

@@ -11,9 +11,8 @@ as it is (the numbers come from engine.scoring and engine.odds).
 """
 
 from engine.rules import PRESETS, Rules, preset
-from firmware.screen import Kept, Menu
-from firmware.screens.pager import Pager
-from firmware.screens.wrap import wrap
+from firmware.screen import Menu
+from firmware.screens.pager import TextPage
 
 PAGES = ("help_scoring", "help_play", "help_options", "help_odds", "help_thumb", "help_tactics",
          "help_keys")
@@ -81,29 +80,6 @@ class HelpMenu(Menu):
     def state(self):
         """The rule set shown."""
         return {"index": self.index, "rules": self.rules.encode(), "set": self.set_name}
-
-
-class TextPage(Pager):
-    """A title and paragraphs wrapped to the screen (see Pager)."""
-
-    name = "text"
-    hint_key = "scroll_hint"
-
-    def __init__(self, title, paragraphs):
-        Pager.__init__(self, title)
-        self.paragraphs = paragraphs
-        self._wrapped = Kept()
-
-    def lines(self, app):
-        """The wrapped lines (made again only when the app's version moved on)."""
-        out = self._wrapped.get(app)
-        if out is None:
-            out = []
-            width = app.ui.w - app.ui.width("↓") - 2  # room for the scroll marks
-            for para in self.paragraphs:
-                out.extend(wrap(app, para, width))
-            self.text_lines = self._wrapped.keep(app, out)
-        return out
 
 
 # ---------------------------------------------------------------- contents
