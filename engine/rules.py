@@ -79,6 +79,8 @@ CHOICES = {
 # offer (the rules editor and the score pad's; 0: none).
 ENTRIES = (0, 300, 350, 500, 1000)
 PENALTIES = (0, 500, 1000)
+# The targets the new-game form and the rules editor step through.
+TARGETS = (1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 15000, 20000)
 # Options whose combination needs all six dice.
 SIX_DICE_ONLY = ("straight", "three_pairs", "quad_pair", "two_triplets")
 

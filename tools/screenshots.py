@@ -158,14 +158,16 @@ def tips_rules_help_scenes():
         # page, roll, pick the 1, roll on (1), pick the 1, roll on (2), bank (3)
         sim.keys("A,A,WAIT:500,A,UP,UP,WAIT:500,A,UP,UP,WAIT:500,DOWN,DOWN")
 
+    # New game, A on the rules row: the editor; "exactly the target" on
+    # (its fifth row), the finish "exact" changes along.
     def rules_edit(sim):
-        sim.keys("A,A,RIGHT,A")  # New game, the rules row: 5 dice, the straight went off
+        sim.keys("A,A,DOWN,DOWN,DOWN,DOWN,RIGHT,A")
 
     def rules_linked(sim):
-        sim.keys("A,A,RIGHT")
+        sim.keys("A,A,DOWN,DOWN,DOWN,DOWN,RIGHT")
 
     def rules_unsaved(sim):
-        sim.keys("A,A,RIGHT,A,B")
+        sim.keys("A,A,DOWN,DOWN,DOWN,DOWN,RIGHT,A,B")
 
     def help_scoring(sim):
         _title_to(sim, "help")

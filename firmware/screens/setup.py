@@ -2,12 +2,11 @@
 
 from engine.game import MAX_SEATS
 from engine.levels import LEVELS
-from engine.rules import PRESETS, preset
+from engine.rules import PRESETS, TARGETS, preset
 from firmware.players import computer_name
 from firmware.screen import Menu
 from firmware.screens.names import default_name
 
-TARGETS = (1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 15000, 20000)
 KINDS = ("",) + LEVELS
 
 
