@@ -20,8 +20,10 @@ def computer_name(app, kind, number):
 
 
 def plan_file(rules):
-    """The file name of a stored plan for `rules`."""
-    return PLAN_FILE % rules.fingerprint()
+    """The file name of a stored plan for `rules`: named by what the plan
+    depends on (Rules.plan_rules), so a change of only the target, the end
+    of game or the tie rule finds the same plan and solves nothing."""
+    return PLAN_FILE % rules.plan_rules().fingerprint()
 
 
 class Computers:
@@ -62,8 +64,8 @@ class Computers:
         return needs(kind, PLAN) and kind not in self.bots and self.stored_plan() is None
 
     def adopt(self, plan):
-        """Take a freshly solved plan and cache it on flash under the rules'
-        fingerprint (no room on flash, or no block for the blob on the heap:
+        """Take a freshly solved plan and cache it on flash under `plan_file`
+        (no room on flash, or no block for the blob on the heap:
         the game goes on with the plan, which is solved again next time)."""
         self.plan = plan
         if self.store_fs is not None:

@@ -356,7 +356,7 @@ def scenes():
         _play_with(sim, game)
 
     def solving(sim):
-        rules = preset("zehntausend").replace(target=3000)
+        rules = preset("zehntausend").replace(target=3000, three_pairs=1000)  # custom scoring
         game = _game(rules, [("Profi 1", "profi"), ("Anna", "")], [2, 3, 4, 6, 6, 2])
         from firmware.screens.play import Play
 

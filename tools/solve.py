@@ -1,9 +1,13 @@
 """Regenerate every shipped strategy table (`python -m tools.solve`).
 
 Writes into tables/ (the folder the device reads from /tables):
-- `plan-FINGERPRINT.bin` for each preset: the Expert's turn plan
-  (engine.turnplan.TurnPlan.to_bytes), named by the rules' fingerprint so
-  the app finds it for any rule set that equals a preset;
+- `plan-FINGERPRINT.bin`: the Expert's turn plan
+  (engine.turnplan.TurnPlan.to_bytes) of each preset, named by the
+  fingerprint of what it depends on (Rules.plan_rules: the target, the end
+  of game, ties and the like left out), so the app finds it for every rule
+  set with a preset's scoring, at any target. Presets that differ only
+  there share one file (Fünf and Punktlandung), solved with the capped
+  values an exact target needs when one of them has it;
 - `master-FINGERPRINT.bin` for each preset (and Zehntausend with the
   immediate finish): the Master's two-seat table
   (engine.master documents the format; tools/master_solve solves it: about
@@ -32,7 +36,25 @@ TABLES = ROOT / "tables"
 
 def plan_name(rules):
     """The file name of the Expert plan for `rules` (as firmware.players)."""
-    return "plan-%s.bin" % rules.fingerprint()
+    return "plan-%s.bin" % rules.plan_rules().fingerprint()
+
+
+def plan_groups():
+    """(file name, preset keys, capped) of every shipped plan: the presets
+    grouped by what their plan depends on; `capped` when one of them has
+    an exact target."""
+    out = []
+    for key in PRESETS:
+        rules = preset(key)
+        name = plan_name(rules)
+        for group in out:
+            if group[0] == name:
+                group[1].append(key)
+                group[2] = group[2] or rules.exact
+                break
+        else:
+            out.append([name, [key], rules.exact])
+    return [tuple(group) for group in out]
 
 
 def master_rule_sets():
@@ -71,11 +93,12 @@ def solve_master(rules, cache=None, progress=False):
     return ms.pack_master(sol), sol.seconds
 
 
-def solve_plan(rules, progress=None):
-    """The Expert plan of `rules` as bytes (with an exact target: with its
-    capped values, engine.turnplan.TurnPlan.solve_capped)."""
-    plan = TurnPlan.solve(rules, progress=progress)
-    if rules.exact:
+def solve_plan(rules, capped=False, progress=None):
+    """The Expert plan of `rules` as bytes, solved for `rules.plan_rules()`
+    (reach rows up to its target, 10000); with `capped` with the capped
+    values an exact target needs (engine.turnplan.TurnPlan.solve_capped)."""
+    plan = TurnPlan.solve(rules.plan_rules(), progress=progress)
+    if capped:
         plan.solve_capped()
     return plan.to_bytes()
 
@@ -106,14 +129,14 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
     index = {}
     start = time.time()
-    for key in PRESETS:
-        rules = preset(key)
-        bar = _bar(key)
-        blob = solve_plan(rules, bar)
+    for name, keys, capped in plan_groups():
+        rules = preset(keys[0])
+        bar = _bar("+".join(keys))
+        blob = solve_plan(rules, capped, bar)
         bar(1, 1)
-        name = plan_name(rules)
         (out / name).write_bytes(blob)
-        index[name] = {"kind": "expert-plan", "preset": key, "rules": rules.encode(),
+        index[name] = {"kind": "expert-plan", "preset": "+".join(keys),
+                       "rules": rules.plan_rules().encode(),
                        "size": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
         sys.stderr.write("  %s %d bytes\n" % (name, len(blob)))
     old = {}
