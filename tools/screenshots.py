@@ -281,6 +281,17 @@ def scenes():
     def setup(sim):
         sim.keys("A,DOWN,DOWN,DOWN,DOWN")
 
+    def setup_solve(sim):
+        # New game on custom rules (three pairs 1000, as the editor hands
+        # them over): the Profi's plan is not shipped, the start row says
+        # how long it takes to work out.
+        sim.keys("A")
+        form = sim.app.top()
+        form.custom = preset("zehntausend").replace(three_pairs=1000)
+        form.preset = form._choice_count() - 1
+        form.relabel()
+        sim.keys("UP")
+
     def typer(sim):
         # New game, first seat, "New name…", then A-n-n-a on the letter grid.
         sim.keys("A,DOWN,DOWN,DOWN,A,A,A,DOWN,A,A,UP,A")
@@ -389,6 +400,7 @@ def scenes():
     return (
         ("title", "Title", title),
         ("setup", "New game", setup),
+        ("setup_solve", "New game: custom rules, the plan still to work out", setup_solve),
         ("typer", "Typing a name", typer),
         ("handover", "Hand-over", handover),
         ("play_pick", "Picking dice", play_pick),

@@ -16,6 +16,7 @@ TEXTS = {
     "seat": "Platz %d",
     "person": "Mensch",
     "start_game": "Los geht's",
+    "start_solve": "Los: ~%ds rechnen",
     "player_n": "Spieler %d",
     "form_hint_preset": "←→ Regeln  A ändern",
     "form_hint_preset_small": "←→ Regeln A ändern",

@@ -16,6 +16,7 @@ TEXTS = {
     "seat": "Seat %d",
     "person": "Person",
     "start_game": "Start",
+    "start_solve": "Go: ~%ds solving",
     "player_n": "Player %d",
     "form_hint_preset": "←→ rules  A edit",
     "form_hint_preset_small": "←→ rules  A edit",

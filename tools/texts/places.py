@@ -88,6 +88,7 @@ PLACES = {
     "seat": _p(MENU, COUNT),
     "person": _p(MENU),
     "start_game": _p(MENU),
+    "start_solve": _p(MENU, 999),
     "form_hint_preset": _p(HINT, on=BIG),
     "form_hint_preset_small": _p(HINT, on=SMALL),
     "form_hint_target": _p(HINT),
