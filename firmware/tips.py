@@ -11,9 +11,10 @@ What a person with tips on sees is described in firmware/coach_view.py;
 the words come from firmware/tip_words.py. The new-game form's list of
 people with tips is firmware/screens/tips_pick.py.
 
-The tips lesson ("Tipps-Lektion"): a new player starts it from the
-standings (the person to move, tips off) or from Rules & help on the
-title (a new game against a cautious computer). A page says what the
+The tips lesson ("Tipps-Lektion"): a new player starts it from Rules &
+help on the title (a game of its own against a cautious computer,
+firmware.flow.start_lesson) or during any game from the standings (the
+person to move, tips off). A page says what the
 arrows and the tip line mean; then the tips are on for that person until
 LESSON_STEPS confirmed decisions (rolling on, banking, or passing the
 dice on after a farkle), each with a "Schritt n von 3" note, and a page

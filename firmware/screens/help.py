@@ -3,8 +3,9 @@ with the decisions of docs/rules.md, the odds, rules of thumb, tactics,
 and the buttons.
 
 `HelpMenu(rules=None)`: from the title (LEFT/RIGHT on the first row pick
-any preset or saved rule set) or from a game's standings (`rules` given:
-that game's rules, fixed). Each page is a `TextPage`: sentences wrapped to
+any preset or saved rule set; the last row starts the tips lesson,
+firmware/tips.py, in a game under them) or from a game's standings
+(`rules` given: that game's rules, fixed). Each page is a `TextPage`: sentences wrapped to
 the screen, UP/DOWN scroll, A or B go back. All text comes from
 firmware.strings, built from the rule values, so a custom set is described
 as it is (the numbers come from engine.scoring and engine.odds).
@@ -49,9 +50,13 @@ class HelpMenu(Menu):
         return app.t("help")
 
     def labels(self, app):
-        """The rule set, then the pages."""
+        """The rule set, then the pages; from the title also the tips
+        lesson (a game of its own)."""
         name = rules_label(app, self.rules, self.set_name)
-        return [app.t("help_rules_of") % name] + [app.t(key) for key in PAGES]
+        out = [app.t("help_rules_of") % name] + [app.t(key) for key in PAGES]
+        if not self.fixed:
+            out.append(app.t("lesson"))
+        return out
 
     def change(self, app, index, step):
         """LEFT/RIGHT on the first row: another rule set (from the title)."""
@@ -72,6 +77,9 @@ class HelpMenu(Menu):
         """Open a page (A on the first row: the next rule set)."""
         if index == 0:
             self.change(app, 0, 1)
+            return
+        if index > len(PAGES):  # the tips lesson: a game under the rules shown
+            app.flow.start_lesson(app, self.rules)
             return
         key = PAGES[index - 1]
         app.busy()  # the odds page works its numbers out (about a second on the chip)

@@ -195,3 +195,46 @@ def test_permanent_tips_are_not_the_lesson(tmp_path, board):
     press(sim, "A")  # permanent tips on: no lesson offered
     assert _play(sim).tips.on() and not _play(sim).tips.in_lesson()
     assert t("lesson") not in sim.app.top().labels(sim.app)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_new_player_starts_the_lesson_from_rules_and_help(tmp_path, board):
+    """Title -> Rules & help -> its last row: a game of its own (the
+    player against a cautious computer, under the rules shown), the
+    lesson's first page at once; a running game is replaced only after a
+    yes, and the new-game form keeps its last table."""
+    sim = Sim(board, str(tmp_path / board), seed=1)
+    t = sim.app.t
+    labels = sim.app.top().labels(sim.app)
+    while labels[sim.state()["index"]] != t("help"):
+        press(sim, "DOWN")
+    press(sim, "A")
+    assert sim.state()["screen"] == "help"
+    assert sim.app.top().labels(sim.app)[-1] == t("lesson")
+    press(sim, "UP", "A")  # the last row, the way round
+    assert sim.state()["screen"] == "lesson"
+    play = _play(sim)
+    assert [s.kind for s in play.game.seats] == ["", "vorsichtig"]
+    assert play.game.seats[0].name == t("player_n") % 1
+    assert play.game.rules == preset("zehntausend")
+    assert play.tips.in_lesson(0)
+    press(sim, "A")
+    assert sim.state()["screen"] in ("play", "handover")
+    assert sim.app.session.load_seating() is None  # the form's table is its own
+    # Again from the title while that game runs: asked first.
+    sim.app.home(sim.app.stack[0])
+    labels = sim.app.top().labels(sim.app)
+    while labels[sim.state()["index"]] != t("help"):
+        press(sim, "DOWN")
+    press(sim, "A", "UP", "A")
+    assert sim.state()["screen"] == "confirm"
+    press(sim, "A")
+    assert sim.state()["screen"] == "lesson" and _play(sim).tips.in_lesson(0)
+
+
+def test_the_lesson_is_not_offered_in_a_games_help(tmp_path):
+    sim, game = _start(tmp_path, "pico_ssd1306_i2c", "de")
+    _standings_row(sim, sim.app.t("help"))
+    press(sim, "A")
+    assert sim.state()["screen"] == "help"
+    assert sim.app.t("lesson") not in sim.app.top().labels(sim.app)
