@@ -87,13 +87,6 @@ def table_name(rules):
     return "master-%s.bin" % rules.fingerprint()
 
 
-def table_names(rules):
-    """(file name, shift) of the tables that serve `rules`, best first
-    (Rules.master_sources: a lower target without an entry hurdle reads
-    the table at 10000, `shift` steps up)."""
-    return [(table_name(r), shift) for r, shift in rules.master_sources()]
-
-
 def _u16(b, k):
     return b[k] | b[k + 1] << 8
 
@@ -106,22 +99,15 @@ class MasterTable:
     """Reads a Master table from an open binary file (seek + read).
 
     `cells(i, j)` decodes the D rows of own i at opponent j (cached for the
-    last (i, j): a turn asks for the same pair again and again).
+    last (i, j): a turn asks for the same pair again and again)."""
 
-    `shift` > 0 reads a table solved for a target `shift` steps higher as
-    the table of the lower target (Rules.master_sources): own i and
-    opponent j are i + shift and j + shift in the file, N is `shift` less;
-    the bank windows, the past rule, the last-turn margins and the reach
-    rows are relative to the target and read as they are."""
-
-    def __init__(self, f, shift=0):
+    def __init__(self, f):
         self.f = f
         f.seek(0)
         head = f.read(40)
         if len(head) < 40 or head[:4] != MAGIC:
             raise ValueError("not a Master table")
-        self.shift = shift
-        self.N = _u16(head, 4) - shift
+        self.N = _u16(head, 4)
         self.D = head[6]
         self.flags = head[7]
         self.cap = _u16(head, 8)
@@ -143,8 +129,6 @@ class MasterTable:
         key = i * 65536 + j
         if key == self._key:
             return self._cells
-        i += self.shift
-        j += self.shift
         D = self.D
         f = self.f
         f.seek(self.at_index + 3 * i * D)
@@ -219,7 +203,7 @@ class MasterTable:
         top = D - 1 if self.flags & FLAG_MUST else D
         allin = True
         for m in range(1, top + 1):
-            if lo[m] < self.N + self.shift - i:
+            if lo[m] < self.N - i:
                 allin = False
                 break
         self._cells = (lo, gap, past, allin)
@@ -241,16 +225,14 @@ class MasterTable:
         for k in (0, 2):
             if rows[k] == r:
                 return rows[k + 1]
-        shift = self.shift
-        N = self.N + shift  # the file's
-        at = r + shift
+        N = self.N
         if self.flags & FLAG_P0_BYTES:
-            self.f.seek(self.at_p0 + at * N + shift)
-            row = self.f.read(N - shift)
+            self.f.seek(self.at_p0 + r * N)
+            row = self.f.read(N)
             self._prow = [r, row, rows[0], rows[1]]
             return row
         size = 1 + N // 2
-        self.f.seek(self.at_p0 + at * size)
+        self.f.seek(self.at_p0 + r * size)
         data = self.f.read(size)
         v = data[0]
         row = [v] * N
@@ -258,8 +240,6 @@ class MasterTable:
             b = data[1 + (k - 1) // 2]
             v += ((b >> 4) if k % 2 == 0 else (b & 15)) - 8
             row[k] = v
-        if shift:
-            row = row[shift:]
         self._prow = [r, row, rows[0], rows[1]]  # this row and the one before
         return row
 
@@ -293,17 +273,14 @@ class Master(Bot):
     key = "meister"
     multi = "table"  # 3+ seats: "table" (strongest opponent) or "expert"
 
-    def __init__(self, plan, table_file=None, shift=0):
+    def __init__(self, plan, table_file=None):
         self.plan = plan
         self.rules = plan.rules
         self.expert = Expert(plan)
         self.table = None
         if table_file is not None:
-            table = MasterTable(table_file, shift)
-            source = self.rules
-            if shift:
-                source = self.rules.replace(target=self.rules.target + shift * STEP)
-            if table.fingerprint != source.fingerprint():
+            table = MasterTable(table_file)
+            if table.fingerprint != self.rules.fingerprint():
                 raise ValueError("the Master table is for other rules")
             self.table = table
 
@@ -565,29 +542,13 @@ def make_master(rules, plan=None, tables: object = "tables"):
     (solved when None) and the table for `rules` from `tables` (a folder
     or a reader with `open(name)`; None or no table: the approximation)."""
     plan = plan if plan is not None else TurnPlan.solve(rules)
-    if tables is None:
-        return Master(plan)
-    f, shift = find_table(rules, tables)
-    return Master(plan, f, shift)
+    return Master(plan, open_table(rules, tables) if tables is not None else None)
 
 
 def open_table(rules, tables: object = "tables"):
-    """An open binary file of the Master table of `rules` itself, or None.
+    """An open binary file of the Master table for `rules`, or None.
     `tables`: a folder path, or a reader with `open(name)` (firmware DirFS)."""
-    return _open(table_name(rules), tables)
-
-
-def find_table(rules, tables: object = "tables"):
-    """(open file, shift) of the first table that serves `rules`
-    (`table_names`), or (None, 0)."""
-    for name, shift in table_names(rules):
-        f = _open(name, tables)
-        if f is not None:
-            return f, shift
-    return None, 0
-
-
-def _open(name, tables):
+    name = table_name(rules)
     try:
         if isinstance(tables, str):
             return open(tables + "/" + name, "rb")

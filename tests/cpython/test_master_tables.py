@@ -113,26 +113,3 @@ def test_row_coding_round_trip():
         data = ms.encode_row(cells)
         for j in range(n):
             assert ms.decode_row(data, j) == cells[j]
-
-
-def test_a_table_read_shifted_is_the_table_of_the_lower_target():
-    """Without an entry hurdle the game depends only on the distances to
-    the target: the table solved for 1000 read 10 steps up is, cell for
-    cell, the table solved for 500 (Rules.master_sources)."""
-    base = preset("zehntausend")
-    low = MasterTable(io.BytesIO(ms.pack_master(ms.solve_optimal(base.replace(target=500),
-                                                                 progress=False))))
-    high = MasterTable(io.BytesIO(ms.pack_master(ms.solve_optimal(base.replace(target=1000),
-                                                                  progress=False))), 10)
-    N = 10
-    assert high.N == low.N == N
-    for i in range(N):
-        assert high.p0_row(i) == low.p0_row(i)
-        for j in range(N):
-            assert high.cells(i, j) == low.cells(i, j), (i, j)
-    for need in range(N + 1):
-        for m in range(1, 7):
-            assert high.reach(need, m) == low.reach(need, m)
-    for s in range(N + 70):
-        for j in range(N):
-            assert high.bank_value(s, j) == low.bank_value(s, j)
