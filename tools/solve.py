@@ -8,14 +8,17 @@ Writes into tables/ (the folder the device reads from /tables):
   set with a preset's scoring, at any target. Presets that differ only
   there share one file (Fünf and Punktlandung), solved with the capped
   values an exact target needs when one of them has it;
-- `master-FINGERPRINT.bin` for each preset (and Zehntausend with the
-  immediate finish): the Master's two-seat table
+- `master-FINGERPRINT.bin` for each preset, for the presets with an entry
+  hurdle also at 4000 and 5000, and for Zehntausend with the immediate
+  finish: the Master's two-seat table
   (engine.master documents the format; tools/master_solve solves it: about
-  3 to 8 minutes per 10000-point preset with numpy, so `--no-master` skips
-  them and keeps the shipped files; `--master-cache DIR` stores and reuses
-  the raw solutions there as npz);
+  3 to 8 minutes per 10000-point preset with numpy, 1 to 5 at 4000 and
+  5000, so `--no-master` skips them and keeps the shipped files,
+  `--missing` solves only those not there yet, and `--master-cache DIR`
+  stores and reuses the raw solutions there as npz);
 - `tables.json`: for every file its preset, rules encoding, size and
-  sha256, checked by the tests.
+  sha256, checked by the tests. A table file no rule set names any more
+  is removed.
 
 The output is deterministic: solving twice gives identical bytes.
 """
@@ -57,11 +60,22 @@ def plan_groups():
     return [tuple(group) for group in out]
 
 
+# The targets below 10000 people choose (one of the texts names 5000 for a
+# shorter evening; Farkle plays to 4000).
+LOW_TARGETS = (4000, 5000)
+
+
 def master_rule_sets():
-    """(label, rules) of every shipped Master table: the presets, and the
-    Zehntausend rules with the immediate finish (how most strategy papers
-    play; reachable as custom rules)."""
+    """(label, rules) of every shipped Master table: each preset at its
+    own target; the presets with an entry hurdle also at LOW_TARGETS
+    (label KEY@TARGET); then the Zehntausend rules with the immediate
+    finish (how most strategy papers play; reachable as custom rules)."""
     out = [(key, preset(key)) for key in PRESETS]
+    for key in PRESETS:
+        base = preset(key)
+        if base.entry:
+            for target in LOW_TARGETS:
+                out.append(("%s@%d" % (key, target), base.replace(target=target)))
     out.append(("zehntausend:finish=immediate", preset("zehntausend").replace(
         finish="immediate")))
     return out
@@ -122,6 +136,8 @@ def main(argv=None):
     p.add_argument("--out", default=str(TABLES), help="folder to write (default tables/)")
     p.add_argument("--no-master", action="store_true",
                    help="skip the Master tables (keep the files and entries there)")
+    p.add_argument("--missing", action="store_true",
+                   help="solve only the Master tables not there yet (keep the others)")
     p.add_argument("--master-cache", metavar="DIR",
                    help="store and reuse the raw Master solutions (npz) here")
     args = p.parse_args(argv)
@@ -144,7 +160,7 @@ def main(argv=None):
         old = json.loads((out / "tables.json").read_text())
     for key, rules in master_rule_sets():
         name = master_name(rules)
-        if args.no_master:
+        if args.no_master or (args.missing and name in old and (out / name).exists()):
             if name in old:
                 index[name] = old[name]
             continue
@@ -155,6 +171,10 @@ def main(argv=None):
                        "size": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
         sys.stderr.write("  %s %d bytes (%.0f s)\n" % (name, len(blob), seconds))
     (out / "tables.json").write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
+    for path in sorted(out.glob("*.bin")):  # tables no rule set has any more
+        if path.name not in index:
+            path.unlink()
+            sys.stderr.write("  removed %s\n" % path.name)
     total = sum(v["size"] for v in index.values())
     print("wrote %d tables, %d bytes in all, in %.1f s" % (len(index), total, time.time() - start))
 
