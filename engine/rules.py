@@ -79,6 +79,15 @@ CHOICES = {
 # offer (the rules editor and the score pad's; 0: none).
 ENTRIES = (0, 300, 350, 500, 1000)
 PENALTIES = (0, 500, 1000)
+# The targets the new-game form and the rules editor step through.
+TARGETS = (1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 15000, 20000)
+# The options the Expert's turn plan (engine.turnplan) does not read: it is
+# the expected score of one turn from the dice, the scoring, the entry
+# hurdle and hot dice; where the game ends and how, ties, taking over, the
+# penalty and the auto keep decide nothing in it (an exact target's capped
+# values depend on the distance to the target only). Rule sets that differ
+# only in these share one plan: `Rules.plan_rules`.
+PLAN_FREE = ("target", "auto_keep", "penalty", "takeover", "exact", "finish", "tie")
 # Options whose combination needs all six dice.
 SIX_DICE_ONLY = ("straight", "three_pairs", "quad_pair", "two_triplets")
 
@@ -293,6 +302,16 @@ class Rules:
     def fingerprint(self):
         """Eight hex digits identifying these rules; equal on every interpreter."""
         return "%08x" % crc32(self._encoded.encode())
+
+    def plan_rules(self):
+        """These rules with every option of PLAN_FREE at its default: what
+        the Expert's turn plan depends on (its file is named by their
+        fingerprint, and a stored plan is checked against their encoding)."""
+        changes = {}
+        for key in PLAN_FREE:
+            if getattr(self, key) != DEFAULTS[key]:
+                changes[key] = DEFAULTS[key]
+        return self.replace(**changes) if changes else self
 
     def preset_key(self):
         """The key of the preset these rules equal, or None for custom rules."""

@@ -29,6 +29,12 @@ distance to the need, solved up to the target and stored with the plan
 them out. `capped_values(cap)` serves an exact target (no keep may pass
 `cap`): stored with the plan up to CAPPED_HORIZON where tools/solve ran
 `solve_capped` (the presets), else worked out from the roll tables.
+
+A plan depends on the dice, the scoring, the entry hurdle and hot dice
+only (engine.rules.PLAN_FREE lists what it does not read): it is stored
+under and checked against `rules.plan_rules()`, so one plan serves every
+target, end of game and tie rule of its scoring (the reach rows grow past
+the target it was solved with when a need asks for it).
 """
 
 from engine.codec import CodecError, pack, unpack, unpack_file
@@ -282,7 +288,7 @@ class TurnPlan:
         values = [_ints_to_bytes(v) for v in self.values[1:]]
         reach = [bytes(c.data[:2 * self._reach_done]) for c in self._reach[1:]] \
             if self._reach else []
-        return pack([self.rules.encode(), self.limits[1:], values,
+        return pack([self.rules.plan_rules().encode(), self.limits[1:], values,
                      [t for t in self.tables[1:]], reach, self._capped], KIND_PLAN)
 
     @classmethod
@@ -298,7 +304,8 @@ class TurnPlan:
 
     @classmethod
     def _from_data(cls, data, rules):
-        if not isinstance(data, list) or len(data) not in (4, 5, 6) or data[0] != rules.encode():
+        if not isinstance(data, list) or len(data) not in (4, 5, 6) or (
+                data[0] != rules.plan_rules().encode()):
             raise CodecError("the stored plan is for other rules")
         if len(data) < 6:
             raise CodecError("the stored plan is from an older version")

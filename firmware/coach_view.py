@@ -174,6 +174,7 @@ class CoachView:
         judged = self._judged
         self._judged = None
         if judged is None:
+            self.set_note(app, "")  # this press ends an older note
             return
         from engine import coach
 
@@ -194,6 +195,10 @@ class CoachView:
             if pts >= COST_POINTS:
                 note = app.t("tip_cost" if big else "tip_cost_small") % pts
                 self.tips.add_cost(app, seat, pts)
+        self.set_note(app, note)
+
+    def set_note(self, app, note):
+        """Show `note` until the next press (a cost, a lesson step)."""
         self.note = note
         self._note_at = app.now
 

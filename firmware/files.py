@@ -35,5 +35,5 @@ KIND_TABLE = 0x4B  # "K"
 # (a plan cached on the device is engine.turnplan's own kind "X")
 
 # tables: in /tables (shipped) or /data (a plan solved on the device)
-PLAN = "plan-%s.bin"  # % Rules.fingerprint(): the Expert's plan
+PLAN = "plan-%s.bin"  # % Rules.plan_rules().fingerprint(): the Expert's plan
 MASTER = "master-%s.bin"  # % Rules.fingerprint(): the Master's table (engine.master.table_name)

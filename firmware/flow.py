@@ -32,10 +32,10 @@ def resume_game(app):
         _older_copy(app)
 
 
-def start_game(app, choice, rules, seats, tips):
+def start_game(app, choice, rules, seats, tips, remember=True):
     """Start a game of `rules` for `seats` ([name, kind] pairs) with tips
-    for the people named in `tips`, and remember the table for the next
-    new game (`choice` names the form's rules row, see
+    for the people named in `tips`, and (`remember`) keep the table for
+    the next new game (`choice` names the form's rules row, see
     Session.load_seating). Replaces a running game without asking: the
     callers ask first (`ask_replace`)."""
     app.busy()  # the play screen's modules load and the game is saved
@@ -47,11 +47,37 @@ def start_game(app, choice, rules, seats, tips):
     for name, kind in seats:
         if not kind:
             session.remember_name(name)
-    session.save_seating(choice, rules, seats, tips)
+    if remember:
+        session.save_seating(choice, rules, seats, tips)
     game = Game(rules, [(name, kind) for name, kind in seats], app.dice)
     start_tips(session, game, [not kind and name in tips for name, kind in seats])
     session.save_game(game)  # after the tips file: the game's key is in it
     app.home(Play(app, game))
+
+
+def start_lesson(app, rules):
+    """A game for the tips lesson (firmware/tips.py), from Rules & help on
+    the title: the person who played last (else "Spieler 1") against a
+    cautious computer under `rules`, the lesson's first page at once. A
+    running game is replaced only after a yes; the new-game form keeps its
+    last table."""
+    from firmware.players import computer_name
+    from firmware.screens.names import default_name
+
+    names = app.session.names
+    seats = [[names[0] if names else default_name(app, 1, []), ""],
+             [computer_name(app, "vorsichtig", 2), "vorsichtig"]]
+
+    def go(app):
+        start_game(app, None, rules, seats, [], remember=False)
+        play = app.find("play")
+        if play is not None:
+            play.tips.start_lesson(app, 0)
+
+    if app.session.has_game():
+        ask_replace(app, go)
+    else:
+        go(app)
 
 
 def ask_replace(app, yes):

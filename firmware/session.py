@@ -41,6 +41,7 @@ DEFAULT_SETTINGS = {
     "tips": False,  # new people start with tips on (the new-game form reads it)
     "ask": True,  # rolling on and banking ask first (firmware.screens.play)
     "pad": None,  # the last score pad's [entry hurdle, penalty] (firmware.screens.pad)
+    "solve": 0,  # ms per 100 solver steps, measured by the last solve here (firmware.players)
 }
 
 
@@ -274,6 +275,6 @@ def _setting(key, value):
         return value % 3
     if key == "contrast":
         return value if 0 < value < 256 else None
-    if key == "sleep":
+    if key in ("sleep", "solve"):
         return value if value >= 0 else None
     return value if 0 <= value < 3 else None  # "dice": firmware.ui.DICE_STYLES

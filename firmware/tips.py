@@ -10,9 +10,23 @@ without tips never has their code on the heap.
 What a person with tips on sees is described in firmware/coach_view.py;
 the words come from firmware/tip_words.py. The new-game form's list of
 people with tips is firmware/screens/tips_pick.py.
+
+The tips lesson ("Tipps-Lektion"): a new player starts it from Rules &
+help on the title (a game of its own against a cautious computer,
+firmware.flow.start_lesson) or during any game from the standings (the
+person to move, tips off). A page says what the
+arrows and the tip line mean; then the tips are on for that person until
+LESSON_STEPS confirmed decisions (rolling on, banking, or passing the
+dice on after a farkle), each with a "Schritt n von 3" note, and a page
+says the lesson is done and the tips are off again. The lesson lives on
+this object only and the tips file says "off" for it: after a power-off
+or reload the lesson is over and the tips are off.
 """
 
+from engine.game import BANK, PASS, ROLL
 from firmware import tips_store
+
+LESSON_STEPS = 3
 
 
 class Tips:
@@ -23,6 +37,9 @@ class Tips:
         self.players = players
         self.flags, self.cost = tips_store.load(app.session.store, game)
         self.view = None  # the CoachView, made when first needed
+        self.lesson = -1  # the seat in the tips lesson (never saved), or -1
+        self.steps = 0  # its confirmed decisions so far
+        self._step = False  # the decision being applied is a lesson step
 
     def save(self, app):
         """Rewrite the tips file."""
@@ -44,6 +61,8 @@ class Tips:
     def on(self, i=None):
         """True when seat i (default: the seat to move) has tips on."""
         i = self.game.current if i is None else i
+        if i == self.lesson:
+            return True
         return i < len(self.flags) and bool(self.flags[i]) and not self.game.seats[i].is_bot
 
     def toggle(self, app, i=None):
@@ -52,10 +71,50 @@ class Tips:
         if self.game.seats[i].is_bot:
             return
         self._fit()
-        self.flags[i] = 0 if self.flags[i] else 1
+        if i == self.lesson:  # switching off ends the lesson, no end page
+            self.lesson = -1
+        else:
+            self.flags[i] = 0 if self.flags[i] else 1
+        self._forget()
+        self.save(app)
+
+    def _forget(self):
         if self.view is not None:
             self.view.forget()  # worked out anew
-        self.save(app)
+
+    # ------------------------------------------------------------ the lesson
+
+    def start_lesson(self, app, i=None):
+        """Start the tips lesson for seat i (default: the seat to move; a
+        person whose tips are off) and show its first page."""
+        i = self.game.current if i is None else i
+        if self.game.seats[i].is_bot or self.on(i):
+            return
+        self.lesson = i
+        self.steps = 0
+        self._forget()
+        from firmware.screens.pager import TextPage
+
+        app.push(TextPage(app.t("lesson_title"), [app.t("lesson_%d" % k) for k in (1, 2, 3)],
+                          name="lesson"))
+
+    def in_lesson(self, i=None):
+        """True when seat i (default: the seat to move) is in the lesson."""
+        return self.lesson >= 0 and self.lesson == (self.game.current if i is None else i)
+
+    def _lesson_step(self, app, play):
+        """Count a confirmed decision of the lesson; the last one ends it."""
+        self.steps += 1
+        if self.steps < LESSON_STEPS:
+            if self.view is not None and not self.view.note:
+                self.view.set_note(app, app.t("lesson_step") % (self.steps, LESSON_STEPS))
+            return
+        self.lesson = -1
+        self._forget()
+        from firmware.screens.pager import TextPage
+
+        app.push(TextPage(app.t("lesson_done"), [app.t("lesson_end_1"), app.t("lesson_end_2")],
+                          name="lesson_done"))
 
     def active(self, play):
         """True when the screen should show tips now."""
@@ -74,15 +133,26 @@ class Tips:
     # ------------------------------------------------------------ decisions
 
     def judge(self, app, play, actions):
-        """Before a person's decision is applied: what it gives away."""
+        """Before a person's decision is applied: what it gives away, and
+        whether it is a step of the lesson (rolling on, banking, passing
+        after a farkle)."""
+        phase = self.game.phase
+        last = actions[-1] if actions else None
+        self._step = self.in_lesson() and play.person_to_move() and (
+            phase in ("keep", "decide") and last in (ROLL, BANK)
+            or phase == "farkle" and last == PASS)
         view = self._coach_view(play)
         if view is not None:
             view.judge(app, play, actions)
 
     def confirmed(self, app, play):
-        """After the judged decision was applied: its cost note, saved."""
+        """After the judged decision was applied: its cost note, saved; a
+        lesson step counted."""
         if self.view is not None:
             self.view.confirmed(app, play)
+        if self._step:
+            self._step = False
+            self._lesson_step(app, play)
 
     def game_over(self, app):
         """At the end: each tips user's total cost, as a message above the

@@ -550,7 +550,7 @@ class Hub:
             log.exception("computer failed in room %s", live.room.code)
 
     async def _plan(self, rules):
-        fp = rules.fingerprint()
+        fp = rules.plan_rules().fingerprint()  # one plan for every target of a scoring
         plan = self.plans.get(fp)
         if plan is None:
             path = self.settings.tables / ("plan-%s.bin" % fp)

@@ -141,14 +141,39 @@ def tips_rules_help_scenes():
         _tips_game(sim, preset("zehntausend"), [1, 2, 3, 4, 6, 6, 2, 3, 4, 6, 6, 2])
         sim.keys("A,DOWN,DOWN")
 
+    def _lesson(sim, faces):
+        """Anna (tips off) against a cautious computer; the lesson started
+        from the standings, its first page on the screen."""
+        game = _game(preset("zehntausend"), ["Anna", ("Vorsichtig 2", "vorsichtig")], faces)
+        tips_store.start_game(sim.app.session, game, [False, False])
+        _play_with(sim, game)
+        sim.keys("B")
+        labels = sim.app.top().labels(sim.app)
+        sim.keys(",".join(["DOWN"] * (labels.index(sim.app.t("lesson")) - sim.app.top().index)))
+        sim.keys("A")
+
+    def lesson_start(sim):
+        _lesson(sim, [1, 1, 5, 2, 3, 6])
+
+    def lesson_step(sim):
+        _lesson(sim, [1, 1, 5, 2, 3, 6, 1, 5, 2, 3, 4])
+        sim.keys("A,A,WAIT:500,A,UP,UP,WAIT:500")  # page, roll, pick the 1, roll on
+
+    def lesson_done(sim):
+        _lesson(sim, [1, 1, 5, 2, 3, 6, 1, 5, 2, 3, 4, 1, 5, 2, 3])
+        # page, roll, pick the 1, roll on (1), pick the 1, roll on (2), bank (3)
+        sim.keys("A,A,WAIT:500,A,UP,UP,WAIT:500,A,UP,UP,WAIT:500,DOWN,DOWN")
+
+    # New game, A on the rules row: the editor; "exactly the target" on
+    # (its fifth row), the finish "exact" changes along.
     def rules_edit(sim):
-        sim.keys("A,A,RIGHT,A")  # New game, the rules row: 5 dice, the straight went off
+        sim.keys("A,A,DOWN,DOWN,DOWN,DOWN,RIGHT,A")
 
     def rules_linked(sim):
-        sim.keys("A,A,RIGHT")
+        sim.keys("A,A,DOWN,DOWN,DOWN,DOWN,RIGHT")
 
     def rules_unsaved(sim):
-        sim.keys("A,A,RIGHT,A,B")
+        sim.keys("A,A,DOWN,DOWN,DOWN,DOWN,RIGHT,A,B")
 
     def help_scoring(sim):
         _title_to(sim, "help")
@@ -175,6 +200,9 @@ def tips_rules_help_scenes():
         ("tips_select", "Tips: picked, then what to do", tips_select),
         ("tips_bank", "Tips: bank, and why", tips_bank),
         ("tips_cost", "Tips: what a decision cost", tips_cost),
+        ("lesson_start", "Tips lesson: its first page (from the standings)", lesson_start),
+        ("lesson_step", "Tips lesson: a decision counted", lesson_step),
+        ("lesson_done", "Tips lesson: the end page", lesson_done),
         ("rules_edit", "Rules editor", rules_edit),
         ("rules_linked", "Rules editor: linked options changed along", rules_linked),
         ("rules_unsaved", "Rules editor: B with unsaved changes", rules_unsaved),
@@ -364,6 +392,17 @@ def scenes():
     def setup(sim):
         sim.keys("A,DOWN,DOWN,DOWN,DOWN")
 
+    def setup_solve(sim):
+        # New game on custom rules (three pairs 1000, as the editor hands
+        # them over): the Profi's plan is not shipped, the start row says
+        # how long it takes to work out.
+        sim.keys("A")
+        form = sim.app.top()
+        form.custom = preset("zehntausend").replace(three_pairs=1000)
+        form.preset = form._choice_count() - 1
+        form.relabel()
+        sim.keys("UP")
+
     def typer(sim):
         # New game, first seat, "New name…", then A-n-n-a on the letter grid.
         sim.keys("A,DOWN,DOWN,DOWN,A,A,A,DOWN,A,A,UP,A")
@@ -439,7 +478,7 @@ def scenes():
         _play_with(sim, game)
 
     def solving(sim):
-        rules = preset("zehntausend").replace(target=3000)
+        rules = preset("zehntausend").replace(target=3000, three_pairs=1000)  # custom scoring
         game = _game(rules, [("Profi 1", "profi"), ("Anna", "")], [2, 3, 4, 6, 6, 2])
         from firmware.screens.play import Play
 
@@ -472,6 +511,7 @@ def scenes():
     return (
         ("title", "Title", title),
         ("setup", "New game", setup),
+        ("setup_solve", "New game: custom rules, the plan still to work out", setup_solve),
         ("typer", "Typing a name", typer),
         ("handover", "Hand-over", handover),
         ("play_pick", "Picking dice", play_pick),

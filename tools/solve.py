@@ -1,17 +1,24 @@
 """Regenerate every shipped strategy table (`python -m tools.solve`).
 
 Writes into tables/ (the folder the device reads from /tables):
-- `plan-FINGERPRINT.bin` for each preset: the Expert's turn plan
-  (engine.turnplan.TurnPlan.to_bytes), named by the rules' fingerprint so
-  the app finds it for any rule set that equals a preset;
-- `master-FINGERPRINT.bin` for each preset (and Zehntausend with the
-  immediate finish): the Master's two-seat table
+- `plan-FINGERPRINT.bin`: the Expert's turn plan
+  (engine.turnplan.TurnPlan.to_bytes) of each preset, named by the
+  fingerprint of what it depends on (Rules.plan_rules: the target, the end
+  of game, ties and the like left out), so the app finds it for every rule
+  set with a preset's scoring, at any target. Presets that differ only
+  there share one file (Fünf and Punktlandung), solved with the capped
+  values an exact target needs when one of them has it;
+- `master-FINGERPRINT.bin` for each preset, for the presets with an entry
+  hurdle also at 4000 and 5000, and for Zehntausend with the immediate
+  finish: the Master's two-seat table
   (engine.master documents the format; tools/master_solve solves it: about
-  3 to 8 minutes per 10000-point preset with numpy, so `--no-master` skips
-  them and keeps the shipped files; `--master-cache DIR` stores and reuses
-  the raw solutions there as npz);
+  3 to 8 minutes per 10000-point preset with numpy, 1 to 5 at 4000 and
+  5000, so `--no-master` skips them and keeps the shipped files,
+  `--missing` solves only those not there yet, and `--master-cache DIR`
+  stores and reuses the raw solutions there as npz);
 - `tables.json`: for every file its preset, rules encoding, size and
-  sha256, checked by the tests.
+  sha256, checked by the tests. A table file no rule set names any more
+  is removed.
 
 The output is deterministic: solving twice gives identical bytes.
 """
@@ -32,14 +39,43 @@ TABLES = ROOT / "tables"
 
 def plan_name(rules):
     """The file name of the Expert plan for `rules` (as firmware.players)."""
-    return "plan-%s.bin" % rules.fingerprint()
+    return "plan-%s.bin" % rules.plan_rules().fingerprint()
+
+
+def plan_groups():
+    """(file name, preset keys, capped) of every shipped plan: the presets
+    grouped by what their plan depends on; `capped` when one of them has
+    an exact target."""
+    out = []
+    for key in PRESETS:
+        rules = preset(key)
+        name = plan_name(rules)
+        for group in out:
+            if group[0] == name:
+                group[1].append(key)
+                group[2] = group[2] or rules.exact
+                break
+        else:
+            out.append([name, [key], rules.exact])
+    return [tuple(group) for group in out]
+
+
+# The targets below 10000 people choose (one of the texts names 5000 for a
+# shorter evening; Farkle plays to 4000).
+LOW_TARGETS = (4000, 5000)
 
 
 def master_rule_sets():
-    """(label, rules) of every shipped Master table: the presets, and the
-    Zehntausend rules with the immediate finish (how most strategy papers
-    play; reachable as custom rules)."""
+    """(label, rules) of every shipped Master table: each preset at its
+    own target; the presets with an entry hurdle also at LOW_TARGETS
+    (label KEY@TARGET); then the Zehntausend rules with the immediate
+    finish (how most strategy papers play; reachable as custom rules)."""
     out = [(key, preset(key)) for key in PRESETS]
+    for key in PRESETS:
+        base = preset(key)
+        if base.entry:
+            for target in LOW_TARGETS:
+                out.append(("%s@%d" % (key, target), base.replace(target=target)))
     out.append(("zehntausend:finish=immediate", preset("zehntausend").replace(
         finish="immediate")))
     return out
@@ -71,11 +107,12 @@ def solve_master(rules, cache=None, progress=False):
     return ms.pack_master(sol), sol.seconds
 
 
-def solve_plan(rules, progress=None):
-    """The Expert plan of `rules` as bytes (with an exact target: with its
-    capped values, engine.turnplan.TurnPlan.solve_capped)."""
-    plan = plan_solver.solve_plan(rules, progress=progress)
-    if rules.exact:
+def solve_plan(rules, capped=False, progress=None):
+    """The Expert plan of `rules` as bytes, solved for `rules.plan_rules()`
+    (reach rows up to its target, 10000); with `capped` with the capped
+    values an exact target needs (engine.turnplan.TurnPlan.solve_capped)."""
+    plan = plan_solver.solve_plan(rules.plan_rules(), progress=progress)
+    if capped:
         plan.solve_capped()
     return plan.to_bytes()
 
@@ -99,6 +136,8 @@ def main(argv=None):
     p.add_argument("--out", default=str(TABLES), help="folder to write (default tables/)")
     p.add_argument("--no-master", action="store_true",
                    help="skip the Master tables (keep the files and entries there)")
+    p.add_argument("--missing", action="store_true",
+                   help="solve only the Master tables not there yet (keep the others)")
     p.add_argument("--master-cache", metavar="DIR",
                    help="store and reuse the raw Master solutions (npz) here")
     args = p.parse_args(argv)
@@ -106,14 +145,14 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
     index = {}
     start = time.time()
-    for key in PRESETS:
-        rules = preset(key)
-        bar = _bar(key)
-        blob = solve_plan(rules, bar)
+    for name, keys, capped in plan_groups():
+        rules = preset(keys[0])
+        bar = _bar("+".join(keys))
+        blob = solve_plan(rules, capped, bar)
         bar(1, 1)
-        name = plan_name(rules)
         (out / name).write_bytes(blob)
-        index[name] = {"kind": "expert-plan", "preset": key, "rules": rules.encode(),
+        index[name] = {"kind": "expert-plan", "preset": "+".join(keys),
+                       "rules": rules.plan_rules().encode(),
                        "size": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
         sys.stderr.write("  %s %d bytes\n" % (name, len(blob)))
     old = {}
@@ -121,7 +160,7 @@ def main(argv=None):
         old = json.loads((out / "tables.json").read_text())
     for key, rules in master_rule_sets():
         name = master_name(rules)
-        if args.no_master:
+        if args.no_master or (args.missing and name in old and (out / name).exists()):
             if name in old:
                 index[name] = old[name]
             continue
@@ -132,6 +171,10 @@ def main(argv=None):
                        "size": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
         sys.stderr.write("  %s %d bytes (%.0f s)\n" % (name, len(blob), seconds))
     (out / "tables.json").write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
+    for path in sorted(out.glob("*.bin")):  # tables no rule set has any more
+        if path.name not in index:
+            path.unlink()
+            sys.stderr.write("  removed %s\n" % path.name)
     total = sum(v["size"] for v in index.values())
     print("wrote %d tables, %d bytes in all, in %.1f s" % (len(index), total, time.time() - start))
 

@@ -144,6 +144,14 @@ def make_block(flags, addr, payload, no, total, family):
 
 def lfs_image(tree, fs_bytes=FS_BYTES):
     """The bytes of a littlefs2 volume (MicroPython rp2 settings) holding the folder `tree`."""
+    fs = lfs_volume(tree, fs_bytes)
+    fs.unmount()
+    return bytes(fs.context.buffer)
+
+
+def lfs_volume(tree, fs_bytes=FS_BYTES):
+    """A mounted littlefs2 volume (littlefs-python, MicroPython rp2
+    settings) holding the folder `tree` (`used_block_count` tells how full)."""
     from littlefs import LittleFS
 
     fs = LittleFS(block_count=fs_bytes // BLOCK_SIZE, mount=False, **LFS_CONFIG)
@@ -157,8 +165,7 @@ def lfs_image(tree, fs_bytes=FS_BYTES):
         else:
             with fs.open(rel, "wb") as f:
                 f.write(path.read_bytes())
-    fs.unmount()
-    return bytes(fs.context.buffer)
+    return fs
 
 
 def build(firmware, tree, fs_offset=FS_OFFSET, fs_bytes=FS_BYTES):

@@ -3,17 +3,17 @@ with the decisions of docs/rules.md, the odds, rules of thumb, tactics,
 and the buttons.
 
 `HelpMenu(rules=None)`: from the title (LEFT/RIGHT on the first row pick
-any preset or saved rule set) or from a game's standings (`rules` given:
-that game's rules, fixed). Each page is a `TextPage`: sentences wrapped to
+any preset or saved rule set; the last row starts the tips lesson,
+firmware/tips.py, in a game under them) or from a game's standings
+(`rules` given: that game's rules, fixed). Each page is a `TextPage`: sentences wrapped to
 the screen, UP/DOWN scroll, A or B go back. All text comes from
 firmware.strings, built from the rule values, so a custom set is described
 as it is (the numbers come from engine.scoring and engine.odds).
 """
 
 from engine.rules import PRESETS, Rules, preset
-from firmware.screen import Kept, Menu
-from firmware.screens.pager import Pager
-from firmware.screens.wrap import wrap
+from firmware.screen import Menu
+from firmware.screens.pager import TextPage
 
 PAGES = ("help_scoring", "help_play", "help_options", "help_odds", "help_thumb", "help_tactics",
          "help_keys")
@@ -50,9 +50,13 @@ class HelpMenu(Menu):
         return app.t("help")
 
     def labels(self, app):
-        """The rule set, then the pages."""
+        """The rule set, then the pages; from the title also the tips
+        lesson (a game of its own)."""
         name = rules_label(app, self.rules, self.set_name)
-        return [app.t("help_rules_of") % name] + [app.t(key) for key in PAGES]
+        out = [app.t("help_rules_of") % name] + [app.t(key) for key in PAGES]
+        if not self.fixed:
+            out.append(app.t("lesson"))
+        return out
 
     def change(self, app, index, step):
         """LEFT/RIGHT on the first row: another rule set (from the title)."""
@@ -74,6 +78,9 @@ class HelpMenu(Menu):
         if index == 0:
             self.change(app, 0, 1)
             return
+        if index > len(PAGES):  # the tips lesson: a game under the rules shown
+            app.flow.start_lesson(app, self.rules)
+            return
         key = PAGES[index - 1]
         app.busy()  # the odds page works its numbers out (about a second on the chip)
         app.push(TextPage(app.t(key), page_lines(app, key, self.rules)))
@@ -81,29 +88,6 @@ class HelpMenu(Menu):
     def state(self):
         """The rule set shown."""
         return {"index": self.index, "rules": self.rules.encode(), "set": self.set_name}
-
-
-class TextPage(Pager):
-    """A title and paragraphs wrapped to the screen (see Pager)."""
-
-    name = "text"
-    hint_key = "scroll_hint"
-
-    def __init__(self, title, paragraphs):
-        Pager.__init__(self, title)
-        self.paragraphs = paragraphs
-        self._wrapped = Kept()
-
-    def lines(self, app):
-        """The wrapped lines (made again only when the app's version moved on)."""
-        out = self._wrapped.get(app)
-        if out is None:
-            out = []
-            width = app.ui.w - app.ui.width("↓") - 2  # room for the scroll marks
-            for para in self.paragraphs:
-                out.extend(wrap(app, para, width))
-            self.text_lines = self._wrapped.keep(app, out)
-        return out
 
 
 # ---------------------------------------------------------------- contents

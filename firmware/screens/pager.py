@@ -1,8 +1,10 @@
 """A page of text lines under a title: UP/DOWN scroll a line, LEFT/RIGHT a
-page, A or B close it. Statistics sheets and help pages use it."""
+page, A or B close it. Statistics sheets use `Pager`; help pages and the
+tips lesson's pages use `TextPage` (paragraphs wrapped to the screen)."""
 
 from firmware import buttons
-from firmware.screen import Screen
+from firmware.screen import Kept, Screen
+from firmware.screens.wrap import wrap
 
 
 class Pager(Screen):
@@ -11,6 +13,7 @@ class Pager(Screen):
 
     name = "sheet"
     hint_key = "sheet_hint"
+    then = None  # run after A or B closed the page (when set)
 
     def __init__(self, title, lines=(), name=None):
         self.title_text = title
@@ -42,6 +45,8 @@ class Pager(Screen):
             first += rows
         elif kind == "press" and key in (buttons.A, buttons.B):
             app.pop()
+            if self.then is not None:
+                self.then(app)
             return
         first = max(0, min(last, first))
         if first != self.first:
@@ -67,3 +72,28 @@ class Pager(Screen):
     def state(self):
         """The title, every line and where it is scrolled to."""
         return {"title": self.title_text, "lines": list(self.text_lines), "first": self.first}
+
+
+class TextPage(Pager):
+    """A title and paragraphs wrapped to the screen (see Pager); `then(app)`
+    runs after the page closed (when given)."""
+
+    name = "text"
+    hint_key = "scroll_hint"
+
+    def __init__(self, title, paragraphs, then=None, name=None):
+        Pager.__init__(self, title, (), name)
+        self.paragraphs = paragraphs
+        self.then = then
+        self._wrapped = Kept()
+
+    def lines(self, app):
+        """The wrapped lines (made again only when the app's version moved on)."""
+        out = self._wrapped.get(app)
+        if out is None:
+            out = []
+            width = app.ui.w - app.ui.width("↓") - 2  # room for the scroll marks
+            for para in self.paragraphs:
+                out.extend(wrap(app, para, width))
+            self.text_lines = self._wrapped.keep(app, out)
+        return out

@@ -1,8 +1,13 @@
 """The rules editor: every option of docs/rules.md, starting from any rule set.
 
-Rows: one per option key (engine.rules.KEYS; LEFT/RIGHT cycle its value,
-A opens a page that explains it), then "Use these", "Save as…" and, for a
-saved set, "Delete".
+Rows: one per option key (LEFT/RIGHT cycle its value, A opens a page that
+explains it), then "Save as…", for a saved set "Delete", and last "Use
+these". The options come in ROWS order, not the engine's: the ones tables
+change most (target, entry, the penalty, taking over, an exact target,
+small straights, triples across throws) first, so that a table's house
+rules are a few presses from the top, and "Use these" one UP from it (the
+list wraps). The target steps through the form's common targets
+(engine.rules.TARGETS; a set's own other target stays in the cycle).
 A change that clashes with linked options changes those too
 (engine.rules.settle: 5 dice turn the straight and three pairs off, an
 exact target sets the finish "exact", ...) and a page names what else
@@ -21,9 +26,9 @@ from engine.rules import (
     FINISH,
     HOT_DICE,
     KEYS,
-    MAX_POINTS,
     N_OF_KIND,
     PENALTIES,
+    TARGETS,
     TIE,
     Rules,
     RulesError,
@@ -31,7 +36,7 @@ from engine.rules import (
 )
 from firmware.screen import Menu
 
-# The values LEFT/RIGHT step through (the target steps by TARGET_STEP).
+# The values LEFT/RIGHT step through (the target: `steps`).
 VALUES = {
     "dice": (6, 5),
     "entry": ENTRIES,
@@ -51,10 +56,22 @@ VALUES = {
     "finish": FINISH,
     "tie": TIE,
 }
-TARGET_STEP = 500
-TARGET_MAX = 50000
+# The editor's rows of options: what tables change most first (see above).
+ROWS = ("target", "entry", "penalty", "takeover", "exact", "small_straights", "triples_across",
+        "n_of_kind", "straight", "three_pairs", "quad_pair", "two_triplets", "hot_dice",
+        "auto_keep", "finish", "tie", "ones_triple", "dice")
 POINT_KEYS = ("entry", "straight", "three_pairs", "quad_pair", "two_triplets", "penalty",
               "target")
+
+
+def steps(key, value):
+    """The values LEFT/RIGHT step option `key` through from `value`, in
+    order (the target: the common targets, and `value` where it is another)."""
+    if key == "target":
+        if value in TARGETS:
+            return TARGETS
+        return tuple(sorted(TARGETS + (value,)))
+    return VALUES[key]
 
 
 def value_text(app, key, value):
@@ -134,10 +151,10 @@ class RulesEditor(Menu):
         self.back_to = None  # (key, value before, options before) of a change that moved others
 
     def _rows(self):
-        rows = list(KEYS) + ["use", "save"]
+        rows = list(ROWS) + ["save"]
         if self.set_name:
             rows.append("delete")
-        return rows
+        return rows + ["use"]
 
     def title(self, app):
         """The set's name or "Edit rules"."""
@@ -148,15 +165,15 @@ class RulesEditor(Menu):
         out = []
         bad = self.found[0] if self.found else ""
         ui = app.ui
-        for key in KEYS:
+        for key in ROWS:
             mark = "!" if key == bad else ""
             value = ": " + value_text(app, key, self.opts[key])
             room = ui.w - 6 - ui.width(value)  # the value stays whole, the name gives way
             out.append(ui.fit(mark + app.t("opt_" + key), room) + value)
-        out.append(app.t("rules_use"))
         out.append(app.t("rules_save"))
         if self.set_name:
             out.append(app.t("rules_delete"))
+        out.append(app.t("rules_use"))
         return out
 
     def hint(self, app):
@@ -197,22 +214,15 @@ class RulesEditor(Menu):
     def change(self, app, index, step):
         """LEFT/RIGHT step an option's value."""
         rows = self._rows()
-        if index >= len(KEYS):
+        if index >= len(ROWS):
             return False
         key = rows[index]
         value = self.opts[key]
-        if key == "target":
-            value += step * TARGET_STEP
-            if value < TARGET_STEP:
-                value = TARGET_MAX
-            elif value > min(TARGET_MAX, MAX_POINTS):
-                value = TARGET_STEP
+        values = steps(key, value)
+        if value in values:
+            value = values[(values.index(value) + step) % len(values)]
         else:
-            values = VALUES[key]
-            if value in values:
-                value = values[(values.index(value) + step) % len(values)]
-            else:
-                value = values[0]
+            value = values[0]
         before = self.opts
         back = self.back_to
         self.back_to = None

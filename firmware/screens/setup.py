@@ -1,13 +1,12 @@
 """New game: rules preset, target, seats (people and computers), order."""
 
 from engine.game import MAX_SEATS
-from engine.levels import LEVELS
-from engine.rules import PRESETS, preset
+from engine.levels import LEVELS, PLAN, needs
+from engine.rules import PRESETS, TARGETS, preset
 from firmware.players import computer_name
 from firmware.screen import Menu
 from firmware.screens.names import default_name
 
-TARGETS = (1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 15000, 20000)
 KINDS = ("",) + LEVELS
 
 
@@ -30,6 +29,7 @@ class Setup(Menu):
         Menu.__init__(self)
         self.sets = app.session.rulesets()  # [name, encoding] pairs
         self.custom = None  # an unsaved edit from the rules editor
+        self._solve = None  # (rules key, seconds) of `_solve_seconds`
         last = app.session.load_seating()
         if last is None:  # the first game, or the table file was damaged
             self.preset = 0
@@ -134,8 +134,31 @@ class Setup(Menu):
             out.append("%d %s" % (i + 1, name))
         out.append(app.t("order") + "…")
         out.append(self._tips_label(app))
-        out.append(app.t("start_game"))
+        solve = self._solve_seconds(app)
+        out.append(app.t("start_solve") % solve if solve else app.t("start_game"))
         return out
+
+    def _solve_seconds(self, app):
+        """Seconds the first computer's move will work out the Expert's
+        plan (firmware.screens.solving) at this device's measured pace,
+        or 0: no computer needs one, or it is shipped or cached. Asked
+        again only when the rules or the computers change (it looks at
+        the flash)."""
+        kinds = [kind for _, kind in self.seats if kind and needs(kind, PLAN)]
+        if not kinds:
+            return 0
+        rules = self._rules(app)
+        key = (rules.encode(), self.target)
+        if self._solve is None or self._solve[0] != key:
+            from firmware.players import Computers, solve_seconds
+
+            if rules.target != self.target:
+                rules = rules.replace(target=self.target, entry=min(rules.entry, self.target))
+            players = Computers(rules, app.tables, app.session.store.fs)
+            seconds = 0 if players.plan_known() else solve_seconds(
+                rules, app.session.settings["solve"])
+            self._solve = (key, seconds)
+        return self._solve[1]
 
     def change(self, app, index, step):
         """LEFT/RIGHT cycle the value of a row."""

@@ -21,6 +21,7 @@ import gc
 
 from engine.plan_solver import PlanSolver
 from firmware import buttons
+from firmware.clock import ticks_diff
 from firmware.screen import Screen
 
 ROWS_PER_STEP = 1  # solver steps per loop pass: each is 60-70 ms on the chip (a few up to 0.5 s)
@@ -44,6 +45,7 @@ class Solving(Screen):
         self.retries = -1  # -1: the modules were not let go yet
         self.game_put_away = False  # the game put away to make room (see the module docstring)
         self.note = None  # the play screen's status line then ("Schlussrunde!"): not saved
+        self.started = None  # app.now at the first step: the pace the new-game form tells
 
     def _make_room(self, app):
         """Let go of the screen modules nobody needs now, then collect."""
@@ -60,11 +62,13 @@ class Solving(Screen):
         if self.retries < 0:
             self.retries = 0
             self._make_room(app)
+            self.started = now
         solver = self.solver
         try:
             for _ in range(ROWS_PER_STEP):
                 if solver.step():
                     self.players.adopt(solver.plan)
+                    self._measured(app, now, solver.total)
                     if self.game_put_away:
                         app.home()
                         app.flow.resume_game(app)
@@ -91,6 +95,13 @@ class Solving(Screen):
             self.shown = percent
             return True
         return False
+
+    def _measured(self, app, now, steps):
+        """Keep this device's pace (ms per 100 solver steps, the "solve"
+        setting): the new-game form says how long the next solve takes."""
+        if self.started is not None and steps > 0:
+            app.session.settings["solve"] = max(1, ticks_diff(now, self.started) * 100 // steps)
+            app.session.save_settings()
 
     def _put_game_away(self, app):
         """Leave only the title below this screen, so that the game and its

@@ -26,14 +26,16 @@ class Standings(Menu):
 
     def _entries(self, app):
         """The rows below the standings: back, tips on/off for the person to
-        move (firmware/tips.py), join and leave, rules & help, to the
-        title."""
+        move (firmware/tips.py) and, while they are off, the tips lesson,
+        join and leave, rules & help, to the title."""
         out = ["back_to_game"]
         play = app.find("play")
         game = self.game
         if play is not None and game.phase != "over":
             if not game.seat().is_bot:
                 out.append("tips")
+                if play is not None and not play.tips.on():
+                    out.append("lesson")  # the tips lesson (firmware/tips.py)
             if game.why_not(("join", "X", "")) is None:  # the engine decides
                 out.append("menu_join")
             if len(game.active_seats()) > 1:
@@ -46,8 +48,10 @@ class Standings(Menu):
         for key in self._entries(app):
             if key == "tips":  # offered only under a play screen
                 play = app.find("play")
-                on = play is not None and play.tips.on()
-                out.append(app.t("tips") + ": " + app.t("tips_on" if on else "tips_off"))
+                state = "tips_off"
+                if play is not None and play.tips.on():
+                    state = "tips_lesson" if play.tips.in_lesson() else "tips_on"
+                out.append(app.t("tips") + ": " + app.t(state))
             else:
                 out.append(app.t(key))
         return out
@@ -64,6 +68,11 @@ class Standings(Menu):
             screen = app.find("play")
             if screen is not None:
                 screen.tips.toggle(app)
+        elif key == "lesson":
+            screen = app.find("play")
+            app.pop()  # back to the game, the lesson's first page above it
+            if screen is not None:
+                screen.tips.start_lesson(app)
         elif key == "help":
             from firmware.screens.help import HelpMenu
 

@@ -72,7 +72,7 @@ def shipped_plan(rules):
     if key not in _PLANS:
         _PLANS.clear()
         try:
-            with open("tables/plan-%s.bin" % rules.fingerprint(), "rb") as f:
+            with open("tables/plan-%s.bin" % rules.plan_rules().fingerprint(), "rb") as f:
                 _PLANS[key] = TurnPlan.from_file(f, rules)
         except OSError:
             from engine.plan_solver import solve_plan

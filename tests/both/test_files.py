@@ -19,7 +19,10 @@ def test_engine_kinds_agree():
 def test_table_names_agree():
     rules = preset("zehntausend")
     assert table_name(rules) == files.MASTER % rules.fingerprint()
-    assert plan_file(rules) == files.PLAN % rules.fingerprint()
+    assert plan_file(rules) == files.PLAN % rules.fingerprint()  # nothing left out: the same
+    five = preset("fuenf")  # the plan leaves out the end of game and ties
+    assert plan_file(five) == files.PLAN % five.plan_rules().fingerprint()
+    assert plan_file(five) != files.PLAN % five.fingerprint()
 
 
 def test_kinds_are_distinct():

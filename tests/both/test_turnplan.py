@@ -147,7 +147,7 @@ def test_plan_from_a_file_equals_the_plan_from_its_bytes():
     import io
 
     rules = preset("punktlandung")
-    with open("tables/plan-%s.bin" % rules.fingerprint(), "rb") as f:
+    with open("tables/plan-%s.bin" % rules.plan_rules().fingerprint(), "rb") as f:
         blob = f.read()
     a = TurnPlan.from_bytes(blob, rules)
     b = TurnPlan.from_file(io.BytesIO(blob), rules)

@@ -442,3 +442,86 @@ def test_a_explains_the_option_and_the_hints_fit_the_row(tmp_path, board, lang, 
         _to_row(sim, action)
         texts = drawn(sim)
         assert t("nav_hint") in texts and t("edit_hint" + small) not in texts
+
+
+# ------------------------------------------------------------ 5. plans by what they depend on
+
+
+def _start_label(sim):
+    form = sim.app.top()
+    assert form.name == "setup"
+    return form.labels(sim.app)[-1]
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", ("de", "en"))
+def test_the_form_says_when_a_choice_needs_a_solve_and_how_long(tmp_path, board, lang, drawn):
+    from engine.rules import PRESETS, TARGETS
+    from firmware.players import SOLVE_PACE, solve_seconds
+    from tests.cpython.test_rules_editor import _open_editor, _set, _to_row
+
+    sim = Sim(board, str(tmp_path / board / lang), seed=1)
+    sim.app.session.settings["lang"] = lang
+    sim.app.settings_changed()
+    t = sim.app.t
+    press(sim, "A")  # New game: a person and a Profi (who plays from the Expert's plan)
+    assert [kind for _, kind in sim.app.top().seats] == ["", "profi"]
+    # Every preset at every target finds its plan: the form promises no wait.
+    for _ in PRESETS:
+        press(sim, "DOWN")  # the target row
+        for _ in TARGETS:
+            press(sim, "RIGHT")
+            assert _start_label(sim) == t("start_game"), sim.app.top().target
+        press(sim, "UP", "RIGHT")  # the next preset
+    # Custom scoring (three pairs 1000) has no plan: the start row says so,
+    # with the time at the chip's pace (nothing measured here yet).
+    sim.app.home(sim.app.stack[0])
+    _open_editor(sim)
+    _set(sim, "three_pairs", 1000)
+    _to_row(sim, "use")
+    press(sim, "A")
+    form = sim.app.top()
+    rules = form._rules(sim.app)
+    seconds = solve_seconds(rules, 0)
+    # 1 + 117 roll table steps, 484 turn totals, 220 reach rows (target 10000)
+    assert seconds == (822 * SOLVE_PACE + 99999) // 100000
+    assert _start_label(sim) == t("start_solve") % seconds
+    assert form.index == 0
+    press(sim, "UP")  # the start row, the way round
+    assert t("start_solve") % seconds in drawn(sim)
+    # Only people: nothing to solve, nothing said.
+    form.seats[1] = ["Ben", ""]
+    assert _start_label(sim) == t("start_game")
+
+
+def test_the_pace_of_a_solve_on_this_device_is_what_the_form_tells(tmp_path):
+    from firmware.players import solve_seconds
+
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
+    assert sim.app.session.settings["solve"] == 0
+    rules = preset("zehntausend").replace(three_pairs=1000, target=5000)
+    game = scripted_game(rules, [("Profi 1", "profi"), ("Anna", "")], [2, 3, 4, 6, 6, 2])
+    sim.app.home(Play(sim.app, game))
+    sim.step(20)
+    assert sim.state()["screen"] == "solving"
+    start = sim.now
+    for _ in range(5000):
+        if sim.state()["screen"] != "solving":
+            break
+        sim.step(20)
+    took = sim.now - start
+    pace = sim.app.session.settings["solve"]
+    assert pace > 0
+    # The estimate at the measured pace is the time the solve took here.
+    assert abs(solve_seconds(rules, pace) - took / 1000) <= 1
+    # Kept after a restart, and the form tells it for the next custom set.
+    again = Sim("pico_ssd1306_i2c", str(tmp_path / "again"), seed=1)
+    again.app.session.settings["solve"] = 0
+    again = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
+    assert again.app.session.settings["solve"] == pace
+    again.press("A")  # New game: the last table (its rules are cached now: no wait)
+    assert _start_label(again) == again.app.t("start_game")
+    form = again.app.top()
+    form.custom = preset("zehntausend").replace(straight=1000)  # as the editor hands it over
+    form.preset = form._choice_count() - 1
+    assert _start_label(again) == again.app.t("start_solve") % solve_seconds(form.custom, pace)

@@ -373,3 +373,18 @@ def test_pull_stats_from_fake_board(tmp_path, capsys):
     assert "no statistics yet" in capsys.readouterr().out
     assert pull_stats.main(["--out", str(out)], finder=lambda: []) == 1
     assert "no MicroPython board" in capsys.readouterr().err
+
+
+def test_the_staged_tree_leaves_room_on_the_flash(staged):
+    """The game and its tables in the Pico's littlefs volume (1408 KB,
+    MicroPython's rp2 settings, tools.uf2): at least ROOM_KB stay free for
+    the saves (each with .new and .bak), statistics, score pads and the
+    plans of custom rule sets cached on flash (9 to 13 KB each)."""
+    from tools.uf2 import BLOCK_SIZE, FS_BYTES, lfs_volume
+
+    ROOM_KB = 128
+    for board, (dest, _) in staged.items():
+        fs = lfs_volume(dest)
+        free_kb = (FS_BYTES // BLOCK_SIZE - fs.used_block_count) * BLOCK_SIZE // 1024
+        print("%s: %d KB of %d KB free" % (board, free_kb, FS_BYTES // 1024))
+        assert free_kb >= ROOM_KB, (board, free_kb)

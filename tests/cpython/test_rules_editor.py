@@ -3,10 +3,10 @@ option reachable and changeable, linked options changed along and named,
 B asking only about unsaved changes, a custom set saved under a name,
 reused for a new game after a power cycle, and shown in the help."""
 
-from engine.rules import KEYS, PRESETS, Rules, preset
+from engine.rules import PRESETS, Rules, preset
 from firmware import strings
 from firmware.app import App as FullApp
-from firmware.screens.rules_edit import RulesEditor, problem, problem_text
+from firmware.screens.rules_edit import ROWS, RulesEditor, problem, problem_text
 from firmware.screens.standings import Standings
 from simulator.host import Sim
 from tests.cpython.simdriver import press
@@ -47,7 +47,7 @@ def _set(sim, key, value):
     """Move to option `key` and press RIGHT until it has `value`; a page
     naming linked changes is closed with A. Returns the lines of the last
     such page ([] when nothing else changed on the last step)."""
-    _to_index(sim, KEYS.index(key))
+    _to_index(sim, ROWS.index(key))
     told = []
     for _ in range(200):
         v = sim.state()["opts"][key]
@@ -86,7 +86,7 @@ def test_every_option_can_be_changed(tmp_path):
     sim = Sim("thumby", str(tmp_path), 1)
     _open_editor(sim)
     start = dict(sim.state()["opts"])
-    for i, key in enumerate(KEYS):
+    for i, key in enumerate(ROWS):
         _to_index(sim, i)
         _step(sim, "RIGHT")
         changed = sim.state()["opts"][key]
@@ -137,24 +137,40 @@ def test_linked_options_change_along_and_are_named(tmp_path):
             assert _set(sim, "exact", True) == _told(lang, ("finish", "exact"))
             assert _set(sim, "finish", "immediate") == _told(lang, ("exact", False))
             _valid(sim)
-            # an entry above the target: the option not touched gives way
+            # the lowest target the editor offers holds the highest entry
             _set(sim, "entry", 1000)
-            _to_index(sim, KEYS.index("target"))
-            press(sim, *["LEFT"] * 18)  # 10000 -> 1000
-            assert _step(sim, "LEFT") == _told(lang, ("entry", 500))
-            assert _valid(sim).target == 500
-            _to_index(sim, KEYS.index("entry"))
-            assert _step(sim, "LEFT") == []  # 500 -> 350
-            assert _step(sim, "RIGHT") == []  # 350 -> 500
-            assert _step(sim, "RIGHT") == _told(lang, ("target", 1000))
-            _valid(sim)
+            _to_index(sim, ROWS.index("target"))
+            assert _step(sim, "RIGHT") == []  # 10000 -> 12000: the common targets
+            press(sim, *["LEFT"] * 8)  # -> 1000
+            assert _valid(sim).target == 1000 and _valid(sim).entry == 1000
+
+
+def test_an_entry_above_a_sets_own_target_raises_it(tmp_path):
+    """A saved set's own target (500, below the targets the editor offers)
+    stays in the target's cycle; an entry above it raises it, and stepping
+    the entry straight back brings it back."""
+    for lang in ("de", "en"):
+        sim = Sim("pico_ssd1306_i2c", str(tmp_path / lang), 1)
+        sim.app.lang = lang
+        sim.app.session.save_ruleset("Klein", preset("zehntausend").replace(target=500))
+        _open_editor(sim, len(PRESETS))  # the saved set after the presets
+        assert sim.state()["opts"]["target"] == 500
+        _to_index(sim, ROWS.index("entry"))
+        press(sim, "RIGHT", "RIGHT", "RIGHT")  # 0 -> 300 -> 350 -> 500
+        assert _step(sim, "RIGHT") == _told(lang, ("target", 1000))  # -> 1000
+        assert _valid(sim).target == 1000
+        assert _step(sim, "LEFT") == _told(lang, ("target", 500))  # straight back
+        assert _valid(sim).target == 500 and _valid(sim).entry == 500
+        _to_index(sim, ROWS.index("target"))
+        assert _step(sim, "RIGHT") == []  # 500 -> 1000, the next common target
+        assert _valid(sim).target == 1000
 
 
 def test_the_linked_page_fits_and_scrolls(tmp_path):
     sim = Sim("thumby", str(tmp_path), 1)
     sim.app.lang = "de"
     _open_editor(sim, PRESETS.index("international"))
-    _to_index(sim, KEYS.index("dice"))
+    _to_index(sim, ROWS.index("dice"))
     press(sim, "RIGHT")
     state = sim.state()
     assert state["screen"] == "rules_linked" and len(state["lines"]) == 4
@@ -209,8 +225,8 @@ def test_apply_entry_and_takeover_option_share_no_word(tmp_path):
         sim.app.lang = lang
         _open_editor(sim)
         labels = sim.app.top().labels(sim.app)
-        takeover = labels[KEYS.index("takeover")]
-        use = labels[len(KEYS)]
+        takeover = labels[ROWS.index("takeover")]
+        use = labels[sim.app.top()._rows().index("use")]
         assert use == strings.text(lang, "rules_use")
 
         def words(s):
@@ -233,11 +249,11 @@ def test_a_set_the_engine_refuses_is_still_explained(tmp_path):
         editor.opts["dice"] = 5  # as if set without its linked options
         editor.found = problem(editor.opts)
         assert sim.state()["problem"] == "straight"
-        label = editor.labels(sim.app)[KEYS.index("straight")]
+        label = editor.labels(sim.app)[ROWS.index("straight")]
         assert label.startswith("!")
         assert editor.problem_line(sim.app) == strings.text(
             lang, "rule_why_six_dice_short") % strings.text(lang, "opt_straight")
-        _to_index(sim, len(KEYS))  # "Use these"
+        _to_row(sim, "use")
         press(sim, "A")
         state = sim.state()
         assert state["screen"] == "message"
@@ -272,10 +288,10 @@ def test_custom_set_saved_reused_and_shown_in_help(tmp_path):
         _open_editor(sim, PRESETS.index("fuenf"))  # start from "Fünf Würfel"
         assert sim.state()["opts"]["dice"] == 5
         _set(sim, "penalty", 500)
-        _to_index(sim, KEYS.index("target"))
-        press(sim, *["LEFT"] * 10)  # 10000 -> 5000
+        _to_index(sim, ROWS.index("target"))
+        press(sim, *["LEFT"] * 3)  # 10000 -> 8000 -> 6000 -> 5000
         expect = preset("fuenf").replace(penalty=500, target=5000)
-        _to_index(sim, len(KEYS) + 1)  # "Save as…"
+        _to_row(sim, "save")
         press(sim, "A")
         _type(sim, "Haus")
         state = sim.state()
@@ -284,7 +300,7 @@ def test_custom_set_saved_reused_and_shown_in_help(tmp_path):
         assert sim.state()["name"] == "Haus"
         assert not sim.state()["changed"]  # saved: B would not ask
         assert sim.app.session.rulesets() == [["Haus", expect.encode()]]
-        _to_index(sim, len(KEYS))  # "Use these"
+        _to_row(sim, "use")
         press(sim, "A")
         state = sim.state()
         assert state["screen"] == "setup" and state["target"] == 5000
@@ -346,8 +362,7 @@ def test_delete_a_saved_set(tmp_path):
     sim.app.session.save_ruleset("Alt", preset("kneipe").replace(penalty=1000))
     _open_editor(sim, len(PRESETS))
     assert sim.state()["name"] == "Alt"
-    rows = len(sim.app.top().labels(sim.app))
-    _to_index(sim, rows - 1)  # "Delete"
+    _to_row(sim, "delete")
     press(sim, "A")
     assert sim.app.session.rulesets() == []
     assert sim.state()["name"] is None

@@ -36,7 +36,7 @@ def test_custom_rules_show_progress_then_the_computer_plays(tmp_path):
 
 def test_b_leaves_the_solving_screen(tmp_path):
     sim = Sim("thumby", str(tmp_path), seed=1)
-    rules = preset("fuenf").replace(target=2000)
+    rules = preset("fuenf").replace(target=2000, entry=500)  # a plan of its own
     game = Game(rules, [("Profi", "profi"), ("Anna", "")], ScriptedDice([2] * 50))
     sim.app.home(Play(sim.app, game))
     sim.step(20)
@@ -66,7 +66,7 @@ def _solve(tmp_path, fail_at=(), saved=False, note=""):
     plan_solver.PlanSolver.step = step
     try:
         sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
-        rules = preset("fuenf").replace(target=2000)
+        rules = preset("fuenf").replace(target=2000, entry=500)  # a plan of its own
         game = Game(rules, [("Profi", "profi"), ("Anna", "")], ScriptedDice([2] * 50))
         if saved:
             sim.app.session.save_game(game)

@@ -375,7 +375,7 @@ def test_basics_without_a_plan(tmp_path):
     simple words, no solving on the spot."""
     for board in BOARDS:
         sim = Sim(board, str(tmp_path / board), seed=1)
-        rules = preset("zehntausend").replace(target=3000)
+        rules = preset("zehntausend").replace(target=3000, three_pairs=1000)  # no plan shipped
         game = Game(rules, [("Anna", ""), ("Ben", "")], ScriptedDice([1, 1, 5, 2, 3, 6]))
         tips_store.start_game(sim.app.session, game, [True, False])
         sim.app.session.save_game(game)

@@ -434,9 +434,11 @@ class Course:
         c.press("A", "screen")
         if c.screen() != "rules_edit":
             raise CourseError("A on the rules row gave %r" % c.screen())
-        from engine.rules import KEYS
+        from firmware.screens.rules_edit import ROWS
 
-        c.move_to(KEYS.index("tie"))
+        # Three pairs 2000: a scoring the Expert's plan depends on (a tie
+        # rule alone finds the shipped plan: engine.rules.PLAN_FREE).
+        c.move_to(ROWS.index("three_pairs"))
         c.press("RIGHT", "value")
         c.shot("rules_edit")
         c.open("rules_use", want="setup")
@@ -444,7 +446,9 @@ class Course:
 
         c.value(c.app.t("target") + ":", lambda: c.form("target") == min(TARGETS))
         c.value("2 ", lambda: c.form("seats")[1][1] == "meister")
-        c.move_to(c.find("start_game"))
+        c.move_to(len(c.labels()) - 1)  # the start row: it says how long the solve takes
+        if not c.labels()[-1].startswith(c.app.t("start_solve").split("%")[0]):
+            raise CourseError("the form does not say a solve is due: %r" % c.labels()[-1])
         c.press("A", "screen")
         c.marks["solve_game"] = len(c.presses)
         while c.screen() != "solving":

@@ -35,7 +35,7 @@ def main():
     key = sys.argv[2] if len(sys.argv) > 2 else "zehntausend"
     games = int(sys.argv[3]) if len(sys.argv) > 3 else 20
     rules = preset(key)
-    with open(root + "/tables/plan-%s.bin" % rules.fingerprint(), "rb") as f:
+    with open(root + "/tables/plan-%s.bin" % rules.plan_rules().fingerprint(), "rb") as f:
         plan = TurnPlan.from_bytes(f.read(), rules)
     levels = ("profi", "mutig", "vorsichtig", "meister")
     bots = {k: make_bot(k, rules, plan) for k in levels[:3]}

@@ -16,6 +16,7 @@ TEXTS = {
     "seat": "Platz %d",
     "person": "Mensch",
     "start_game": "Los geht's",
+    "start_solve": "Los: ~%ds rechnen",
     "player_n": "Spieler %d",
     "form_hint_preset": "←→ Regeln  A ändern",
     "form_hint_preset_small": "←→ Regeln A ändern",
@@ -297,6 +298,18 @@ TEXTS = {
     "tips_off": "aus",
     "tips_for": "Tipps für",
     "tips_hint": "A an/aus  B zurück",
+    "tips_lesson": "Lektion",
+    "lesson": "Tipps-Lektion",
+    "lesson_title": "Tipps-Lektion",
+    "lesson_1": "Für drei Entscheidungen helfen dir Tipps.",
+    "lesson_2": ("Pfeile unter den Würfeln zeigen, welche du nehmen solltest. Die Zeile unter "
+        "den Würfeln sagt, was danach klug ist: weiterwürfeln (↑) oder sichern (↓)."),
+    "lesson_3": ("Jede Entscheidung zählt: weiterwürfeln, sichern oder nach einem Fehlwurf die "
+        "Würfel weitergeben (A). Nach der dritten ist die Lektion vorbei."),
+    "lesson_step": "Lektion: %d von %d",
+    "lesson_done": "Lektion geschafft",
+    "lesson_end_1": "Drei Entscheidungen mit Tipps: fertig. Die Tipps sind jetzt wieder aus.",
+    "lesson_end_2": "Tipps für immer: B, dann die Zeile \"Tipps\".",
     # rules editor (firmware/screens/rules_edit.py)
     "rules_edit": "Regeln ändern",
     "rules_custom": "Eigene",

@@ -16,6 +16,7 @@ TEXTS = {
     "seat": "Seat %d",
     "person": "Person",
     "start_game": "Start",
+    "start_solve": "Go: ~%ds solving",
     "player_n": "Player %d",
     "form_hint_preset": "←→ rules  A edit",
     "form_hint_preset_small": "←→ rules  A edit",
@@ -297,6 +298,18 @@ TEXTS = {
     "tips_off": "off",
     "tips_for": "Tips for",
     "tips_hint": "A on/off  B back",
+    "tips_lesson": "lesson",
+    "lesson": "Tips lesson",
+    "lesson_title": "Tips lesson",
+    "lesson_1": "Tips help you with three decisions.",
+    "lesson_2": ("Arrows under the dice show which to take. The line below the dice says what is "
+        "wise next: roll on (↑) or bank (↓)."),
+    "lesson_3": ("Every decision counts: rolling on, banking, or passing the dice on after a "
+        "farkle (A). After the third, the lesson ends."),
+    "lesson_step": "Lesson: %d of %d",
+    "lesson_done": "Lesson done",
+    "lesson_end_1": "Three decisions with tips: done. The tips are off again.",
+    "lesson_end_2": "Tips for good: B, then the \"Tips\" row.",
     # rules editor (firmware/screens/rules_edit.py)
     "rules_edit": "Edit rules",
     "rules_custom": "Custom",

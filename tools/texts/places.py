@@ -34,7 +34,7 @@ NAME = object()  # a person's name (see the module docstring)
 NAME_SHOWN = 3  # characters of a name every line keeps room for
 NAME_MAX = 12  # engine.game.MAX_NAME: the longest name, alone on its line
 PTS = 99950  # points: scores, turn totals, targets (rules editor: up to 50000 + a turn)
-TARGET = 50000  # firmware/screens/rules_edit.py TARGET_MAX
+TARGET = 50000  # a target a saved rule set may hold (the forms offer up to 20000)
 PCT = 100  # a percentage
 ENTRY = 1000  # the entry hurdle (rules editor, score pad)
 DICE = 6  # a count of dice
@@ -88,6 +88,7 @@ PLACES = {
     "seat": _p(MENU, COUNT),
     "person": _p(MENU),
     "start_game": _p(MENU),
+    "start_solve": _p(MENU, 999),
     "form_hint_preset": _p(HINT, on=BIG),
     "form_hint_preset_small": _p(HINT, on=SMALL),
     "form_hint_target": _p(HINT),
@@ -370,6 +371,16 @@ PLACES = {
     "tips_off": _p(MENU, line="{tips}: {}"),
     "tips_for": _p(TITLE),
     "tips_hint": _p(HINT),
+    "tips_lesson": _p(MENU, line="{tips}: {}"),
+    "lesson": _p(MENU),
+    "lesson_title": _p(TITLE),
+    "lesson_1": _p(WRAP),
+    "lesson_2": _p(WRAP),
+    "lesson_3": _p(WRAP),
+    "lesson_step": _p(LINE, 3, 3),
+    "lesson_done": _p(TITLE),
+    "lesson_end_1": _p(WRAP),
+    "lesson_end_2": _p(WRAP),
     # rules editor (firmware/screens/rules_edit.py)
     "rules_edit": _p(TITLE),
     "rules_custom": _p(MENU, line="{rules_preset}: {}"),
