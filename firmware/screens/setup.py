@@ -29,7 +29,7 @@ class Setup(Menu):
         Menu.__init__(self)
         self.sets = app.session.rulesets()  # [name, encoding] pairs
         self.custom = None  # an unsaved edit from the rules editor
-        self._solve = None  # (rules key, seconds) of `_solve_seconds`
+        self._solve = None  # (plan rules' encoding, seconds) of `_solve_seconds`
         last = app.session.load_seating()
         if last is None:  # the first game, or the table file was damaged
             self.preset = 0
@@ -141,15 +141,15 @@ class Setup(Menu):
     def _solve_seconds(self, app):
         """Seconds the first computer's move will work out the Expert's
         plan (firmware.screens.solving) at this device's measured pace,
-        or 0: no computer needs one, or it is shipped or cached. Asked
-        again only when the rules or the computers change (it looks at
-        the flash)."""
+        or 0: no computer needs one, or it is shipped or cached. It looks
+        at the flash only when the rules the plan depends on change
+        (Rules.plan_rules: a new target or tie rule reads nothing)."""
         kinds = [kind for _, kind in self.seats if kind and needs(kind, PLAN)]
         if not kinds:
             return 0
         rules = self._rules(app)
-        key = (rules.encode(), self.target)
-        if self._solve is None or self._solve[0] != key:
+        key = rules.plan_rules().encode()  # a plan does not depend on the target:
+        if self._solve is None or self._solve[0] != key:  # changing it reads no flash
             from firmware.players import Computers, solve_seconds
 
             if rules.target != self.target:
