@@ -86,6 +86,13 @@ def table_name(rules):
     return "master-%s.bin" % rules.fingerprint()
 
 
+def table_names(rules):
+    """(file name, shift) of the tables that serve `rules`, best first
+    (Rules.master_sources: a lower target without an entry hurdle reads
+    the table at 10000, `shift` steps up)."""
+    return [(table_name(r), shift) for r, shift in rules.master_sources()]
+
+
 def _u16(b, k):
     return b[k] | b[k + 1] << 8
 
@@ -98,15 +105,22 @@ class MasterTable:
     """Reads a Master table from an open binary file (seek + read).
 
     `cells(i, j)` decodes the D rows of own i at opponent j (cached for the
-    last (i, j): a turn asks for the same pair again and again)."""
+    last (i, j): a turn asks for the same pair again and again).
 
-    def __init__(self, f):
+    `shift` > 0 reads a table solved for a target `shift` steps higher as
+    the table of the lower target (Rules.master_sources): own i and
+    opponent j are i + shift and j + shift in the file, N is `shift` less;
+    the bank windows, the past rule, the last-turn margins and the reach
+    rows are relative to the target and read as they are."""
+
+    def __init__(self, f, shift=0):
         self.f = f
         f.seek(0)
         head = f.read(40)
         if len(head) < 40 or head[:4] != MAGIC:
             raise ValueError("not a Master table")
-        self.N = _u16(head, 4)
+        self.shift = shift
+        self.N = _u16(head, 4) - shift
         self.D = head[6]
         self.flags = head[7]
         self.cap = _u16(head, 8)
@@ -128,6 +142,8 @@ class MasterTable:
         key = i * 65536 + j
         if key == self._key:
             return self._cells
+        i += self.shift
+        j += self.shift
         D = self.D
         f = self.f
         f.seek(self.at_index + 3 * i * D)
@@ -202,7 +218,7 @@ class MasterTable:
         top = D - 1 if self.flags & FLAG_MUST else D
         allin = True
         for m in range(1, top + 1):
-            if lo[m] < self.N - i:
+            if lo[m] < self.N + self.shift - i:
                 allin = False
                 break
         self._cells = (lo, gap, past, allin)
@@ -224,14 +240,16 @@ class MasterTable:
         for k in (0, 2):
             if rows[k] == r:
                 return rows[k + 1]
-        N = self.N
+        shift = self.shift
+        N = self.N + shift  # the file's
+        at = r + shift
         if self.flags & FLAG_P0_BYTES:
-            self.f.seek(self.at_p0 + r * N)
-            row = self.f.read(N)
+            self.f.seek(self.at_p0 + at * N + shift)
+            row = self.f.read(N - shift)
             self._prow = [r, row, rows[0], rows[1]]
             return row
         size = 1 + N // 2
-        self.f.seek(self.at_p0 + r * size)
+        self.f.seek(self.at_p0 + at * size)
         data = self.f.read(size)
         v = data[0]
         row = [v] * N
@@ -239,6 +257,8 @@ class MasterTable:
             b = data[1 + (k - 1) // 2]
             v += ((b >> 4) if k % 2 == 0 else (b & 15)) - 8
             row[k] = v
+        if shift:
+            row = row[shift:]
         self._prow = [r, row, rows[0], rows[1]]  # this row and the one before
         return row
 
@@ -272,14 +292,17 @@ class Master(Bot):
     key = "meister"
     multi = "table"  # 3+ seats: "table" (strongest opponent) or "expert"
 
-    def __init__(self, plan, table_file=None):
+    def __init__(self, plan, table_file=None, shift=0):
         self.plan = plan
         self.rules = plan.rules
         self.expert = Expert(plan)
         self.table = None
         if table_file is not None:
-            table = MasterTable(table_file)
-            if table.fingerprint != self.rules.fingerprint():
+            table = MasterTable(table_file, shift)
+            source = self.rules
+            if shift:
+                source = self.rules.replace(target=self.rules.target + shift * STEP)
+            if table.fingerprint != source.fingerprint():
                 raise ValueError("the Master table is for other rules")
             self.table = table
 
@@ -544,13 +567,29 @@ def make_master(rules, plan=None, tables: object = "tables"):
         from engine.plan_solver import solve_plan
 
         plan = solve_plan(rules)
-    return Master(plan, open_table(rules, tables) if tables is not None else None)
+    if tables is None:
+        return Master(plan)
+    f, shift = find_table(rules, tables)
+    return Master(plan, f, shift)
 
 
 def open_table(rules, tables: object = "tables"):
-    """An open binary file of the Master table for `rules`, or None.
+    """An open binary file of the Master table of `rules` itself, or None.
     `tables`: a folder path, or a reader with `open(name)` (firmware DirFS)."""
-    name = table_name(rules)
+    return _open(table_name(rules), tables)
+
+
+def find_table(rules, tables: object = "tables"):
+    """(open file, shift) of the first table that serves `rules`
+    (`table_names`), or (None, 0)."""
+    for name, shift in table_names(rules):
+        f = _open(name, tables)
+        if f is not None:
+            return f, shift
+    return None, 0
+
+
+def _open(name, tables):
     try:
         if isinstance(tables, str):
             return open(tables + "/" + name, "rb")

@@ -88,6 +88,9 @@ TARGETS = (1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 15000, 20000)
 # values depend on the distance to the target only). Rule sets that differ
 # only in these share one plan: `Rules.plan_rules`.
 PLAN_FREE = ("target", "auto_keep", "penalty", "takeover", "exact", "finish", "tie")
+# The target of the Master tables that serve lower targets too
+# (Rules.master_sources).
+MASTER_TARGET = 10000
 # Options whose combination needs all six dice.
 SIX_DICE_ONLY = ("straight", "three_pairs", "quad_pair", "two_triplets")
 
@@ -312,6 +315,19 @@ class Rules:
             if getattr(self, key) != DEFAULTS[key]:
                 changes[key] = DEFAULTS[key]
         return self.replace(**changes) if changes else self
+
+    def master_sources(self):
+        """(rules, shift) of the Master tables (engine.master) that serve
+        these rules, best first: their own (shift 0); then, for a target
+        below MASTER_TARGET without an entry hurdle or a penalty, the table
+        of the same rules at MASTER_TARGET read `shift` 50-point steps up.
+        Without a hurdle or a penalty the game depends only on how far
+        each score is from the target (no score is special), so own i and
+        opponent j at target N are i + shift and j + shift there."""
+        out: list = [(self, 0)]
+        if self.target < MASTER_TARGET and not self.entry and not self.penalty:
+            out.append((self.replace(target=MASTER_TARGET), (MASTER_TARGET - self.target) // 50))
+        return out
 
     def preset_key(self):
         """The key of the preset these rules equal, or None for custom rules."""

@@ -98,10 +98,13 @@ class CoachView:
         tables = self.players.tables
         if len(self.game.seats) != 2 or tables is None or not hasattr(tables, "open"):
             return None
-        name = MASTER % self.game.rules.fingerprint()
         exists = getattr(tables, "exists", None)
-        if exists is not None and not exists(name):
-            return None
+        if exists is not None:
+            for rules, _ in self.game.rules.master_sources():  # its own, or one read shifted
+                if exists(MASTER % rules.fingerprint()):
+                    break
+            else:
+                return None
         try:
             master = self.players.bot("meister")
         except (ImportError, AttributeError, ValueError, OSError, MemoryError):

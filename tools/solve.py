@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from engine import plan_solver
-from engine.rules import PRESETS, preset
+from engine.rules import MASTER_TARGET, PRESETS, preset
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "tables"
@@ -68,14 +68,19 @@ LOW_TARGETS = (4000, 5000)
 def master_rule_sets():
     """(label, rules) of every shipped Master table: each preset at its
     own target; the presets with an entry hurdle also at LOW_TARGETS
-    (label KEY@TARGET); then the Zehntausend rules with the immediate
-    finish (how most strategy papers play; reachable as custom rules)."""
+    (label KEY@TARGET), a preset without one below 10000 also at 10000
+    (without a hurdle the lower targets read that table shifted); then
+    the Zehntausend rules with the immediate finish (how most strategy
+    papers play; reachable as custom rules)."""
     out = [(key, preset(key)) for key in PRESETS]
     for key in PRESETS:
         base = preset(key)
         if base.entry:
             for target in LOW_TARGETS:
                 out.append(("%s@%d" % (key, target), base.replace(target=target)))
+        elif base.target < MASTER_TARGET:  # (Farkle's 4000) its 10000 table, read
+            # shifted, also serves every target in between (Rules.master_sources)
+            out.append(("%s@%d" % (key, MASTER_TARGET), base.replace(target=MASTER_TARGET)))
     out.append(("zehntausend:finish=immediate", preset("zehntausend").replace(
         finish="immediate")))
     return out

@@ -117,10 +117,11 @@ def test_row_coding_round_trip():
             assert ms.decode_row(data, j) == cells[j]
 
 
-def test_the_presets_with_an_entry_hurdle_have_master_tables_at_4000_and_5000():
+def test_every_preset_has_master_tables_at_4000_5000_and_10000():
     """Point 5 of issue 25: the Master plays from a table at the shorter
-    targets too (the app finds it by the rules' fingerprint); the other
-    presets play the Expert's way there."""
+    targets too (the app finds it by the rules' fingerprint): its own where
+    an entry hurdle or a penalty makes the game depend on more than the
+    distances to the target, else the 10000 table read shifted."""
     from engine.master import Master
     from firmware.players import Computers
     from firmware.store import DirFS
@@ -132,8 +133,29 @@ def test_the_presets_with_an_entry_hurdle_have_master_tables_at_4000_and_5000():
             rules = base.replace(target=target)
             master = Computers(rules, reader).bot("meister")  # as the app makes it
             assert isinstance(master, Master)
-            own = base.entry or target == base.target
-            assert (master.table is not None) == bool(own), (key, target)
-            if master.table is not None:
-                assert master.table.N == target // 50
-                master.table.f.close()
+            assert master.table is not None, (key, target)
+            assert master.table.N == target // 50
+            master.table.f.close()
+
+
+def test_a_table_read_shifted_is_the_table_of_the_lower_target():
+    """Without an entry hurdle the game depends only on the distances to
+    the target: the table solved for 1000 read 10 steps up is, cell for
+    cell, the table solved for 500 (Rules.master_sources)."""
+    base = preset("zehntausend")
+    low = MasterTable(io.BytesIO(ms.pack_master(ms.solve_optimal(base.replace(target=500),
+                                                                 progress=False))))
+    high = MasterTable(io.BytesIO(ms.pack_master(ms.solve_optimal(base.replace(target=1000),
+                                                                  progress=False))), 10)
+    N = 10
+    assert high.N == low.N == N
+    for i in range(N):
+        assert high.p0_row(i) == low.p0_row(i)
+        for j in range(N):
+            assert high.cells(i, j) == low.cells(i, j), (i, j)
+    for need in range(N + 1):
+        for m in range(1, 7):
+            assert high.reach(need, m) == low.reach(need, m)
+    for s in range(N + 70):
+        for j in range(N):
+            assert high.bank_value(s, j) == low.bank_value(s, j)
