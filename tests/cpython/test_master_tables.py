@@ -27,8 +27,14 @@ def test_every_preset_has_its_master_table_recorded():
     index = _index()
     sets = master_rule_sets()
     assert [key for key, _ in sets][:len(PRESETS)] == list(PRESETS)
-    assert [key for key, _ in sets][len(PRESETS):-1] == [
-        "%s@%d" % (key, target) for key in PRESETS if preset(key).entry for target in (4000, 5000)]
+    extra = []  # the presets' tables at other targets
+    for key in PRESETS:
+        base = preset(key)
+        if base.entry:
+            extra += ["%s@4000" % key, "%s@5000" % key]
+        elif base.target < 10000:  # its 10000 table, read shifted, serves the targets below
+            extra.append("%s@10000" % key)
+    assert [key for key, _ in sets][len(PRESETS):-1] == extra
     for key, rules in sets:
         name = master_name(rules)
         assert name == table_name(rules)
@@ -48,7 +54,7 @@ def test_all_shipped_tables_fit_the_flash_budget():
     total = sum(entry["size"] for entry in index.values())
     on_disk = sum((TABLES / name).stat().st_size for name in index)
     assert total == on_disk
-    assert total <= 720 * 1024  # the flash beside the game: test_deploy.py
+    assert total <= 832 * 1024  # the flash beside the game: test_deploy.py (128 KB left)
     # nothing else is shipped from tables/ besides the index
     assert sorted(p.name for p in TABLES.iterdir()) == sorted(list(index) + ["tables.json"])
 

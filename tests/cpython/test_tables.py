@@ -71,4 +71,4 @@ def test_a_small_case_solves_to_the_shipped_bytes():
 
 def test_all_tables_fit_the_flash_budget():
     total = sum(entry["size"] for entry in _index().values())
-    assert total <= 720 * 1024  # what fits the flash beside the game: test_deploy.py
+    assert total <= 832 * 1024  # what fits the flash beside the game: test_deploy.py
