@@ -250,7 +250,11 @@ def test_make_bot_opens_the_table_and_falls_back_without_one():
     bot.table.f.close()
     bare = make_bot("meister", rules, plan, None)
     assert bare.table is None
-    custom = rules.replace(target=3000)
+    shorter = make_bot("meister", rules.replace(target=3000), _plan(rules.replace(target=3000)),
+                       TABLES)
+    assert shorter.table is not None  # no hurdle: the 10000 table read shifted
+    shorter.table.f.close()
+    custom = rules.replace(target=3000, entry=300)  # a hurdle: no table serves it
     other = make_bot("meister", custom, solve_plan(custom), TABLES)
     assert other.table is None  # no table for custom rules: the Expert's play
     game = Game(custom, ["A", "B"], SeededDice(3))
