@@ -93,10 +93,7 @@ class Tips:
         self.lesson = i
         self.steps = 0
         self._forget()
-        from firmware.screens.pager import TextPage
-
-        app.push(TextPage(app.t("lesson_title"), [app.t("lesson_%d" % k) for k in (1, 2, 3)],
-                          name="lesson"))
+        _page(app, "lesson_title", ("lesson_1", "lesson_2", "lesson_3"), "lesson")
 
     def in_lesson(self, i=None):
         """True when seat i (default: the seat to move) is in the lesson."""
@@ -111,10 +108,7 @@ class Tips:
             return
         self.lesson = -1
         self._forget()
-        from firmware.screens.pager import TextPage
-
-        app.push(TextPage(app.t("lesson_done"), [app.t("lesson_end_1"), app.t("lesson_end_2")],
-                          name="lesson_done"))
+        _page(app, "lesson_done", ("lesson_end_1", "lesson_end_2"), "lesson_done")
 
     def active(self, play):
         """True when the screen should show tips now."""
@@ -191,3 +185,15 @@ class Tips:
         """The line on a turn's first screen: a note or a tip, or ''."""
         view = self._coach_view(play)
         return "" if view is None else view.start_line(app, play)
+
+
+def _page(app, title, paragraphs, name):
+    """Show a page of the lesson. Its texts are in the texts' help book
+    (tools/texts/gen.py): the page holds them, and the book is let go at
+    once, so that the game goes on without it on the heap."""
+    from firmware import strings
+    from firmware.screens.pager import TextPage
+
+    page = TextPage(app.t(title), [app.t(k) for k in paragraphs], name=name)
+    strings.release()
+    app.push(page)

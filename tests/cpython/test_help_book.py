@@ -1,6 +1,7 @@
 """The texts' help book (tools/texts/gen.py, firmware/strings.py): it holds
-the help pages' and the rule explanations' texts, a game never asks for
-one of them, and the app lets it go with the screens' modules."""
+the texts of the help pages, the rules editor, the score pad and the
+statistics, a game never asks for one of them, and the app lets it go with
+the screens' modules."""
 
 import sys
 
@@ -16,6 +17,14 @@ def test_the_books_split_the_keys():
     helpers = [k for k in de.TEXTS if gen.in_help_book(k)]
     assert main and helpers and len(main) + len(helpers) == len(de.TEXTS)
     assert "op_exact" in helpers and "new_game" in main
+    # the rules editor, the score pad and the statistics are never on a game's
+    # stack; the title's own rows stay in the main book
+    for key in ("opt_exact", "val_on", "rule_why_entry", "pad_err_name", "stats_games",
+                "lesson_1", "rules_save"):
+        assert key in helpers, key
+    for key in ("pad_title", "pad_continue", "stats_title", "lesson_step", "scroll_hint",
+                "rules_preset", "rules_custom"):
+        assert key in main, key
 
 
 def test_a_game_with_tips_never_loads_the_help_book_and_release_drops_it():

@@ -5,10 +5,11 @@
 
 Each language comes in two books: firmware/texts_LANG.py, loaded while the
 language is in use, and firmware/texts_LANG_help.py with the texts only the
-help pages and the rules editor's explanations show (HELP_PREFIXES,
-HELP_KEYS). firmware.strings loads the help book when a key is not in the
-first and lets it go with the screens (App.release_modules): a game does
-not carry the 4 KB of explanations it never shows.
+help pages, the rules editor, the score pad and the statistics show
+(HELP_PREFIXES, HELP_KEYS). firmware.strings loads the help book when a
+key is not in the first and lets it go with the screens
+(App.release_modules): a game does not carry the 7 KB of texts it never
+shows.
 
 A packed module holds every text in UTF-8, the end offset of each text
 (2 bytes each) and the sorted 24-bit hashes of the keys (3 bytes each; keys
@@ -34,15 +35,27 @@ from tools.texts import de, en
 ROOT = Path(__file__).resolve().parent.parent.parent
 LANGUAGES = {"de": de.TEXTS, "en": en.TEXTS}
 # The help book: the help pages' texts (scoring, play, options, odds, rules
-# of thumb, tactics, keys) and the option explanations of the rules editor.
-HELP_PREFIXES = ("op_", "ky_", "sc_", "ex_", "pl_", "tt_", "th_", "od_", "dec_", "help_")
-HELP_KEYS = ("scroll_hint",)
+# of thumb, tactics, keys), and the texts of the screens no game has on its
+# stack: the rules editor (labels, values, explanations, refusals), the
+# score pad and the statistics. A game then carries only the texts it
+# shows (2.9 KB of the main book went here: issue 20's heap).
+HELP_PREFIXES = ("op_", "ky_", "sc_", "ex_", "pl_", "tt_", "th_", "od_", "dec_", "help_",
+                 "opt_", "val_", "rule_why_", "pad_", "stats_", "edit_hint")
+HELP_KEYS = ("rules_unsaved", "rules_keep", "rules_discard", "rules_linked",
+             "rules_save", "rules_delete", "rules_saved", "rules_bad", "rules_from", "rules_use",
+             # the tips lesson's first and last pages (firmware.tips lets the book go
+             # once a page holds its texts; the step notes stay in the main book)
+             "lesson_title", "lesson_1", "lesson_2", "lesson_3", "lesson_done", "lesson_end_1",
+             "lesson_end_2")
+# Keys of those prefixes that the title menu (always on the stack) and the
+# title's questions show: they stay in the main book.
+MAIN_KEYS = ("pad_continue", "pad_title", "pad_new", "pad_replace", "stats_title")
 BOOKS = ("", "_help")  # the module name's ending of each book
 
 
 def in_help_book(key):
     """True when `key` is packed into the help book."""
-    return key.startswith(HELP_PREFIXES) or key in HELP_KEYS
+    return key not in MAIN_KEYS and (key.startswith(HELP_PREFIXES) or key in HELP_KEYS)
 
 
 def book_path(lang, book):
