@@ -64,6 +64,8 @@ class Ui:
         self.settings = app.session.settings  # "dice": the dice style (firmware.session)
         self._hint = None  # the hint line kept by `hints`: its text
         self._hint_page = None  # and the bytes of the page it fills
+        self._head = None  # the top line kept by `header`: its texts
+        self._head_page = None  # and the bytes of the first page
 
     def clear(self, canvas):
         """Blank `canvas` (every screen's draw starts so). The display
@@ -149,6 +151,28 @@ class Ui:
                 kept = self._hint_page = bytearray(w)
             _copy(kept, 0, buf, at, w)
             self._hint = s
+
+    def header(self, canvas, left, right, right_x):
+        """A top line of two texts (the play screen's): `left` at x 0 and
+        `right` at `right_x`, on a cleared first page. Where the font fits
+        that page of a display driver's buffer, the page is kept and copied
+        back while the texts stay the same (as `hints` does): drawing them
+        was part of every die pick on the chip."""
+        buf = getattr(canvas, "buffer", None)
+        w = self.w
+        keep = buf is not None and self.font.height <= 8 and font.recorder is None
+        if keep and self._head is not None and self._head[0] == left and (
+                self._head[1] == right and self._head[2] == right_x):
+            _copy(buf, 0, self._head_page, 0, w)
+            return
+        self.text(canvas, left, 0, 0)
+        self.text(canvas, right, right_x, 0)
+        if keep:
+            kept = self._head_page
+            if kept is None:
+                kept = self._head_page = bytearray(w)
+            _copy(kept, 0, buf, 0, w)
+            self._head = (left, right, right_x)
 
     def lines(self, canvas, items, y=None):
         """Draw text lines from y (default: below the title)."""

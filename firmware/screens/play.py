@@ -477,8 +477,7 @@ class Play(Screen):
         seat = game.seat()
         app.ui.clear(canvas)
         head, turn, turn_x = self._header(app, seat)
-        ui.text(canvas, head, 0, 0)
-        ui.text(canvas, turn, turn_x, 0)
+        ui.header(canvas, head, turn, turn_x)
         dice_y = ui.line + (1 if app.big else 0)
         phase = game.phase
         if phase == "start":

@@ -226,6 +226,28 @@ def test_the_kept_hint_line_equals_the_drawn_one():
             assert ui._hint is None
 
 
+def test_the_kept_header_equals_the_drawn_one():
+    """On a driver's buffer the play screen's top line is drawn once and
+    then copied back while its texts stay the same: every frame's first
+    page equals that of a canvas that draws it each time, on both layouts,
+    also after the texts or the right text's place change."""
+    for width, height in ((128, 64), (72, 40)):
+        ui = _ui(width, height)
+        right = width - 14
+        for texts in (("Anna: 350", "+0", right), ("Anna: 350", "+0", right),
+                      ("Anna: 350", "+50", right - 6), ("Anna: 350", "+50", right - 6),
+                      ("Bob: 900 +550", "+50", right - 6), ("Anna: 350", "+0", right)):
+            a = Driver(width, height)
+            b = Canvas(width, height)
+            ui.clear(a)
+            ui.clear(b)
+            ui.header(a, *texts)
+            ui.header(b, *texts)
+            assert a.buf == b.buf, (width, texts)
+            assert any(a.buf[:width]), texts  # the texts are there
+        assert ui._head == ("Anna: 350", "+0", right)
+
+
 def test_fit_leaves_short_texts_unmeasured_and_right():
     """Ui.fit passes a text short enough for the font's widest glyphs
     without measuring it; whatever it returns fits and equals what the
