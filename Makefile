@@ -154,7 +154,8 @@ chipheap: $(VENV)/.stamp-device
 # A seeded random soak of the game on the emulated Pico, with power cuts
 # between parts and the error log read from the flash (tools/chipsoak.py):
 # the same parts in CHIPBENCH_ARGS; CHIPSOAK_ARGS takes --seeds, --minutes
-# (emulated, over all runs), --cuts (a run), --first-seed, --wall-limit.
+# (emulated, over all runs), --cuts (a run), --first-seed, --jobs (seeds at
+# once, one core each), --wall-limit.
 # A benchmark: hours of wall time, not part of make test.
 chipsoak: $(VENV)/.stamp-device
 	$(PY) -m tools.chipsoak $(CHIPBENCH_ARGS) $(CHIPSOAK_ARGS)

@@ -1,7 +1,7 @@
 """A long random session on an emulated Pico, with power cuts (`make chipsoak`).
 
     python -m tools.chipsoak [--seeds 20] [--first-seed 1] [--minutes 100]
-        [--cuts 2] [--board NAME] [--keep DIR] [--json] [--wall-limit MIN]
+        [--cuts 2] [--jobs 1] [--board NAME] [--keep DIR] [--json] [--wall-limit MIN]
         --firmware firmware.elf --bootrom bootrom.mjs --rp2040js node_modules
 
 A soak, not a test: `make test` covers its generator and its report reading
@@ -40,7 +40,8 @@ What it does:
 Emulation runs at a fraction of real time (about a quarter while the
 game works, near real time while it waits): `--wall-limit` stops starting
 new parts after that many wall minutes, and the table says what was run.
-Only one harness runs at a time.
+`--jobs N` runs N seeds at once (one harness process each, so up to the
+machine's cores); the table lists the runs in seed order either way.
 """
 
 import argparse
@@ -52,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tools.chipbench import (
@@ -430,6 +432,8 @@ def parse_args(argv=None):
         DEFAULT_BOARD))
     ap.add_argument("--wall-limit", type=float, metavar="MIN",
                     help="start no new part after MIN wall minutes")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="runs at once, one harness process each (default 1; up to the cores)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--keep", metavar="DIR", help="keep the tree, scripts, images and output")
     add_part_args(ap)
@@ -453,109 +457,133 @@ def run_part(parts, board, image, script_text, out, max_ms):
     return code, report, (out / "serial.txt").read_text(errors="replace")
 
 
+def soak_seed(args, parts, work, seed, image, part_ms, t_start, log):
+    """The parts of one seed's run, each booting from the flash the last
+    left (`image` holds the first part's): its row, failures, screens
+    visited, language changes and notes."""
+    n_parts = args.cuts + 1
+    run = {"seed": seed, "parts": 0, "emulated_ms": 0, "presses": 0, "cuts": 0,
+           "failures": 0, "min_free": None, "min_largest": None, "wall_s": 0.0}
+    out_of = {"run": run, "failures": [], "screens": {}, "lang_changes": 0, "notes": []}
+    failures, screens, notes = out_of["failures"], out_of["screens"], out_of["notes"]
+    entries = log_entries(read_logs(image))
+    last_lang = None
+    for part in range(n_parts):
+        if args.wall_limit and time.time() - t_start > args.wall_limit * 60:
+            notes.append("wall limit reached: seed %d stopped before part %d" % (seed, part + 1))
+            break
+        cut = part < n_parts - 1
+        t = part_timeline(seed, part, part_ms, cut)
+        out = work / ("seed%d-part%d" % (seed, part + 1))
+        if out.exists():
+            shutil.rmtree(out)
+        t0 = time.time()
+        code, report, serial = run_part(parts, args.board, image, t.text(), out, t.ms + 60000)
+        wall = time.time() - t0
+        run["wall_s"] += wall
+        run["parts"] += 1
+        run["presses"] += t.counts["presses"]
+        emulated = (report or {}).get("emulated_ms") or 0
+        run["emulated_ms"] += emulated
+        end = (report or {}).get("end_reason")
+        if cut and end == "power-cut":
+            run["cuts"] += 1
+        seen = parse_serial(serial)
+        for _ms, free, largest in seen["samples"]:
+            if run["min_free"] is None or free < run["min_free"]:
+                run["min_free"] = free
+            if run["min_largest"] is None or largest < run["min_largest"]:
+                run["min_largest"] = largest
+        for _ms, name, lang in seen["screens"]:
+            screens[name] = screens.get(name, 0) + 1
+            if last_lang is not None and lang != last_lang:
+                out_of["lang_changes"] += 1
+            last_lang = lang
+        saved = out / "flash.img"
+        now_entries = log_entries(read_logs(saved))
+        fresh = new_entries(entries, now_entries)
+        entries = now_entries
+        for ms, kind, tb in fresh:
+            failures.append({"seed": seed, "part": part + 1, "ms": ms, "type": kind,
+                             "traceback": tb})
+        problems = []
+        if seen["tracebacks"]:
+            problems.append("a traceback on the serial (the loop itself ended)")
+        if len(seen["fails"]) > len(fresh):
+            problems.append("%d recovery screens, %d new log entries" % (
+                len(seen["fails"]), len(fresh)))
+        expected_end = "power-cut" if cut else "script-done"
+        if code != 0 or end != expected_end:
+            problems.append("harness exit %s, end %s" % (code, end))
+        for p in problems:
+            failures.append({"seed": seed, "part": part + 1, "ms": "-", "type": "run",
+                             "traceback": p + " (see %s)" % out})
+        run["failures"] += len(fresh) + len(problems)
+        log("chipsoak: seed %d part %d/%d: %.1f emulated s in %.0f s wall, %d presses, "
+            "%d failures%s" % (seed, part + 1, n_parts, emulated / 1000, wall,
+                               t.counts["presses"], len(fresh) + len(problems),
+                               ", power cut" if end == "power-cut" else ""))
+        if not saved.exists():
+            notes.append("seed %d part %d saved no flash: the run stops" % (seed, part + 1))
+            break
+        image = saved
+    return out_of
+
+
 def main(argv=None):
     args = parse_args(argv)
-    if args.seeds < 1 or args.minutes <= 0 or args.cuts < 0:
-        print("chipsoak: --seeds and --minutes must be positive, --cuts not negative",
+    if args.seeds < 1 or args.minutes <= 0 or args.cuts < 0 or args.jobs < 1:
+        print("chipsoak: --seeds, --minutes and --jobs must be positive, --cuts not negative",
               file=sys.stderr)
         return 2
     parts = ready_parts(args)
     if parts is None:
         return 2
-    log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
+    log = (lambda *a: print(*a, file=sys.stderr, flush=True)) if args.json else (
+        lambda *a: print(*a, flush=True))
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="chipsoak-"))
     work.mkdir(parents=True, exist_ok=True)
     n_parts = args.cuts + 1
     part_ms = int(args.minutes * 60000 / (args.seeds * n_parts))
     t_start = time.time()
-    runs, failures, screens, notes = [], [], {}, []
-    lang_changes = 0
     try:
         tree = work / "stage"  # staged once: every run plays the same tree
         if tree.exists():
             shutil.rmtree(tree)
         stage_tree(args.board, tree, {"seed": args.first_seed})
         (tree / "main.py").write_text(PROBE, encoding="utf-8")
-        for seed in range(args.first_seed, args.first_seed + args.seeds):
+        seeds = list(range(args.first_seed, args.first_seed + args.seeds))
+        images = {}
+        for seed in seeds:  # each run's first flash, its seed in bench.json
             (tree / "bench.json").write_text(json.dumps({"seed": seed}) + "\n", encoding="utf-8")
-            image = work / ("seed%d-part0.img" % seed)
-            pack_image(tree, image)
-            run = {"seed": seed, "parts": 0, "emulated_ms": 0, "presses": 0, "cuts": 0,
-                   "failures": 0, "min_free": None, "min_largest": None, "wall_s": 0.0}
-            entries = log_entries(read_logs(image))
-            last_lang = None
-            for part in range(n_parts):
-                if args.wall_limit and time.time() - t_start > args.wall_limit * 60:
-                    notes.append("wall limit reached: seed %d stopped before part %d" % (
-                        seed, part + 1))
-                    break
-                cut = part < n_parts - 1
-                t = part_timeline(seed, part, part_ms, cut)
-                out = work / ("seed%d-part%d" % (seed, part + 1))
-                if out.exists():
-                    shutil.rmtree(out)
-                t0 = time.time()
-                code, report, serial = run_part(parts, args.board, image, t.text(), out,
-                                                t.ms + 60000)
-                wall = time.time() - t0
-                run["wall_s"] += wall
-                run["parts"] += 1
-                run["presses"] += t.counts["presses"]
-                emulated = (report or {}).get("emulated_ms") or 0
-                run["emulated_ms"] += emulated
-                end = (report or {}).get("end_reason")
-                if cut and end == "power-cut":
-                    run["cuts"] += 1
-                seen = parse_serial(serial)
-                for _ms, free, largest in seen["samples"]:
-                    if run["min_free"] is None or free < run["min_free"]:
-                        run["min_free"] = free
-                    if run["min_largest"] is None or largest < run["min_largest"]:
-                        run["min_largest"] = largest
-                for _ms, name, lang in seen["screens"]:
-                    screens[name] = screens.get(name, 0) + 1
-                    if last_lang is not None and lang != last_lang:
-                        lang_changes += 1
-                    last_lang = lang
-                saved = out / "flash.img"
-                now_entries = log_entries(read_logs(saved))
-                fresh = new_entries(entries, now_entries)
-                entries = now_entries
-                for ms, kind, tb in fresh:
-                    failures.append({"seed": seed, "part": part + 1, "ms": ms, "type": kind,
-                                     "traceback": tb})
-                problems = []
-                if seen["tracebacks"]:
-                    problems.append("a traceback on the serial (the loop itself ended)")
-                if len(seen["fails"]) > len(fresh):
-                    problems.append("%d recovery screens, %d new log entries" % (
-                        len(seen["fails"]), len(fresh)))
-                expected_end = "power-cut" if cut else "script-done"
-                if code != 0 or end != expected_end:
-                    problems.append("harness exit %s, end %s" % (code, end))
-                for p in problems:
-                    failures.append({"seed": seed, "part": part + 1, "ms": "-", "type": "run",
-                                     "traceback": p + " (see %s)" % out})
-                run["failures"] += len(fresh) + len(problems)
-                log("chipsoak: seed %d part %d/%d: %.1f emulated s in %.0f s wall, %d presses, "
-                    "%d failures%s" % (seed, part + 1, n_parts, emulated / 1000, wall,
-                                       t.counts["presses"], len(fresh) + len(problems),
-                                       ", power cut" if end == "power-cut" else ""))
-                if not saved.exists():
-                    notes.append("seed %d part %d saved no flash: the run stops" % (
-                        seed, part + 1))
-                    break
-                image = saved
-            runs.append(run)
-            if args.wall_limit and time.time() - t_start > args.wall_limit * 60:
-                break
+            images[seed] = work / ("seed%d-part0.img" % seed)
+            pack_image(tree, images[seed])
+
+        def one(seed):
+            return soak_seed(args, parts, work, seed, images[seed], part_ms, t_start, log)
+
+        # --jobs runs at once: each harness is one process busy on one core
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            done = list(pool.map(one, seeds))
+        runs = [d["run"] for d in done if d["run"]["parts"]]
+        failures = [f for d in done for f in d["failures"]]
+        screens = {}
+        for d in done:
+            for name, n in d["screens"].items():
+                screens[name] = screens.get(name, 0) + n
+        notes = [n for d in done if d["run"]["parts"] for n in d["notes"]]
+        unrun = [d["run"]["seed"] for d in done if not d["run"]["parts"]]
+        if unrun:
+            notes.append("wall limit reached: seed(s) %s not run" % ", ".join(map(str, unrun)))
+        lang_changes = sum(d["lang_changes"] for d in done)
         res = {"runs": runs, "total": summarise(runs), "failures": failures,
                "screens": screens, "lang_changes": lang_changes, "notes": notes,
                "board": args.board, "part_ms": part_ms, "cuts_per_run": args.cuts}
         res["title"] = ("chipsoak %s: seeds %d..%d asked, %d run(s), %d parts of %.1f emulated "
-                        "min each (%d power cut(s) a run), flash busy %s, %.1f min wall") % (
+                        "min each (%d power cut(s) a run), flash busy %s, %d job(s), %.1f min "
+                        "wall") % (
             args.board, args.first_seed, args.first_seed + args.seeds - 1, len(runs), n_parts,
-            part_ms / 60000, args.cuts, FLASH_BUSY, (time.time() - t_start) / 60)
+            part_ms / 60000, args.cuts, FLASH_BUSY, args.jobs, (time.time() - t_start) / 60)
         if args.json:
             print(json.dumps(res, indent=1))
         else:

@@ -218,3 +218,55 @@ def test_a_soak_reads_each_part_and_counts_only_new_failures(tmp_path, monkeypat
     assert "power cuts 2, failures 2" in out
     assert "language changes seen: 2" in out  # de -> en in each first part's settings
     assert (tmp_path / "work" / "stage" / "bench.json").read_text().strip() == '{"seed": 2}'
+
+
+def test_jobs_run_seeds_at_once_and_the_table_is_the_same(tmp_path, monkeypatch, capsys):
+    """--jobs 2 plays two seeds' harnesses at the same time; each seed's
+    parts still run in order from the flash the part before left, and the
+    table (runs in seed order, totals, failures) equals that of --jobs 1."""
+    import threading
+    import time
+
+    lock = threading.Lock()
+    state = {"now": 0, "most": 0}
+    calls = []
+
+    def fake_run(parts, board, image, script, out, max_ms):
+        seed, part = (int(v) for v in re.match(r"seed(\d+)-part(\d+)", out.name).groups())
+        with lock:
+            calls.append((seed, part, Path(image).name))
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        time.sleep(0.05)
+        out.mkdir(parents=True)
+        (out / "flash.img").write_text("seed %d part %d" % (seed, part))
+        serial = "[ 1.0 ms] @fail ms=900 kind=restart\n" if (seed, part) == (3, 2) else ""
+        with lock:
+            state["now"] -= 1
+        return 0, {"emulated_ms": 1000 * seed + part,
+                   "end_reason": "power-cut" if part == 1 else "script-done"}, serial
+
+    monkeypatch.setattr(chipsoak, "stage_tree", lambda board, tree, bench: tree.mkdir(
+        parents=True))
+    monkeypatch.setattr(chipsoak, "pack_image", lambda tree, image: image.write_bytes(b""))
+    monkeypatch.setattr(chipsoak, "run_part", fake_run)
+    monkeypatch.setattr(chipsoak, "ready_parts", lambda args: {"firmware": "fw"})
+    monkeypatch.setattr(chipsoak, "read_logs", lambda image: LOG if Path(image).stat().st_size
+                        and Path(image).read_text() == "seed 3 part 2" else "")
+    tables = {}
+    for jobs in (1, 2):
+        del calls[:]
+        state["most"] = 0
+        code = chipsoak.main(["--seeds", "4", "--minutes", "4", "--cuts", "1", "--jobs",
+                              str(jobs), "--keep", str(tmp_path / ("work%d" % jobs))])
+        out = capsys.readouterr().out
+        assert code == 1  # seed 3's second part logged failures
+        assert state["most"] == jobs
+        for seed in (1, 2, 3, 4):  # in order per seed, the second from the first's flash
+            mine = [c for c in calls if c[0] == seed]
+            assert mine == [(seed, 1, "seed%d-part0.img" % seed), (seed, 2, "flash.img")]
+        rows = [line.split()[:7] for line in out.splitlines() if re.match(r"^(\d+|total) ", line)]
+        assert [r[0] for r in rows] == ["1", "2", "3", "4", "total"]
+        tables[jobs] = (rows, [line for line in out.splitlines() if line.startswith("failure")])
+    assert tables[1] == tables[2]
+    assert tables[2][1]  # the failures are listed
