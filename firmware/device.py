@@ -168,7 +168,6 @@ class Device(Supervisor):
         self.keys = keys
         self.clock = clock
         self.machine = machine
-        self.idle = None  # the wait for an interrupt (machine.idle) on the chip's clock
         self.dim_after = DIM_MS
         self.sleep_after = SLEEP_MS
         self.contrast = CONTRAST
@@ -279,23 +278,15 @@ class Device(Supervisor):
             self.display.contrast(DIM_CONTRAST)
         if app.warming is not None and not self.keys.caught:
             app.warm_step()  # (about 27 ms on the chip: a press waits at most that)
-        # Wait for the next poll, and not at all once a press was caught (the
-        # pin interrupt sets keys.caught). On the chip the wait is
-        # machine.idle: it ends at the next interrupt (the pin's, USB's) or
-        # after 1 ms, so a press reaches the app about 0.1 ms after it
-        # happened; a 1 ms sleep ran to its end, 0.6 ms on average (issue
-        # 20's die pick). Elsewhere (a virtual clock) 1 ms sleeps.
+        # Wait for the next poll in 1 ms slices, and not at all once a press
+        # was caught (the pin interrupt sets keys.caught): the press then
+        # reaches the app within a millisecond instead of 2.5 on average.
         clock = self.clock
         keys = self.keys
-        idle = self.idle
         left = POLL_MS - ticks_diff(clock.ticks_ms(), now)
         while left > 0 and not keys.caught:
-            if idle is None:
-                clock.sleep_ms(1)
-                left -= 1
-            else:
-                idle()
-                left = POLL_MS - ticks_diff(clock.ticks_ms(), now)
+            clock.sleep_ms(1)
+            left -= 1
 
     def adopt(self, app):
         """A restarted app gets the device's feedback frames (App.flush)."""
@@ -397,7 +388,6 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
     """
     if machine is None:
         import machine
-    real_time = clock is None  # the chip's own clock: waits may end at an interrupt
     if clock is None:
         import time as clock
     if display is None:
@@ -440,8 +430,6 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
         buzzer = Buzzer(machine, board.BUZZER, app.session.settings["sound"])
     dev = Device(app, display, keys, clock, machine, make_app, buzzer, store.fs)
     dev.splash = splash
-    if real_time:
-        dev.idle = getattr(machine, "idle", None)
     dev.apply_settings()
     if bench:
         dev.profile = bool(bench.get("profile"))

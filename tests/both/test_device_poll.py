@@ -27,39 +27,3 @@ def test_a_caught_press_ends_the_wait_for_the_next_poll():
     assert clock.slept == slept  # no wait: the next pass reads it at once
     dev.loop(1)
     assert dev.keys.caught == 0  # read (and answered) by that pass
-
-
-def test_on_the_chips_clock_the_wait_is_idle_and_ends_at_the_caught_press():
-    board, model, clock = device_rig()
-    dev = device.start(board, machine, clock, dice=SeededDice(5), store=Store(MemFS()),
-                       tables=None)
-    dev.loop(5)
-    waits = []
-
-    def idle():  # machine.idle: up to 1 ms, here 0.4 ms of a clock that counts in ms
-        waits.append(clock.ticks_ms())
-        if len(waits) % 3 != 0:
-            return  # woken early (another interrupt): no whole ms passed
-        clock.advance(1)
-
-    dev.idle = idle
-    start = clock.ticks_ms()
-    dev.settle(start)  # nothing caught: idles until the poll interval passed
-    assert clock.ticks_ms() - start == device.POLL_MS
-    assert len(waits) == 3 * device.POLL_MS  # woken early, it waits again
-    del waits[:]
-
-    def pressed():  # the pin interrupt of A fires during the first wait
-        waits.append(clock.ticks_ms())
-        if len(waits) == 1:
-            dev.keys.caught = buttons.A
-        else:
-            clock.advance(1)
-
-    dev.idle = pressed
-    start = clock.ticks_ms()
-    dev.settle(start)
-    assert len(waits) == 1 and clock.ticks_ms() == start  # no second wait
-    dev.loop(1)
-    assert dev.keys.caught == 0  # read by that pass, which then waited again
-    assert len(waits) == 1 + device.POLL_MS
