@@ -560,20 +560,24 @@ class Play(Screen):
         gap = min(gap, 4)
         width = n * size + (n - 1) * gap
         x = (ui.w - width) // 2
-        bad = self._bad_dice()[0] if game.phase == "keep" else []
-        animating = self.anim.armed
-        seed = app.now
-        for i in range(n):
-            face = roll[i]
-            if animating:  # decoration: random faces while the dice tumble
+        keep = game.phase == "keep"
+        bad = self._bad_dice()[0] if keep else []
+        faces = roll
+        chosen = self.sel
+        if self.anim.armed:  # decoration: random faces while the dice tumble, none chosen
+            seed = app.now
+            faces = []
+            for i in range(n):
                 seed = (seed * 1103515245 + 12345 + i) & 0x7FFFFFFF
-                face = seed % 6 + 1
-            chosen = i < len(self.sel) and self.sel[i] and not animating
-            ui.draw_die(canvas, x, y, size, face, chosen, i in bad)
-            if (i == self.cursor and game.phase == "keep" and self.person_to_move()
-                    and not animating):
-                ui.cursor(canvas, x, y + size + 1, size)
-            x += size + gap
+                faces.append(seed % 6 + 1)
+            chosen = (False,) * n
+            keep = False  # no cursor
+        elif len(chosen) < n:
+            chosen = chosen + [False] * (n - len(chosen))
+        ui.dice_row(canvas, x, y, size, gap, faces, chosen, bad)
+        if keep and self.cursor < n and self.person_to_move():
+            ui.cursor(canvas, x + self.cursor * (size + gap), y + size + 1, size)
+        x += n * (size + gap)
         below = y + size + 4
         if not self.tips.draw(app, canvas, self, x - n * (size + gap), y, gap, below):
             self._draw_aside(app, canvas, below)

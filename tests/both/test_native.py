@@ -248,6 +248,37 @@ def test_the_kept_header_equals_the_drawn_one():
         assert ui._head == ("Anna: 350", "+0", right)
 
 
+def test_a_row_of_dice_equals_the_dice_drawn_one_by_one():
+    """Ui.dice_row (one loop into the native die on a driver's buffer)
+    draws the pixels `draw_die` draws die by die on a plain canvas: every
+    face, chosen or not, crossed dice, on both layouts and in every dice
+    style, also where a die runs off the right edge."""
+    from firmware import ui as ui_mod
+
+    rng = Rng(23)
+    for width, height in ((128, 64), (72, 40)):
+        ui = _ui(width, height)
+        for style in ui_mod.DICE_STYLES:
+            ui.settings["dice"] = style
+            for size, gap in ((17, 4), (12, 0), (12, 2)):
+                for _ in range(6):
+                    n = 1 + rng.below(6)
+                    faces = [1 + rng.below(6) for _ in range(n)]
+                    chosen = [rng.below(2) == 1 for _ in range(n)]
+                    bad = [i for i in range(n) if chosen[i] and rng.below(4) == 0]
+                    x = rng.below(width // 3)
+                    y = 8 + rng.below(4)
+                    a = Driver(width, height)
+                    b = Canvas(width, height)
+                    ui.dice_row(a, x, y, size, gap, faces, chosen, bad)
+                    at = x
+                    for i in range(n):
+                        ui.draw_die(b, at, y, size, faces[i], chosen[i], i in bad)
+                        at += size + gap
+                    assert a.buf == b.buf, (width, style, size, faces, chosen, bad)
+        ui.settings["dice"] = ui_mod.PIPS
+
+
 def test_fit_leaves_short_texts_unmeasured_and_right():
     """Ui.fit passes a text short enough for the font's widest glyphs
     without measuring it; whatever it returns fits and equals what the
