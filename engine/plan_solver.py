@@ -12,11 +12,16 @@ solver's code stays off the heap while a game is played.
 - `PlanSolver`: the same a little at a time, for the device's progress bar.
 """
 
+import gc
+
 from engine import odds, scoring
 from engine.turnplan import UNIT, TurnPlan, expected, reach_size, roll_sums
 
 MAX_TOP = 2000  # turn totals considered: up to 100000 points (2000 * 50)
 ROLLS_PER_STEP = 8  # a solver step groups this many rolls (under 70 ms on the emulated Pico)
+# The block PlanSolver keeps for the largest roll table while its rolls are
+# grouped (six dice: 2.4 to 2.6 KB for the presets). See RollGrouping.
+ROOM = 3072
 
 
 def roll_table(n, rules):
@@ -34,9 +39,15 @@ class RollGrouping:
     its progress bar moving and its buttons answered: six dice are 462
     rolls, about 2.5 s on the device in one piece."""
 
-    def __init__(self, n, rules):
+    def __init__(self, n, rules, room=0):
         self.n = n
         self.rules = rules
+        # `room` bytes taken now and let go just before `table()` asks for
+        # its block: grouping the rolls makes many small objects and grows
+        # a dict, and on the chip late in a session that cut the heap up so
+        # far that the six dice's 2.5 KB could not be had at the end (a
+        # MemoryError even after the solving screen's fallbacks).
+        self.room = bytearray(room) if room else None
         self.rolls = odds.multisets(n)
         # A group's key is its choices already encoded (3 bytes each,
         # sorted): one small bytes object per group, not a tuple of tuples
@@ -71,6 +82,9 @@ class RollGrouping:
         size = 2
         for raw in groups:
             size += 3 + len(raw)
+        if self.room is not None:  # its run is free again for `out` (or part of one)
+            self.room = None
+            gc.collect()
         out = bytearray(size)  # sized once: no regrowth on a fragmented heap
         out[0] = len(groups) >> 8
         out[1] = len(groups) & 0xFF
@@ -164,8 +178,8 @@ class PlanSolver:
             return False
         n = self._missing()
         if n:  # a few rolls of a roll table per step
-            if self.grouping is None:
-                self.grouping = RollGrouping(n, rules)
+            if self.grouping is None:  # the largest table's block kept from the start
+                self.grouping = RollGrouping(n, rules, ROOM if n == rules.dice else 0)
             if self.grouping.step(ROLLS_PER_STEP):
                 self.tables[n] = self.grouping.table()
                 self.grouping = None

@@ -19,29 +19,6 @@ def computer_name(app, kind, number):
     return "%s %d" % (app.t("level_" + kind)[:8], number)
 
 
-# The pace of the plan's solve (firmware.screens.solving) until this device
-# has measured its own ("solve" setting): ms per 100 solver steps on the
-# chip, a step of 60-70 ms and its pass of the main loop.
-SOLVE_PACE = 7500
-# The turn totals the solver works through (engine.turnplan._top: it
-# depends on the scoring; these are the presets' with six and five dice).
-_TOP = {6: 483, 5: 109}
-
-
-def solve_seconds(rules, pace):
-    """About how many seconds the Expert's plan for `rules` takes to solve
-    at `pace` ms per 100 steps (0: SOLVE_PACE): the steps of
-    engine.turnplan.PlanSolver, the roll tables (8 rolls a step), the turn
-    totals and the reach rows up to the target, counted without solving."""
-    steps = 1
-    count = 1  # rolls of n dice told apart by their faces: C(n + 5, 5)
-    for n in range(1, rules.dice + 1):
-        count = count * (n + 5) // n
-        steps += (count + 7) // 8
-    steps += _TOP.get(rules.dice, 483) + 1 + min(rules.target, 20000) // 50 + 20
-    return (steps * (pace or SOLVE_PACE) + 99999) // 100000
-
-
 def plan_file(rules):
     """The file name of a stored plan for `rules`: named by what the plan
     depends on (Rules.plan_rules), so a change of only the target, the end
@@ -96,18 +73,6 @@ class Computers:
                 self.store_fs.write(plan_file(self.rules), plan.to_bytes())
             except (OSError, MemoryError):
                 pass
-
-    def plan_known(self):
-        """True when the plan needs no solving (loaded, or its file is
-        shipped or cached), found without reading it."""
-        if self.plan is not None:
-            return True
-        name = plan_file(self.rules)
-        for source in (self.tables, self.store_fs):
-            exists = getattr(source, "exists", None)
-            if exists is not None and exists(name):
-                return True
-        return False
 
     def stored_plan(self):
         """The Expert's plan when it needs no solving: loaded already, or

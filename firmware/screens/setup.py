@@ -3,11 +3,46 @@
 from engine.game import MAX_SEATS
 from engine.levels import LEVELS, PLAN, needs
 from engine.rules import PRESETS, TARGETS, preset
-from firmware.players import computer_name
+from firmware.players import computer_name, plan_file
 from firmware.screen import Menu
 from firmware.screens.names import default_name
 
 KINDS = ("",) + LEVELS
+
+# The pace of the plan's solve (firmware.screens.solving) until this device
+# has measured its own ("solve" setting): ms per 100 solver steps on the
+# chip, a step of 60-70 ms and its pass of the main loop.
+SOLVE_PACE = 7500
+# The turn totals the solver works through (engine.turnplan._top: it
+# depends on the scoring; these are the presets' with six and five dice).
+_TOP = {6: 483, 5: 109}
+
+
+def solve_seconds(rules, pace):
+    """About how many seconds the Expert's plan for `rules` takes to solve
+    at `pace` ms per 100 steps (0: SOLVE_PACE): the steps of
+    engine.turnplan.PlanSolver, the roll tables (8 rolls a step), the turn
+    totals and the reach rows up to the target, counted without solving."""
+    steps = 1
+    count = 1  # rolls of n dice told apart by their faces: C(n + 5, 5)
+    for n in range(1, rules.dice + 1):
+        count = count * (n + 5) // n
+        steps += (count + 7) // 8
+    steps += _TOP.get(rules.dice, 483) + 1 + min(rules.target, 20000) // 50 + 20
+    return (steps * (pace or SOLVE_PACE) + 99999) // 100000
+
+
+def plan_known(rules, sources):
+    """True when the Expert's plan for `rules` is shipped or cached in one
+    of `sources` (the tables, the store's files), found without reading
+    it. (Here and not with the players: only this form asks, and a game
+    does not carry the code.)"""
+    name = plan_file(rules)
+    for source in sources:
+        exists = getattr(source, "exists", None)
+        if exists is not None and exists(name):
+            return True
+    return False
 
 
 class Setup(Menu):
@@ -150,13 +185,10 @@ class Setup(Menu):
         rules = self._rules(app)
         key = rules.plan_rules().encode()  # a plan does not depend on the target:
         if self._solve is None or self._solve[0] != key:  # changing it reads no flash
-            from firmware.players import Computers, solve_seconds
-
             if rules.target != self.target:
                 rules = rules.replace(target=self.target, entry=min(rules.entry, self.target))
-            players = Computers(rules, app.tables, app.session.store.fs)
-            seconds = 0 if players.plan_known() else solve_seconds(
-                rules, app.session.settings["solve"])
+            known = plan_known(rules, (app.tables, app.session.store.fs))
+            seconds = 0 if known else solve_seconds(rules, app.session.settings["solve"])
             self._solve = (key, seconds)
         return self._solve[1]
 

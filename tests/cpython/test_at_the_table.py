@@ -457,7 +457,7 @@ def _start_label(sim):
 @pytest.mark.parametrize("lang", ("de", "en"))
 def test_the_form_says_when_a_choice_needs_a_solve_and_how_long(tmp_path, board, lang, drawn):
     from engine.rules import PRESETS, TARGETS
-    from firmware.players import SOLVE_PACE, solve_seconds
+    from firmware.screens.setup import SOLVE_PACE, solve_seconds
     from tests.cpython.test_rules_editor import _open_editor, _set, _to_row
 
     sim = Sim(board, str(tmp_path / board / lang), seed=1)
@@ -495,7 +495,7 @@ def test_the_form_says_when_a_choice_needs_a_solve_and_how_long(tmp_path, board,
 
 
 def test_the_pace_of_a_solve_on_this_device_is_what_the_form_tells(tmp_path):
-    from firmware.players import solve_seconds
+    from firmware.screens.setup import solve_seconds
 
     sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
     assert sim.app.session.settings["solve"] == 0
