@@ -200,6 +200,18 @@ def play_game(app, policy, each=None):
     return steps
 
 
+def warm_up(app):
+    """What the device does right after boot (firmware.app.App.warm_up,
+    a module a poll): the names of the game's modules interned while the
+    heap is in one piece, so that MicroPython's name pool grows then and
+    not late in a game (a pool of 1280 names is one large block). A game
+    on the device starts after it."""
+    app.step(FRAME_MS, 0)
+    app.warm_up()
+    while app.warming:
+        app.warm_step()
+
+
 def absent_modules(opts):
     """The modules a game with these options never loads (MicroPython: its
     heap carries only what the game needs): the texts' help book, and with
@@ -231,6 +243,7 @@ def main():
     opts = _options(sys.argv)
     setup_path(opts["path"])
     app = build(opts["small"], opts["seed"], opts["tables"])
+    warm_up(app)
     policy = Policy(opts["bot"], opts["target"], opts["join"])
     absent = absent_modules(opts)
     steps = play_game(app, policy, lambda app, drew: _check_absent(app, absent))
