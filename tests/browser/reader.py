@@ -72,11 +72,19 @@ class Reader:
             button.press(how)
         self.page.wait_for_timeout(60)  # a person's pace: not inside the buttons' debounce
 
-    def menu(self):
-        """(entries, the highlighted one) of the menu on screen."""
+    def menu(self, limit_s=15.0):
+        """(entries, the highlighted one) of the menu on screen. The live
+        region follows the frame a moment after it last changed (longer on
+        a busy machine): a reader waits up to `limit_s` for a menu with one
+        highlighted entry, as a person waits for the screen."""
         items = self.screen.get_by_role("list", name="Menü").get_by_role("listitem")
-        texts = items.all_inner_texts()
-        current = [i for i, t in enumerate(texts) if t.endswith(" (ausgewählt)")]
+        end = time.monotonic() + limit_s
+        while True:
+            texts = items.all_inner_texts()
+            current = [i for i, t in enumerate(texts) if t.endswith(" (ausgewählt)")]
+            if len(current) == 1 or time.monotonic() > end:
+                break
+            time.sleep(0.1)
         assert len(current) == 1, texts
         return [t.removesuffix(" (ausgewählt)") for t in texts], current[0]
 
