@@ -262,7 +262,8 @@ def test_coming_back_away_and_watching(browser, room_server, capsys):  # noqa: F
             bea.press("A")
         return False
 
-    dice = until(bea_has_dice, 120)  # (Anna's and the computer's turns first; slow on a busy machine)
+    # (Anna's and the computer's turns come first: slow on a busy machine)
+    dice = until(bea_has_dice, 120)
     assert dice, (bea.snapshot(), bea.buttons(), anna.snapshot(), anna.buttons(), online_text(bea),
                   bea.errors, anna.errors)
     bea.page.reload()
