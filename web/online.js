@@ -483,6 +483,11 @@ export class Online {
         const form = el("form", null, { "aria-label": this.say("join") });
         const label = el("label", this.say("name") + " ");
         const input = el("input", null, { name: "name", maxlength: "12", autocomplete: "nickname", required: "" });
+        // the panel is drawn anew when the room's preview arrives: what was
+        // typed before it must survive (a lost name left an empty, required
+        // field, and "join" did nothing)
+        input.value = this.draftName || "";
+        input.addEventListener("input", () => { this.draftName = input.value; });
         label.append(input);
         form.append(label, " ", el("button", this.say("join"), { type: "submit" }));
         form.addEventListener("submit", (e) => {
@@ -534,10 +539,15 @@ export class Online {
         }
       }
     }
+    const typing = document.activeElement && document.activeElement.name === "name" &&
+      this.panel.contains(document.activeElement);
     this.panel.hidden = parts.length === 0;
     this.panel.replaceChildren(...parts);
     const input = this.panel.querySelector("input");
-    if (input && document.activeElement === document.body) input.focus();
+    if (input && (typing || document.activeElement === document.body)) {
+      input.focus();
+      if (typing) input.setSelectionRange(input.value.length, input.value.length);
+    }
   }
 
   qrOf(link) {

@@ -17,7 +17,9 @@ room server process on 127.0.0.1 (test_online.py's fixture):
 - a second tab of the same browser (one context) on the same seat: the
   room runs there although the first tab holds the page's game lock; one
   tab plays, the other says so and offers "play here", which takes the
-  seat back.
+  seat back;
+- a name typed before the room's preview arrives is kept when the panel
+  is drawn again with it, and joins.
 
 The page's own log of why it opened each socket (`zt.online.connects`)
 tells "at once" from "after the backoff"; times are printed, and asserted
@@ -263,3 +265,29 @@ def test_a_second_tab_on_the_same_seat(browser, room_server):  # noqa: F811
     second.close()
     bea.close()
     first.close()
+
+
+def test_a_name_typed_before_the_room_preview_arrives_is_kept(browser, room_server):  # noqa: F811
+    anna = Reader(browser, room_server.base + "/")
+    link = open_room(anna, people=2, computers=1)
+    # the room's preview (GET /api/rooms/CODE) held back until the name is typed
+    held = []
+    context = browser.new_context(locale="de-DE")
+    context.route("**/api/rooms/*", lambda route: held.append(route)
+                  if route.request.method == "GET" else route.continue_())
+    bea = Reader(browser, link, context=context)
+    box = bea.page.get_by_role("textbox", name="Dein Name")
+    box.fill("Bea")
+    assert until(lambda: held, 10), "the page asked for no preview"
+    assert "frei" not in online_text(bea), online_text(bea)
+    held[0].continue_()
+    # the panel is drawn again with the seats: the name is still there, and joins
+    assert until(lambda: "2. frei" in online_text(bea), 10), online_text(bea)
+    assert box.input_value() == "Bea"
+    bea.page.get_by_role("button", name="Mitspielen").click()
+    assert until(lambda: CONNECTED in online_text(bea), 20), online_text(bea)
+    assert until(lambda: "Bea (du)" in online_text(bea), 20), online_text(bea)
+    for r in (anna, bea):
+        assert not [e for e in r.errors if "WebSocket" not in e], r.errors
+        r.close()
+    context.close()
