@@ -101,6 +101,14 @@ def join(browser, link, name):  # noqa: F811
     return r
 
 
+def seated_ms(r):
+    """The page's clock when its seat's first game state arrived. The room
+    says "connected" on its welcome, and the state follows in a second
+    message, so a page just joined may not have it yet."""
+    r.page.wait_for_function("zt.online.seatedMs !== null", timeout=20000)
+    return r.page.evaluate("zt.online.seatedMs")
+
+
 def online_text(r):
     """The page's online region as text."""
     return r.page.get_by_role("region", name="Online").inner_text()
@@ -172,7 +180,7 @@ def test_three_browsers_a_computer_and_an_agent_play_a_room(browser, room_server
 
     t0 = time.monotonic()
     bea = join(browser, link, "Bea")
-    link_to_seated = [bea.page.evaluate("zt.online.seatedMs")]
+    link_to_seated = [seated_ms(bea)]
     # the agent: only roles, names and snapshots; a name taken (in any
     # case) is refused with the server's reason in the page's language
     agent = Reader(browser, link)
@@ -182,7 +190,7 @@ def test_three_browsers_a_computer_and_an_agent_play_a_room(browser, room_server
     assert said == "Diesen Namen gibt es in diesem Raum schon", said
     agent.close()
     agent = join(browser, link, "Agent")
-    link_to_seated.append(agent.page.evaluate("zt.online.seatedMs"))
+    link_to_seated.append(seated_ms(agent))
     assert time.monotonic() - t0 < 60
     readers = [anna, bea, agent]
     # the last seat taken: the game starts by itself
