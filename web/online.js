@@ -539,14 +539,15 @@ export class Online {
         }
       }
     }
-    const typing = document.activeElement && document.activeElement.name === "name" &&
-      this.panel.contains(document.activeElement);
+    // the field being typed in, if any: the new one takes its focus and caret
+    const typing = this.panel.contains(document.activeElement) && document.activeElement.tagName === "INPUT"
+      ? document.activeElement : null;
     this.panel.hidden = parts.length === 0;
     this.panel.replaceChildren(...parts);
     const input = this.panel.querySelector("input");
     if (input && (typing || document.activeElement === document.body)) {
       input.focus();
-      if (typing) input.setSelectionRange(input.value.length, input.value.length);
+      if (typing) input.setSelectionRange(typing.selectionStart, typing.selectionEnd);
     }
   }
 

@@ -284,9 +284,11 @@ def test_a_name_typed_before_the_room_preview_arrives_is_kept(browser, room_serv
     # the panel is drawn again with the seats: the name is still there, and joins
     assert until(lambda: "2. frei" in online_text(bea), 10), online_text(bea)
     assert box.input_value() == "Bea"
+    bea.page.keyboard.type("t")  # the focus and the caret stayed: typing goes on
+    assert box.input_value() == "Beat"
     bea.page.get_by_role("button", name="Mitspielen").click()
     assert until(lambda: CONNECTED in online_text(bea), 20), online_text(bea)
-    assert until(lambda: "Bea (du)" in online_text(bea), 20), online_text(bea)
+    assert until(lambda: "Beat (du)" in online_text(bea), 20), online_text(bea)
     for r in (anna, bea):
         assert not [e for e in r.errors if "WebSocket" not in e], r.errors
         r.close()
