@@ -1,6 +1,6 @@
 """The computer levels: the one list that the engine, the device and the
 tools read. Adding a level touches this table (plus its class and its
-`level_KEY` texts); see "A computer level" in docs/architecture.md.
+`level_KEY` texts); see "A computer level" in docs/contributing.md.
 
 Each level is a key (used in saves, commands and statistics), the module
 and factory that build it, and what it needs:

@@ -125,7 +125,7 @@ _PRESET_CHANGES = {
 # at their defaults still encode in the oldest version that holds them, so
 # an old rule set keeps its text and its fingerprint (the Master's and the
 # Expert's tables are keyed by it). See "A rule option" in
-# docs/architecture.md.
+# docs/contributing.md and "Rule sets grow at the end" in docs/architecture.md.
 VERSIONS = (("R1", 18),)
 
 

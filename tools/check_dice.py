@@ -61,6 +61,9 @@ def check(record):
 def main(argv=None):
     """Read the record named on the command line; print the verdict."""
     argv = sys.argv[1:] if argv is None else argv
+    if argv in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
     if len(argv) != 1:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2

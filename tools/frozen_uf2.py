@@ -11,8 +11,8 @@ in the same checkout stays as it is), and copies the UF2 to
 build/frozen/firmware.uf2.
 
 Frozen bytecode runs from flash: on the emulated Pico a game against the
-Master with tips on keeps 64 KB of heap live instead of 188 KB (README,
-"Speed on the chip"). The board then needs the tree of `make stage
+Master with tips on keeps 64 KB of heap live instead of 188 KB
+(docs/performance.md). The board then needs the tree of `make stage
 FROZEN=1` copied with mpremote; `make flash` and `make uf2` stay on stock
 MicroPython.
 """
@@ -125,7 +125,7 @@ def main(argv=None):
     shutil.copyfile(uf2, out)
     print("uf2-frozen: %s (%d KB), the game frozen in. Hold BOOTSEL, plug the board in and "
           "copy it onto RPI-RP2; then `make stage FROZEN=1` and copy build/stage/BOARD with "
-          "mpremote (README)." % (out, out.stat().st_size // 1024))
+          "mpremote (docs/handheld.md)." % (out, out.stat().st_size // 1024))
     return 0
 
 

@@ -98,6 +98,9 @@ def stale():
 
 def main(argv):
     """Write the package files, or with --check report stale ones; an exit status."""
+    if "-h" in argv or "--help" in argv:
+        print(__doc__.strip())
+        return 0
     if "--check" in argv:
         bad = stale()
         for rel in bad:

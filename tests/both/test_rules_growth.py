@@ -1,6 +1,6 @@
 """Saves survive a rule option added later.
 
-`grow()` adds an option the way docs/architecture.md's checklist says (a
+`grow()` adds an option the way docs/contributing.md's checklist says (a
 points option "bonus" appended to KEYS, its default the old behaviour, a
 new encoding version R2) to the running engine.rules module; `undo` puts the
 module back. Saves made before it (literal old texts and blobs written

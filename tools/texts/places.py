@@ -24,7 +24,7 @@ Each key maps to a `Place(where, args, line, on)`:
   screen picks another key (`KEY_small`) on the other one.
 
 A key without a place fails the test: adding a text means saying here
-where it goes (docs/architecture.md, "A text").
+where it goes (docs/contributing.md, "A text").
 """
 
 TITLE, HINT, LINE, MENU, WRAP = "title", "hint", "line", "menu", "wrap"
