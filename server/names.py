@@ -37,6 +37,12 @@ def new_token():
     return secrets.token_urlsafe(24)
 
 
+def code_tag(code):
+    """What the log shows of a room code: 8 hex digits of its hash (the
+    same room has the same tag; the code cannot be read back from it)."""
+    return hashlib.sha256(("log:" + code).encode()).hexdigest()[:8]
+
+
 def token_hash(token):
     """What the server stores of a token."""
     return hashlib.sha256(token.encode()).hexdigest()
