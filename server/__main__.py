@@ -97,6 +97,9 @@ def main(argv=None):
     """Run the server until interrupted."""
     settings, level = parse(argv)
     logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(message)s")
+    from server import logsafe
+
+    logsafe.install()  # uvicorn logs paths, and a path holds a room's code
     raise_file_limit()
     import uvicorn
 
@@ -128,6 +131,7 @@ def main(argv=None):
                 forwarded_allow_ips=list(settings.proxies) or None,
                 ws_max_size=settings.max_body, ws_per_message_deflate=False,
                 ws_ping_interval=settings.heartbeat, ws_ping_timeout=settings.heartbeat,
+                log_config=None,  # uvicorn's loggers write to the root handler (logsafe)
                 log_level=level, access_log=False, server_header=False)
     return 0
 
