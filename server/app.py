@@ -5,7 +5,6 @@ import asyncio
 import contextlib
 import hmac
 import logging
-import sqlite3
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -21,16 +20,9 @@ from server.limits import Counts, Window
 from server.names import CODE_RE
 from server.reasons import TEXTS
 from server.room import Refused
-from server.store import RedisStore, SqliteStore
+from server.store import STORE_ERRORS, RedisStore, SqliteStore
 
 log = logging.getLogger("server")
-try:
-    from redis.exceptions import RedisError
-except ImportError:  # the server group without Redis
-    RedisError = OSError
-# A store that is down or broken: the request is refused with "server"
-# (503), the log gets one line and no traceback.
-STORE_ERRORS = (OSError, sqlite3.Error, RedisError)
 # HTTP status of a refusal by its reason (the rest: 400).
 STATUS = {"no_room": 404, "no_record": 404, "too_many_rooms": 429, "too_many_guesses": 429,
           "too_big": 413, "server": 503, "retry": 503}

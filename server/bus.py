@@ -19,6 +19,8 @@ import json
 import logging
 import secrets
 
+from server.store import STORE_ERRORS
+
 log = logging.getLogger("server")
 
 
@@ -151,6 +153,10 @@ class RedisBus:
                         log.exception("bus message")
             except asyncio.CancelledError:
                 raise
+            except STORE_ERRORS as e:  # Redis down: one line, then listen again
+                log.warning("bus listener: Redis failed (%s); listening again",
+                            type(e).__name__)
+                await asyncio.sleep(0.5)
             except Exception:
                 log.exception("bus listener; listening again")
                 await asyncio.sleep(0.5)

@@ -26,6 +26,7 @@ from engine.view import View
 from server.limits import Lru, Window
 from server.names import code_tag, new_code
 from server.room import Refused, Room, check_token, parse_action, parse_rules
+from server.store import STORE_ERRORS
 
 log = logging.getLogger("server")
 
@@ -584,6 +585,7 @@ class Hub:
         last_renew = 0.0
         last_expire = 0.0
         last_checkpoint = 0.0
+        last_store_warning = -10.0
         while True:
             await asyncio.sleep(0.25)
             try:
@@ -612,6 +614,10 @@ class Hub:
                             conn.close(CLOSE_NO_ROOM)  # the room is closed
             except asyncio.CancelledError:
                 raise
+            except STORE_ERRORS as e:  # down for now: tried again next tick
+                if now - last_store_warning >= 10:
+                    last_store_warning = now
+                    log.warning("clock: the store failed (%s)", type(e).__name__)
             except Exception:
                 log.exception("ticker")
 

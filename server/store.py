@@ -14,6 +14,15 @@ import sqlite3
 import time
 from pathlib import Path
 
+try:
+    from redis.exceptions import RedisError
+except ImportError:  # the server group without Redis
+    RedisError = OSError
+
+# What a store that is down or broken raises: refused with "server" (503)
+# and logged in one line, without a traceback.
+STORE_ERRORS = (OSError, sqlite3.Error, RedisError)
+
 
 class SqliteStore:
     """Rooms in one SQLite file under `folder` (rooms.sqlite3)."""
