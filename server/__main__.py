@@ -72,6 +72,9 @@ def parse(argv=None):
     p.add_argument("--redis-may-forget", action="store_true",
                    help="start on a Redis without persistence (no appendonly, no save): "
                         "its restart loses every room")
+    p.add_argument("--plans-kept", type=int, default=d.plans_kept,
+                   help="solved turn plans kept in memory; the least recently used goes "
+                        "(default %(default)s)")
     p.add_argument("--log", default="warning", help="log level (default %(default)s)")
     a = p.parse_args(argv)
     return Settings(
@@ -82,7 +85,7 @@ def parse(argv=None):
         room_limit=a.room_limit, room_window=a.room_window, origins=tuple(a.origin),
         proxies=tuple(a.proxy), conn_limit=a.conn_limit, guess_limit=a.guess_limit,
         guess_window=a.guess_window, operator_token=a.operator_token,
-        may_forget=a.redis_may_forget,
+        may_forget=a.redis_may_forget, plans_kept=a.plans_kept,
     ), a.log
 
 

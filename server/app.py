@@ -207,7 +207,8 @@ def make_app(settings):
         hub = hub_box["hub"]
         out = dict(hub.stats, rooms=len(hub.live), connections=len(hub.conns),
                    busy=sum(1 for live in hub.live.values() if live.lock.locked()),
-                   present=sum(len(live.present) for live in hub.live.values()))
+                   present=sum(len(live.present) for live in hub.live.values()),
+                   plans=len(hub.plans), bots=len(hub.bots))
         if operator(request):
             out["rooms_detail"] = {code: {"busy": live.lock.locked(),
                                           "present": sorted(live.present)}

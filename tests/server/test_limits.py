@@ -155,6 +155,19 @@ def test_origin_compared_with_its_scheme(server):
     asyncio.run(go())
 
 
+def test_solved_plans_are_bounded(server_factory):
+    s = server_factory("--plans-kept", "2")
+    presets = ["zehntausend", "kneipe", "fuenf", "farkle4000"]
+    for key in presets:  # four scorings, each room with a computer that plays a plan
+        create_room(s.base, "Anna", computers=["profi"], preset=key)
+        stats = http(s.base, "GET", "/api/stats")
+        assert stats["plans"] <= 2 and stats["bots"] <= 8, stats
+    assert http(s.base, "GET", "/api/stats")["plans"] == 2
+    # An evicted plan comes back when a room needs it again.
+    create_room(s.base, "Anna", computers=["profi"], preset=presets[0])
+    assert http(s.base, "GET", "/api/stats")["plans"] == 2
+
+
 def test_windows_counts_and_plans_are_bounded():
     now = [0.0]
     w = Window(2, 10, addresses=100, clock=lambda: now[0])
