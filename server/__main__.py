@@ -117,7 +117,11 @@ def main(argv=None):
     if settings.redis:
         from server.bus import persistence_problem
 
-        problem = persistence_problem(settings.redis)
+        try:
+            problem = persistence_problem(settings.redis)
+        except ConnectionError as e:
+            print("refusing to start: %s" % e, file=sys.stderr)
+            return 2
         if problem and not settings.may_forget:
             print("refusing to start: %s (rooms would be lost when Redis restarts; "
                   "turn on appendonly or save, or pass --redis-may-forget)" % problem,

@@ -28,7 +28,7 @@ def persistence_problem(url):
     """Why the Redis at `url` would forget the rooms on a restart (no AOF
     and no RDB snapshots), or "" when it keeps them. Asked once at
     start-up, before serving (a Redis that forbids CONFIG counts as a
-    problem: nobody can tell)."""
+    problem: nobody can tell). ConnectionError when it does not answer."""
     import redis
 
     r = redis.Redis.from_url(url, decode_responses=True, socket_timeout=5)
@@ -36,7 +36,7 @@ def persistence_problem(url):
         config = r.config_get("appendonly")
         config.update(r.config_get("save"))
     except redis.exceptions.ConnectionError as e:
-        return "Redis at %s is not reachable (%s)" % (url, e)
+        raise ConnectionError("Redis at %s is not reachable (%s)" % (url, e)) from None
     except redis.exceptions.RedisError as e:
         return "Redis does not say how it keeps data (CONFIG GET: %s)" % e
     finally:

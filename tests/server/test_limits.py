@@ -155,6 +155,18 @@ def test_origin_compared_with_its_scheme(server):
     asyncio.run(go())
 
 
+def test_https_origin_behind_a_named_proxy(server_factory):
+    s = server_factory("--proxy", "127.0.0.1")
+    own = "127.0.0.1:%d" % s.port
+    tls = {"X-Forwarded-Proto": "https"}
+    assert http(s.base, "POST", "/api/rooms", {"name": "Anna"},
+                headers=dict(tls, Origin="https://" + own))["seat"] == 0
+    with pytest.raises(ServerRefused) as e:  # the proxy says TLS: plain http is foreign
+        http(s.base, "POST", "/api/rooms", {"name": "Anna"},
+             headers=dict(tls, Origin="http://" + own))
+    assert e.value.why == "origin"
+
+
 def test_solved_plans_are_bounded(server_factory):
     s = server_factory("--plans-kept", "2")
     presets = ["zehntausend", "kneipe", "fuenf", "farkle4000"]

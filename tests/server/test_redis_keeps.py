@@ -23,6 +23,11 @@ def test_no_persistence_no_start(redis_factory, tmp_path):
     assert run.returncode == 2
     assert "refusing to start" in run.stderr and "--redis-may-forget" in run.stderr
     assert "Traceback" not in run.stderr
+    r.stop()  # and a Redis that does not answer: no start either, flag or not
+    run = subprocess.run(args + ["--redis-may-forget"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 2 and "not reachable" in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
 
 
 def test_a_redis_that_came_back_empty_closes_its_rooms(redis_factory, server_factory):
