@@ -4,6 +4,7 @@ and the built page at / (docs/protocol.md)."""
 import asyncio
 import contextlib
 import hmac
+import ipaddress
 import logging
 from urllib.parse import urlsplit
 
@@ -54,9 +55,17 @@ def refusal(e, status=None):
 
 
 def address_of(conn):
-    """The client's address (uvicorn put the forwarded one here only when
-    the request came from a proxy named with --proxy)."""
-    return conn.client.host if conn.client else ""
+    """The client's address as the limits count it (uvicorn put the
+    forwarded one here only when the request came from a proxy named with
+    --proxy): an IPv4 address, or an IPv6 address's /64 network, since
+    one home or server gets a whole /64 and could pick any address in it."""
+    host = conn.client.host if conn.client else ""
+    if ":" in host:
+        try:
+            return str(ipaddress.ip_network(host + "/64", strict=False))
+        except ValueError:
+            return host
+    return host
 
 
 def guarded(name, handler):

@@ -133,6 +133,13 @@ def test_forwarded_for_only_from_a_named_proxy(server_factory, tmp_path):
     with pytest.raises(ServerRefused) as e:
         create_as(proxied.base, "10.0.1.1")
     assert e.value.why == "too_many_rooms"
+    # IPv6: one /64 is one address (a home picks any of its 2^64).
+    for i in range(3):
+        create_as(proxied.base, "2001:db8:0:7::%x" % (i + 1))
+    with pytest.raises(ServerRefused) as e:
+        create_as(proxied.base, "2001:db8:0:7:ffff::1")
+    assert e.value.why == "too_many_rooms"
+    create_as(proxied.base, "2001:db8:0:8::1")  # another /64
 
 
 def test_origin_compared_with_its_scheme(server):
