@@ -143,7 +143,11 @@ class RedisStore:
     def __init__(self, url, lease, expire):
         import redis.asyncio as aioredis
 
-        self.r = aioredis.from_url(url, decode_responses=True)
+        # A Redis that hangs (not down, just silent) fails a request after
+        # 5 s, answered 503, instead of holding it for ever; the bus's
+        # pub/sub listener waits without a limit all the same (redis-py).
+        self.r = aioredis.from_url(url, decode_responses=True, socket_timeout=5,
+                                   socket_connect_timeout=5)
         self.lease_ms = int(lease * 1000)
         self.ttl = int(expire)
         self._save = self.r.register_script(_SAVE)

@@ -7,6 +7,8 @@ traceback."""
 import asyncio
 import http.client
 import json
+import signal
+import time
 from urllib.parse import quote
 
 from hypothesis import HealthCheck, given, settings
@@ -161,3 +163,20 @@ def test_random_http_requests_get_refusals(server_factory):
     create()
     assert http_json(s.base, "GET", "/api/health")["ok"]
     assert_clean(s)
+
+
+def test_a_hung_store_is_a_refusal_too(server_factory, redis_factory):
+    r = redis_factory()
+    s = server_factory("--redis", r.url)
+    create_room(s.base, "Anna")
+    r.proc.send_signal(signal.SIGSTOP)  # silent, not gone: no FIN, no answer
+    try:
+        began = time.monotonic()
+        status, answer = request(s.base, "POST", "/api/rooms", b'{"name": "Bert"}')
+        took = time.monotonic() - began
+    finally:
+        r.proc.send_signal(signal.SIGCONT)
+    assert status == 503 and answer == {"why": "server", "values": []}
+    assert took < 15, took
+    assert len(create_room(s.base, "Cleo")["code"]) == 12  # back when Redis is
+    assert "Traceback" not in s.log_text()
