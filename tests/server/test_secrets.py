@@ -80,11 +80,14 @@ def test_guessing_codes_is_limited_per_address(server_factory):
         assert e.value.status == 404 and e.value.why == "no_room"
 
     async def guess_by_socket():
-        for _ in range(2):  # a wrong code over the WebSocket counts too
-            c = Client(s.base, new_code())
-            with pytest.raises(ConnectionError):
-                await c.connect()
-            assert c.close_code == 4003
+        c = Client(s.base, new_code())  # a wrong code over the WebSocket counts too
+        with pytest.raises(ConnectionError):
+            await c.connect()
+        assert c.close_code == 4003
+        c = Client(s.base, info["code"], "not-the-token")  # and a wrong token
+        with pytest.raises(ConnectionError):
+            await c.connect()
+        assert c.close_code == 4001
 
     asyncio.run(guess_by_socket())
     # Five guesses used: now even the right code is refused, HTTP and WebSocket.
@@ -102,3 +105,7 @@ def test_guessing_codes_is_limited_per_address(server_factory):
     asyncio.run(refused_socket())
     # Creating rooms is not guessing: still allowed.
     assert len(create_room(s.base, "Cleo")["code"]) == 12
+    # Without --operator-token no bearer shows details, an empty one neither.
+    for bearer in ("Bearer ", "Bearer", ""):
+        stats = http(s.base, "GET", "/api/stats", headers={"Authorization": bearer})
+        assert "rooms_detail" not in stats and info["code"] not in str(stats)
