@@ -55,6 +55,26 @@ def parse(argv=None):
                    help="seconds of the room limit's window (default %(default)s)")
     p.add_argument("--origin", action="append", default=[],
                    help="an allowed Origin besides the server's own host (repeatable)")
+    p.add_argument("--proxy", action="append", default=[], metavar="ADDRESS",
+                   help="a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are "
+                        "believed (repeatable; default: none, the peer's address counts)")
+    p.add_argument("--conn-limit", type=int, default=d.conn_limit,
+                   help="open WebSockets per client address, spectators included "
+                        "(default %(default)s)")
+    p.add_argument("--guess-limit", type=int, default=d.guess_limit,
+                   help="unknown room codes or seat tokens per client address per "
+                        "--guess-window before it is refused (default %(default)s)")
+    p.add_argument("--guess-window", type=float, default=d.guess_window,
+                   help="seconds of the guess limit's window (default %(default)s)")
+    p.add_argument("--operator-token", default="", metavar="SECRET",
+                   help="GET /api/stats with 'Authorization: Bearer SECRET' also lists "
+                        "the rooms' codes (default: counts only, for everyone)")
+    p.add_argument("--redis-may-forget", action="store_true",
+                   help="start on a Redis without persistence (no appendonly, no save): "
+                        "its restart loses every room")
+    p.add_argument("--plans-kept", type=int, default=d.plans_kept,
+                   help="solved turn plans kept in memory; the least recently used goes "
+                        "(default %(default)s)")
     p.add_argument("--log", default="warning", help="log level (default %(default)s)")
     a = p.parse_args(argv)
     return Settings(
@@ -63,6 +83,9 @@ def parse(argv=None):
         bot_pace=a.bot_pace, idle_expire=a.idle_expire, unload_after=a.unload_after,
         lease=a.lease, heartbeat=a.heartbeat, rate=a.rate, burst=a.burst,
         room_limit=a.room_limit, room_window=a.room_window, origins=tuple(a.origin),
+        proxies=tuple(a.proxy), conn_limit=a.conn_limit, guess_limit=a.guess_limit,
+        guess_window=a.guess_window, operator_token=a.operator_token,
+        may_forget=a.redis_may_forget, plans_kept=a.plans_kept,
     ), a.log
 
 
@@ -77,6 +100,9 @@ def main(argv=None):
     """Run the server until interrupted."""
     settings, level = parse(argv)
     logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(message)s")
+    from server import logsafe
+
+    logsafe.install()  # uvicorn logs paths, and a path holds a room's code
     raise_file_limit()
     import uvicorn
 
@@ -88,9 +114,31 @@ def main(argv=None):
     where = settings.redis or str(settings.data)
     print("serving http://%s:%d/ (rooms in %s; Ctrl-C stops)" % (settings.host, settings.port,
                                                                  where), flush=True)
+    if settings.redis:
+        from server.bus import persistence_problem
+
+        try:
+            problem = persistence_problem(settings.redis)
+        except ConnectionError as e:
+            print("refusing to start: %s" % e, file=sys.stderr)
+            return 2
+        if problem and not settings.may_forget:
+            print("refusing to start: %s (rooms would be lost when Redis restarts; "
+                  "turn on appendonly or save, or pass --redis-may-forget)" % problem,
+                  file=sys.stderr)
+            return 2
+        if problem:
+            print("warning: %s: a restart of Redis loses every room" % problem,
+                  file=sys.stderr)
+    # Forwarded headers only from the proxies named: uvicorn's default
+    # believes them from 127.0.0.1, so a local stranger could pick any
+    # address for the per-address limits.
     uvicorn.run(make_app(settings), host=settings.host, port=settings.port,
-                ws_max_size=16 * 1024, ws_per_message_deflate=False,
+                proxy_headers=bool(settings.proxies),
+                forwarded_allow_ips=list(settings.proxies) or None,
+                ws_max_size=settings.max_body, ws_per_message_deflate=False,
                 ws_ping_interval=settings.heartbeat, ws_ping_timeout=settings.heartbeat,
+                log_config=None,  # uvicorn's loggers write to the root handler (logsafe)
                 log_level=level, access_log=False, server_header=False)
     return 0
 

@@ -3,7 +3,8 @@ and the built page at / (docs/protocol.md)."""
 
 import asyncio
 import contextlib
-import json
+import hmac
+import ipaddress
 import logging
 from urllib.parse import urlsplit
 
@@ -14,33 +15,98 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from server.hub import CLOSE_NO_ROOM, CLOSE_PROTOCOL, CLOSE_SLOW, Conn, Hub
+from server import jsonsafe
+from server.hub import CLOSE_NO_ROOM, CLOSE_PROTOCOL, CLOSE_SLOW, CLOSE_TOKEN, Conn, Hub
+from server.limits import Counts, Window
 from server.names import CODE_RE
 from server.reasons import TEXTS
 from server.room import Refused
-from server.store import RedisStore, SqliteStore
+from server.store import STORE_ERRORS, RedisStore, SqliteStore
 
 log = logging.getLogger("server")
-MAX_BODY = 16 * 1024
+# HTTP status of a refusal by its reason (the rest: 400).
+STATUS = {"no_room": 404, "no_record": 404, "too_many_rooms": 429, "too_many_guesses": 429,
+          "too_big": 413, "server": 503, "retry": 503}
+GAME_DIGITS = 9  # a game number in a record's URL has at most this many digits
 NO_PAGE = """<!doctype html><meta charset="utf-8"><title>Zehntausend</title>
 <p>The page is not built: run <code>make web</code> (or <code>make serve</code>,
 which builds it). The room API is at <code>/api</code>, the WebSocket at
 <code>/ws/CODE</code> (docs/protocol.md).</p>"""
 
 
-def origin_ok(settings, origin, host):
-    """True for no Origin (not a browser), the server's own host, or one
-    of the allowed origins."""
+def origin_ok(settings, origin, host, scheme):
+    """True for no Origin (not a browser), one of the allowed origins, or
+    the server's own scheme and host (`scheme` of the request: http or
+    https, ws and wss count as those; behind a TLS proxy the scheme is
+    believed from X-Forwarded-Proto only when the proxy is named)."""
     if origin is None:
         return True
     if origin in settings.origins:
         return True
-    return bool(host) and urlsplit(origin).netloc == host
+    own = {"ws": "http", "wss": "https"}.get(scheme, scheme)
+    parts = urlsplit(origin)
+    return bool(host) and parts.netloc == host and parts.scheme == own
 
 
-def refusal(e, status=400):
-    """A refusal as a JSON answer."""
-    return JSONResponse({"why": e.key, "values": e.values}, status_code=status)
+def refusal(e, status=None):
+    """A refusal as a JSON answer (its status from STATUS unless given)."""
+    status = status or STATUS.get(e.key, 400)
+    return JSONResponse({"why": e.key, "values": list(e.values)}, status_code=status)
+
+
+def address_of(conn):
+    """The client's address as the limits count it (uvicorn put the
+    forwarded one here only when the request came from a proxy named with
+    --proxy): an IPv4 address, or an IPv6 address's /64 network, since
+    one home or server gets a whole /64 and could pick any address in it."""
+    host = conn.client.host if conn.client else ""
+    if ":" in host:
+        try:
+            return str(ipaddress.ip_network(host + "/64", strict=False))
+        except ValueError:
+            return host
+    return host
+
+
+def guarded(name, handler):
+    """`handler` answering every failure with a refusal: Refused as
+    itself, a store that is down with "server" (503) and one log line,
+    anything else with "server" too (logged with its traceback: a bug).
+    `name` stands for the endpoint in the log (its path holds a code)."""
+
+    async def handle(request):
+        try:
+            return await handler(request)
+        except Refused as e:
+            return refusal(e)
+        except STORE_ERRORS as e:
+            log.warning("%s: the store failed (%s)", name, type(e).__name__)
+            return refusal(Refused("server"))
+        except Exception:
+            log.exception("%s failed", name)
+            return refusal(Refused("server"))
+
+    handle.__name__ = name
+    return handle
+
+
+async def read_body(request, limit):
+    """The body, refused as too_big from its Content-Length before reading
+    and while reading (a body sent without a length)."""
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not length.isdigit() or len(length) > 12:
+            raise Refused("message")
+        if int(length) > limit:
+            raise Refused("too_big")
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise Refused("too_big")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def make_app(settings):
@@ -64,73 +130,99 @@ def make_app(settings):
         finally:
             await hub.stop()
 
-    async def body_of(request):
-        if request.headers.get("origin") is not None and not origin_ok(
-                settings, request.headers.get("origin"), request.headers.get("host")):
-            raise Refused("origin")
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise Refused("too_big")
+    guesses = Window(settings.guess_limit, settings.guess_window)
+    sockets = Counts(settings.conn_limit)
+
+    def check_guesses(address):
+        if guesses.full(address):
+            raise Refused("too_many_guesses")
+
+    def known_code(code, address):
+        """Refused unless `code` has the form of a code (counted as a guess)."""
+        check_guesses(address)
+        if not CODE_RE.match(code):
+            guesses.add(address)
+            raise Refused("no_room")
+
+    async def counted(address, work):
+        """`work` (awaited); a no_room refusal counts as a guessed code."""
         try:
-            body = json.loads(raw or b"{}")
-        except ValueError:
+            return await work
+        except Refused as e:
+            if e.key == "no_room":
+                guesses.add(address)
+            raise
+
+    async def body_of(request):
+        if not origin_ok(settings, request.headers.get("origin"),
+                         request.headers.get("host"), request.url.scheme):
+            raise Refused("origin")
+        raw = await read_body(request, settings.max_body)
+        try:
+            body = jsonsafe.loads(raw or b"{}")
+        except (ValueError, RecursionError):
             raise Refused("message")
         if not isinstance(body, dict):
             raise Refused("message")
         return body
 
     async def create(request: Request):
-        try:
-            body = await body_of(request)
-            address = request.client.host if request.client else ""
-            out = await hub_box["hub"].create(address, body)
-        except Refused as e:
-            return refusal(e, 429 if e.key == "too_many_rooms" else 400)
-        return JSONResponse(out)
+        body = await body_of(request)
+        return JSONResponse(await hub_box["hub"].create(address_of(request), body))
 
     async def join(request: Request):
-        code = request.path_params["code"]
-        if not CODE_RE.match(code):
-            return refusal(Refused("no_room"), 404)
-        try:
-            body = await body_of(request)
-            out = await hub_box["hub"].join(code, body)
-        except Refused as e:
-            return refusal(e, 404 if e.key == "no_room" else 400)
-        return JSONResponse(out)
+        code, address = request.path_params["code"], address_of(request)
+        known_code(code, address)
+        body = await body_of(request)
+        return JSONResponse(await counted(address, hub_box["hub"].join(code, body)))
 
     async def room(request: Request):
-        code = request.path_params["code"]
-        try:
-            if not CODE_RE.match(code):
-                raise Refused("no_room")
-            return JSONResponse(await hub_box["hub"].public(code))
-        except Refused as e:
-            return refusal(e, 404)
+        code, address = request.path_params["code"], address_of(request)
+        known_code(code, address)
+        return JSONResponse(await counted(address, hub_box["hub"].public(code)))
 
     async def record(request: Request):
-        code = request.path_params["code"]
-        try:
-            if not CODE_RE.match(code):
-                raise Refused("no_room")
-            return JSONResponse(await hub_box["hub"].record(code, request.path_params["g"]))
-        except Refused as e:
-            return refusal(e, 404)
+        code, address = request.path_params["code"], address_of(request)
+        known_code(code, address)
+        g = request.path_params["g"]
+        if not (g.isascii() and g.isdigit() and len(g) <= GAME_DIGITS):
+            raise Refused("no_record")
+        return JSONResponse(await counted(address, hub_box["hub"].record(code, int(g))))
 
     async def reasons(request: Request):
         return JSONResponse(TEXTS)
 
     async def health(request: Request):
         hub = hub_box["hub"]
+        try:
+            await hub.store.get("health-check")  # never a code: any answer will do
+        except STORE_ERRORS as e:
+            log.warning("health: the store failed (%s)", type(e).__name__)
+            return JSONResponse({"ok": False, "why": "store", "proc": hub.proc},
+                                status_code=503)
         return JSONResponse({"ok": True, "proc": hub.proc, "rooms": len(hub.live),
                              "connections": len(hub.conns)})
 
+    def operator(request):
+        """True when the request carries the operator token (--operator-token)."""
+        if not settings.operator_token:
+            return False
+        given = request.headers.get("authorization", "")
+        return hmac.compare_digest(given.encode(), ("Bearer " + settings.operator_token).encode())
+
     async def stats(request: Request):
+        # Counts only: a code is the key to a room. The rooms' codes and
+        # who is in them only for the operator.
         hub = hub_box["hub"]
-        return JSONResponse(dict(
-            hub.stats, rooms=len(hub.live), connections=len(hub.conns),
-            busy=[code for code, live in hub.live.items() if live.lock.locked()],
-            present={code: sorted(live.present) for code, live in hub.live.items()}))
+        out = dict(hub.stats, rooms=len(hub.live), connections=len(hub.conns),
+                   busy=sum(1 for live in hub.live.values() if live.lock.locked()),
+                   present=sum(len(live.present) for live in hub.live.values()),
+                   plans=len(hub.plans), bots=len(hub.bots))
+        if operator(request):
+            out["rooms_detail"] = {code: {"busy": live.lock.locked(),
+                                          "present": sorted(live.present)}
+                                   for code, live in hub.live.items()}
+        return JSONResponse(out)
 
     async def online(request: Request):
         # the page asks: served by the room server (a static host serves
@@ -138,12 +230,22 @@ def make_app(settings):
         return JSONResponse({"rooms": True})
 
     async def socket(ws: WebSocket):
-        if not origin_ok(settings, ws.headers.get("origin"), ws.headers.get("host")):
+        address = address_of(ws)
+        if (not origin_ok(settings, ws.headers.get("origin"), ws.headers.get("host"),
+                          ws.url.scheme)
+                or guesses.full(address) or not sockets.take(address)):
             await ws.close(code=1008)  # before accept: the handshake gets 403
             return
+        try:
+            await _serve(ws, address)
+        finally:
+            sockets.give(address)
+
+    async def _serve(ws, address):
         await ws.accept()
         code = ws.path_params["code"]
         if not CODE_RE.match(code):
+            guesses.add(address)
             await ws.close(code=CLOSE_NO_ROOM)
             return
         hub = hub_box["hub"]
@@ -161,6 +263,8 @@ def make_app(settings):
                 return
             rc = await hub.attach(conn, first)
             if rc:
+                if rc in (CLOSE_NO_ROOM, CLOSE_TOKEN):
+                    guesses.add(address)  # a wrong code or token: a guess
                 conn.close(rc)
                 return
             attached = True
@@ -182,11 +286,17 @@ def make_app(settings):
                     await hub.message(conn, msg)
                 except Refused as e:
                     conn.refuse(e.key, e.values, msg.get("id"))
+                except STORE_ERRORS as e:
+                    log.warning("message: the store failed (%s)", type(e).__name__)
+                    conn.refuse("server", ref=msg.get("id"))
                 except Exception:
-                    log.exception("message in room %s", code)
-                    conn.refuse("server")
+                    log.exception("message failed")
+                    conn.refuse("server", ref=msg.get("id"))
+        except STORE_ERRORS as e:
+            log.warning("connection: the store failed (%s)", type(e).__name__)
+            conn.close(1013)  # try again later
         except Exception:
-            log.exception("connection to room %s", code)
+            log.exception("connection failed")
             conn.close(1011)
         finally:
             if attached:
@@ -198,12 +308,12 @@ def make_app(settings):
                 writer.cancel()
 
     routes = [
-        Route("/api/rooms", create, methods=["POST"]),
-        Route("/api/rooms/{code}", room, methods=["GET"]),
-        Route("/api/rooms/{code}/join", join, methods=["POST"]),
-        Route("/api/rooms/{code}/games/{g:int}", record, methods=["GET"]),
+        Route("/api/rooms", guarded("create", create), methods=["POST"]),
+        Route("/api/rooms/{code}", guarded("room", room), methods=["GET"]),
+        Route("/api/rooms/{code}/join", guarded("join", join), methods=["POST"]),
+        Route("/api/rooms/{code}/games/{g}", guarded("record", record), methods=["GET"]),
         Route("/api/reasons", reasons, methods=["GET"]),
-        Route("/api/health", health, methods=["GET"]),
+        Route("/api/health", guarded("health", health), methods=["GET"]),
         Route("/api/stats", stats, methods=["GET"]),
         Route("/online.json", online, methods=["GET"]),
         WebSocketRoute("/ws/{code}", socket),
@@ -236,8 +346,8 @@ async def _next(ws):
     if text is None:
         return None
     try:
-        return json.loads(text)
-    except ValueError:
+        return jsonsafe.loads(text)
+    except (ValueError, RecursionError):
         return None
 
 
@@ -248,7 +358,7 @@ async def _writer(conn):
         while True:
             text = await conn.queue.get()
             if text is None:
-                await ws.close(code=conn.close_code)
+                await ws.close(code=conn.close_code, reason=conn.close_reason)
                 return
             await ws.send_text(text)
     except Exception:  # the peer is gone: the reader ends too

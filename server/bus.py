@@ -9,13 +9,41 @@ Channels:
                  connection to close ("kick")
     zt:who       a new owner of a room asks every process which of the
                  room's seats it serves ("up" again for each)
+
+Key zt:epoch: a random mark set once into a Redis; a process that finds
+it gone (or changed) knows that Redis came back empty (see `forgot`).
 """
 
 import asyncio
 import json
 import logging
+import secrets
+
+from server.store import STORE_ERRORS
 
 log = logging.getLogger("server")
+
+
+def persistence_problem(url):
+    """Why the Redis at `url` would forget the rooms on a restart (no AOF
+    and no RDB snapshots), or "" when it keeps them. Asked once at
+    start-up, before serving (a Redis that forbids CONFIG counts as a
+    problem: nobody can tell). ConnectionError when it does not answer."""
+    import redis
+
+    r = redis.Redis.from_url(url, decode_responses=True, socket_timeout=5)
+    try:
+        config = r.config_get("appendonly")
+        config.update(r.config_get("save"))
+    except redis.exceptions.ConnectionError as e:
+        raise ConnectionError("Redis at %s is not reachable (%s)" % (url, e)) from None
+    except redis.exceptions.RedisError as e:
+        return "Redis does not say how it keeps data (CONFIG GET: %s)" % e
+    finally:
+        r.close()
+    if config.get("appendonly") == "yes" or config.get("save", "").strip():
+        return ""
+    return "Redis keeps nothing on disk (appendonly no, save \"\")"
 
 
 class RedisBus:
@@ -29,10 +57,12 @@ class RedisBus:
         self.task = None
         self.calls = {}  # call id -> future of its answer
         self.next_call = 0
+        self.epoch = None  # the zt:epoch mark seen at start
 
     async def start(self, hub):
         """Subscribe and start listening."""
         self.hub = hub
+        self.epoch = await self._epoch()
         self.pubsub = self.r.pubsub(ignore_subscribe_messages=True)
         await self.pubsub.subscribe("zt:ev", "zt:who", "zt:p:" + hub.proc)
         self.task = asyncio.create_task(self._listen())
@@ -43,6 +73,22 @@ class RedisBus:
             self.task.cancel()
         if self.pubsub is not None:
             await self.pubsub.aclose()
+
+    async def _epoch(self):
+        """The Redis's mark (set now when it has none)."""
+        await self.r.set("zt:epoch", secrets.token_hex(8), nx=True)
+        return await self.r.get("zt:epoch")
+
+    async def forgot(self):
+        """True (once) when Redis lost its data since this process last
+        looked: the mark is gone or another one (set by a process that
+        noticed first). The hub's clock asks every few seconds."""
+        mark = await self.r.get("zt:epoch")
+        if mark is not None and mark == self.epoch:
+            return False
+        self.epoch = await self._epoch()
+        log.warning("Redis came back without its data: rooms kept only there are lost")
+        return True
 
     async def publish_events(self, code, messages):
         """Send saved events to every process."""
@@ -107,6 +153,10 @@ class RedisBus:
                         log.exception("bus message")
             except asyncio.CancelledError:
                 raise
+            except STORE_ERRORS as e:  # Redis down: one line, then listen again
+                log.warning("bus listener: Redis failed (%s); listening again",
+                            type(e).__name__)
+                await asyncio.sleep(0.5)
             except Exception:
                 log.exception("bus listener; listening again")
                 await asyncio.sleep(0.5)

@@ -37,3 +37,12 @@ class Settings:
     room_window: float = 600.0  # ... within this many seconds
     origins: tuple = ()  # allowed Origin headers besides the server's own host
     catchup: int = 200  # at most this many missed events are resent, else a snapshot
+    # Limits before work (docs/hosting-limits.md):
+    max_body: int = 16 * 1024  # bytes of an HTTP body (and of a WebSocket message)
+    conn_limit: int = 32  # open WebSockets per client address, spectators included
+    guess_limit: int = 30  # unknown room codes per client address ...
+    guess_window: float = 600.0  # ... within this many seconds, then refused
+    proxies: tuple = ()  # addresses whose X-Forwarded-For/-Proto are believed
+    operator_token: str = ""  # shows rooms' details in /api/stats (Authorization: Bearer)
+    may_forget: bool = False  # Redis without persistence allowed: rooms may be lost
+    plans_kept: int = 8  # solved turn plans kept in memory (least recently used goes)

@@ -23,8 +23,10 @@ from engine.plan_solver import solve_plan
 from engine.rules import Rules
 from engine.turnplan import TurnPlan
 from engine.view import View
-from server.names import new_code
+from server.limits import Lru, Window
+from server.names import code_tag, new_code
 from server.room import Refused, Room, check_token, parse_action, parse_rules
+from server.store import STORE_ERRORS
 
 log = logging.getLogger("server")
 
@@ -61,6 +63,7 @@ class Conn:
         self.queue = asyncio.Queue()
         self.closed = False
         self.close_code = 1000
+        self.close_reason = ""  # a reason code sent with the close (e.g. "lost")
         self.rate = settings.rate
         self.burst = settings.burst
         self.tokens = settings.burst
@@ -101,11 +104,12 @@ class Conn:
             msg["re"] = ref
         self.send(compact(msg))
 
-    def close(self, code):
+    def close(self, code, reason=""):
         """Close after what is queued (the writer does it)."""
         if not self.closed:
             self.closed = True
             self.close_code = code
+            self.close_reason = reason
             self.queue.put_nowait(None)
 
 
@@ -136,9 +140,11 @@ class Hub:
         self.live = {}  # code -> Live (rooms owned here)
         self.local = {}  # code -> set of Conn (connections served here)
         self.conns = {}  # conn id -> Conn
-        self.plans = {}  # rules fingerprint -> TurnPlan
-        self.bots = {}  # (level, fingerprint) -> bot
-        self.created = {}  # client address -> times of rooms it created
+        # Bounded: strangers choose the rules, so each table drops the
+        # least recently used entry when full (a plan is solved again).
+        self.plans = Lru(settings.plans_kept)  # rules fingerprint -> TurnPlan
+        self.bots = Lru(4 * settings.plans_kept)  # (level, fingerprint) -> bot
+        self.created = Window(settings.room_limit, settings.room_window)  # rooms per address
         self.tasks = []
         self.fills = set()  # running Hub._fill_gap tasks
         # Where the time goes (GET /api/stats, read by tools/serve_bench.py):
@@ -173,9 +179,7 @@ class Hub:
 
     async def create(self, address, body):
         """A new room from a create request (a dict): its code, seat 0, token."""
-        now = time.time()
-        times = [t for t in self.created.get(address, []) if t > now - self.settings.room_window]
-        if len(times) >= self.settings.room_limit:
+        if self.created.full(address):
             raise Refused("too_many_rooms", [self.settings.room_limit])
         rules = parse_rules(body.get("preset"), body.get("rules"), body.get("target"))
         computers = body.get("computers", [])
@@ -184,8 +188,7 @@ class Hub:
         for kind in set(computers):
             if needs(kind, PLAN):
                 await self._plan(rules)  # solved now, not in the first computer's turn
-        times.append(now)
-        self.created[address] = times
+        self.created.add(address)
         code = room.code
         if not await self.store.acquire(code, self.proc):
             raise Refused("retry")
@@ -247,7 +250,7 @@ class Hub:
             raise Refused("no_room")
         live = Live(Room(state), time.monotonic())
         self.live[code] = live
-        log.info("room %s: owned here from event %d on", code, live.room.seq)
+        log.info("room %s: owned here from event %d on", code_tag(code), live.room.seq)
         if self.bus is not None:
             await self.bus.ask_presence(code)
             # The last owner may have died after saving its last events and
@@ -277,7 +280,7 @@ class Hub:
         saved = time.perf_counter()
         self.stats["store"] += saved - began
         if not ok:
-            log.warning("room %s: lease lost, another process owns it now", code)
+            log.warning("room %s: lease lost, another process owns it now", code_tag(code))
             self._drop(code)
             raise Refused("retry")
         live.idle_since = time.monotonic()
@@ -315,7 +318,8 @@ class Hub:
             else:  # too far behind to resend: the page starts from a snapshot
                 conn.close(CLOSE_SLOW)
         except Exception:
-            log.warning("room %s: missed events not readable", conn.code, exc_info=True)
+            log.warning("room %s: missed events not readable", code_tag(conn.code),
+                        exc_info=True)
             conn.close(CLOSE_SLOW)
         finally:
             conn.catching_up = False
@@ -408,7 +412,7 @@ class Hub:
             try:
                 await self.presence(conn.code, conn.seat, self.proc, conn.id, False)
             except Exception:  # the owner may be gone: its successor asks anew
-                log.debug("presence lost for %s", conn.code, exc_info=True)
+                log.debug("presence lost for %s", code_tag(conn.code), exc_info=True)
 
     async def presence(self, code, seat, proc, conn_id, up):
         """A seat's connection came or went (on the owner, or sent to it)."""
@@ -496,6 +500,8 @@ class Hub:
             if msg.get("id") is not None:
                 reply["re"] = msg.get("id")
             await self.reply(proc, conn_id, compact(reply))
+            if e.key == "no_room":  # gone under a connected seat: say so, not every action
+                await self.kick(proc, conn_id, CLOSE_NO_ROOM)
 
     async def reply(self, proc, conn_id, text):
         """Send `text` to one connection, here or on another process."""
@@ -547,7 +553,7 @@ class Hub:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("computer failed in room %s", live.room.code)
+            log.exception("computer failed in room %s", code_tag(live.room.code))
 
     async def _plan(self, rules):
         fp = rules.plan_rules().fingerprint()  # one plan for every target of a scoring
@@ -579,6 +585,7 @@ class Hub:
         last_renew = 0.0
         last_expire = 0.0
         last_checkpoint = 0.0
+        last_store_warning = -10.0
         while True:
             await asyncio.sleep(0.25)
             try:
@@ -588,8 +595,11 @@ class Hub:
                 if self.bus is not None and now - last_renew >= self.settings.lease / 4:
                     last_renew = now
                     for code in await self.store.renew(list(self.live), self.proc):
-                        log.warning("room %s: lease lost, another process owns it", code)
+                        log.warning("room %s: lease lost, another process owns it",
+                                    code_tag(code))
                         self._drop(code)
+                    if await self.bus.forgot():
+                        await self._forgotten()
                     await self._take_over()
                 checkpoint = getattr(self.store, "checkpoint", None)
                 if checkpoint is not None and now - last_checkpoint >= 2:
@@ -597,12 +607,17 @@ class Hub:
                     await asyncio.to_thread(checkpoint)
                 if now - last_expire >= 60:
                     last_expire = now
+                    self.created.prune()
                     for code in await self.store.expire(time.time() - self.settings.idle_expire):
                         self._drop(code)
                         for conn in list(self.local.get(code, ())):
                             conn.close(CLOSE_NO_ROOM)  # the room is closed
             except asyncio.CancelledError:
                 raise
+            except STORE_ERRORS as e:  # down for now: tried again next tick
+                if now - last_store_warning >= 10:
+                    last_store_warning = now
+                    log.warning("clock: the store failed (%s)", type(e).__name__)
             except Exception:
                 log.exception("ticker")
 
@@ -647,9 +662,20 @@ class Hub:
             if not await self.store.owner(code):
                 try:
                     await self._own(code)
-                    log.info("took room %s over", code)
+                    log.info("took room %s over", code_tag(code))
                 except Refused:
                     pass
+
+    async def _forgotten(self):
+        """Redis came back empty: the rooms it no longer has are closed for
+        their connections with 4003 "lost" (the page says so) instead of
+        refusing each action."""
+        for code in set(self.live) | set(self.local):
+            if await self.store.get(code) is not None:
+                continue
+            self._drop(code)
+            for conn in list(self.local.get(code, ())):
+                conn.close(CLOSE_NO_ROOM, "lost")
 
     def rules_of(self, code):
         """The Rules of an owned room (for tests and tools)."""

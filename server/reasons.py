@@ -33,6 +33,10 @@ TEXTS = {
         "too_big": "Nachricht zu groß",
         "retry": "Der Server wechselt gerade: gleich noch einmal",
         "server": "Fehler auf dem Server: bitte noch einmal",
+        "too_many_guesses": "Zu viele unbekannte Räume: später noch einmal",
+        "name_invisible": "Dieser Name ist unsichtbar",
+        "name_lookalike": "Ein Name, der gleich aussieht, ist in diesem Raum schon",
+        "lost": "Der Server hat die Räume verloren: bitte einen neuen Raum eröffnen",
     },
     "en": {
         "message": "Message not understood",
@@ -61,5 +65,9 @@ TEXTS = {
         "too_big": "Message too large",
         "retry": "The server is changing over: try again",
         "server": "Server error: please try again",
+        "too_many_guesses": "Too many unknown rooms: try again later",
+        "name_invisible": "That name is invisible",
+        "name_lookalike": "A name that looks the same is in this room already",
+        "lost": "The server lost its rooms: please open a new room",
     },
 }

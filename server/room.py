@@ -20,7 +20,7 @@ from engine import rules as rules_mod
 from engine.game import MAX_NAME, MAX_SEATS, Game, IllegalAction
 from engine.levels import LEVELS
 from server import fairdice
-from server.names import clean_name, new_token, token_hash, token_matches
+from server.names import clean_name, new_token, skeleton, token_hash, token_matches, visible_name
 
 MAX_COMPUTERS = 5
 MIN_PEOPLE = 2
@@ -90,6 +90,8 @@ class Room:
         name = clean_name(name)
         if name is None:
             raise Refused("name", [MAX_NAME])
+        if not visible_name(name):
+            raise Refused("name_invisible")
         if type(people) is not int or not isinstance(computers, list):
             raise Refused("seats")
         if len(computers) > MAX_COMPUTERS:
@@ -206,9 +208,13 @@ class Room:
         name = clean_name(name)
         if name is None:
             raise Refused("name", [MAX_NAME])
+        if not visible_name(name):
+            raise Refused("name_invisible")
         taken = [s["name"].casefold() for s in st["seats"] if s is not None]
         if name.casefold() in taken:
             raise Refused("name_taken")
+        if skeleton(name) in {skeleton(s["name"]) for s in st["seats"] if s is not None}:
+            raise Refused("name_lookalike")
         free = [i for i, s in enumerate(st["seats"]) if s is None]
         if not free:
             raise Refused("room_full")

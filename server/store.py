@@ -14,6 +14,15 @@ import sqlite3
 import time
 from pathlib import Path
 
+try:
+    from redis.exceptions import RedisError
+except ImportError:  # the server group without Redis
+    RedisError = OSError
+
+# What a store that is down or broken raises: refused with "server" (503)
+# and logged in one line, without a traceback.
+STORE_ERRORS = (OSError, sqlite3.Error, RedisError)
+
 
 class SqliteStore:
     """Rooms in one SQLite file under `folder` (rooms.sqlite3)."""
@@ -134,7 +143,11 @@ class RedisStore:
     def __init__(self, url, lease, expire):
         import redis.asyncio as aioredis
 
-        self.r = aioredis.from_url(url, decode_responses=True)
+        # A Redis that hangs (not down, just silent) fails a request after
+        # 5 s, answered 503, instead of holding it for ever; the bus's
+        # pub/sub listener waits without a limit all the same (redis-py).
+        self.r = aioredis.from_url(url, decode_responses=True, socket_timeout=5,
+                                   socket_connect_timeout=5)
         self.lease_ms = int(lease * 1000)
         self.ttl = int(expire)
         self._save = self.r.register_script(_SAVE)

@@ -102,9 +102,11 @@ class Server:
         cmd = [sys.executable, "-m", "server", "--port", str(self.port), "--data", str(data),
                "--web", str(Path(data) / "noweb"), "--rate", "50", "--burst", "50",
                "--room-limit", "100000", "--away-after", "600", "--standin-after", "600",
-               "--unload-after", "600", "--log", "error"]
-        if redis:
-            cmd += ["--redis", redis]
+               "--unload-after", "600", "--log", "error",
+               # every benchmark client comes from 127.0.0.1
+               "--conn-limit", "100000", "--guess-limit", "100000"]
+        if redis:  # the benchmark's Redis keeps nothing on disk on purpose
+            cmd += ["--redis", redis, "--redis-may-forget"]
         if core is not None and shutil.which("taskset"):
             cmd = ["taskset", "-c", str(core)] + cmd
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL,

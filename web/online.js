@@ -285,7 +285,7 @@ export class Online {
       this.pinger = setInterval(() => this.send({ t: "ping" }), PING_MS);
     };
     ws.onmessage = (e) => this.message(JSON.parse(e.data));
-    ws.onclose = (e) => this.closed(ws, e.code);
+    ws.onclose = (e) => this.closed(ws, e.code, e.reason);
   }
 
   alive(ms) {
@@ -350,7 +350,7 @@ export class Online {
     this.render();
   }
 
-  closed(ws, code) {
+  closed(ws, code, reason) {
     if (ws !== this.ws) return;
     clearInterval(this.pinger);
     clearTimeout(this.watchdog);
@@ -361,7 +361,8 @@ export class Online {
       return;
     }
     if (code === 4000 || code === 4001 || code === 4003) {
-      const why = code === 4003 ? "no_room" : code === 4001 ? "token" : null;
+      // 4003 "lost": the server's store came back without the room
+      const why = code === 4003 ? (reason === "lost" ? "lost" : "no_room") : code === 4001 ? "token" : null;
       if (code !== 4000) this.forget(this.code);
       this.close();
       this.tell({ t: "gone", text: why ? this.reasonText(why) : "" });

@@ -1,7 +1,7 @@
 """Real servers for the room tests: `python -m server` processes on
-127.0.0.1 at free ports, with short timings, and a real redis-server on
-a loopback port (no saving to disk). Everything is stopped by the
-fixtures; nothing listens beyond loopback."""
+127.0.0.1 at free ports, with short timings, and real redis-servers on
+loopback ports (their files under the test's tmp folder). Everything is
+stopped by the fixtures; nothing listens beyond loopback."""
 
 import os
 import shutil
@@ -110,28 +110,67 @@ def server(tmp_path_factory):
     s.log.close()
 
 
+class RedisProc:
+    """A real redis-server on a loopback port, its files in `folder`;
+    `keep` turns on its append-only file (a server refuses to start on a
+    Redis that keeps nothing unless told --redis-may-forget)."""
+
+    def __init__(self, folder, keep=True):
+        exe = shutil.which("redis-server")
+        if exe is None:
+            pytest.skip("no redis-server installed (apt-get install redis-server)")
+        folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.url = "redis://127.0.0.1:%d/0" % self.port
+        self.args = [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                     "--appendonly", "yes" if keep else "no", "--dir", str(folder)]
+        self.proc = None
+        self.start()
+
+    def start(self):
+        """Start (again, on the same port and folder) and wait for PONG."""
+        self.proc = subprocess.Popen(self.args, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        end = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                if time.monotonic() > end:
+                    self.proc.kill()
+                    raise
+                time.sleep(0.05)
+
+    def stop(self, kill=False):
+        """SIGTERM (or SIGKILL) and wait."""
+        if self.proc is not None and self.proc.poll() is None:
+            if kill:
+                self.proc.kill()
+            else:
+                self.proc.terminate()
+            self.proc.wait(10)
+
+
 @pytest.fixture
-def redis_url(tmp_path):
-    """A real redis-server on a loopback port, saving nothing to disk."""
-    exe = shutil.which("redis-server")
-    if exe is None:
-        pytest.skip("no redis-server installed (apt-get install redis-server)")
-    port = free_port()
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(tmp_path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    end = time.monotonic() + 10
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
-                s.sendall(b"PING\r\n")
-                if s.recv(16).startswith(b"+PONG"):
-                    break
-        except OSError:
-            if time.monotonic() > end:
-                proc.kill()
-                raise
-            time.sleep(0.05)
-    yield "redis://127.0.0.1:%d/0" % port
-    proc.terminate()
-    proc.wait(10)
+def redis_factory(tmp_path):
+    """Make redis-servers (`factory(keep=True)`); all stopped at the end."""
+    made = []
+
+    def make(keep=True):
+        r = RedisProc(tmp_path / ("redis-%d" % len(made)), keep)
+        made.append(r)
+        return r
+
+    yield make
+    for r in made:
+        r.stop()
+
+
+@pytest.fixture
+def redis_url(redis_factory):
+    """The URL of a real redis-server on a loopback port (with its
+    append-only file, as a server wants it)."""
+    return redis_factory().url

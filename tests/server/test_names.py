@@ -1,0 +1,56 @@
+"""Names a person cannot tell apart are refused (issue 31), through a
+real server: an invisible name (U+3164 HANGUL FILLER alone, and other
+blank or default-ignorable characters), and a look-alike of a name in
+the room (NFKC plus a small table of Cyrillic and Greek letters drawn
+like Latin ones), each with its reason in German and English."""
+
+import pytest
+
+from server.client import ServerRefused, create_room, http, join_room
+from server.names import skeleton, visible_name
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u3164\u3164", "\u115f", "\uffa0 \u3164"])
+def test_invisible_names_refused(server, name):
+    with pytest.raises(ServerRefused) as e:
+        create_room(server.base, name)
+    assert e.value.status == 400 and e.value.why == "name_invisible"
+    info = create_room(server.base, "Anna")
+    with pytest.raises(ServerRefused) as e:
+        join_room(server.base, info["code"], name)
+    assert e.value.why == "name_invisible"
+
+
+@pytest.mark.parametrize("taken, lookalike", [
+    ("Ann", "\u0410nn"),  # Cyrillic A
+    ("Olga", "\u039flga"),  # Greek capital omicron
+    ("Bert", "\uff22\uff45\uff52\uff54"),  # fullwidth: NFKC
+    ("Joey", "Jo\u3164ey"),  # a filler inside
+    ("Ian", "lan"),  # capital I and small l
+    ("Bob", "B0b"),
+    ("Cleo", "\u0421l\u0435\u043e"),  # Cyrillic C, e, o
+])
+def test_lookalike_of_a_name_in_the_room_refused(server, taken, lookalike):
+    info = create_room(server.base, taken, people=3)
+    with pytest.raises(ServerRefused) as e:
+        join_room(server.base, info["code"], lookalike)
+    assert e.value.status == 400 and e.value.why == "name_lookalike", lookalike
+    # A different name still joins, and the room shows both as sent.
+    join_room(server.base, info["code"], "Dora")
+    seats = http(server.base, "GET", "/api/rooms/" + info["code"])["seats"]
+    names = [s and s["name"] for s in seats]
+    assert names[:2] == [taken, "Dora"]
+
+
+def test_names_that_only_resemble_are_not_lookalikes():
+    assert skeleton("Anna") != skeleton("Ana")
+    assert skeleton("Müller") != skeleton("Muller")  # an umlaut is seen
+    assert skeleton("Jan") != skeleton("Jon")
+    assert visible_name("A\u3164") and not visible_name("\u3164")
+
+
+def test_reasons_in_both_languages(server):
+    reasons = http(server.base, "GET", "/api/reasons")
+    for key in ("name_invisible", "name_lookalike"):
+        assert reasons["de"][key] and reasons["en"][key]
+        assert reasons["de"][key] != reasons["en"][key]
