@@ -92,6 +92,7 @@ class Client:
         self.n = 0
         self.state = None
         self.events = []
+        self.seen_rolls = []  # [[k, faces], ...]: every roll this client was shown
         self.refusals = []
         self.pongs = 0
         self.close_code = None
@@ -144,6 +145,7 @@ class Client:
             self.n = msg["n"]
             self.state = msg["s"]
             self.events.append((msg["n"], msg["e"]))
+            self._note_rolls(msg["e"], msg["s"])
         elif t == "snap":
             self.n = msg["n"]
             self.state = msg["s"]
@@ -154,6 +156,15 @@ class Client:
         elif t == "pong":
             self.pongs += 1
         return msg
+
+    def _note_rolls(self, event, state):
+        """Keep the rolls of an act event with their numbers: the state
+        after it counts the game's rolls, its last roll is that number."""
+        if event.get("k") != "act":
+            return
+        rolls = [e[2] for e in event.get("ev", []) if e and e[0] == "roll"]
+        for j, faces in enumerate(rolls):
+            self.seen_rolls.append([state["rolls"] - (len(rolls) - 1 - j), list(faces)])
 
     async def send(self, msg):
         """Send one message (a dict, or raw text or bytes as they are)."""

@@ -109,7 +109,7 @@ class Room:
         state = {
             "code": code, "created": now or time.time(), "rules": rules.encode(),
             "seats": seats, "status": "lobby", "game": None, "g": 0, "secret": "",
-            "commit": "", "rolls": 0, "seq": 0, "rollog": [],
+            "commit": "", "rolls": 0, "seq": 0, "rollog": [], "actlog": [],
         }
         room = cls(state)
         room._emit({"k": "open", "seat": 0, "name": name})
@@ -191,9 +191,16 @@ class Room:
         for rec in st.get("records", []):
             if rec["g"] == g:
                 return rec
-        if g == st["g"] and st["status"] == "over":
+        game = self.game
+        if g == st["g"] and st["status"] == "over" and game is not None:
+            # Everything a replay through the engine needs (tools/check_dice.py):
+            # the seats as the engine got them, every action in order, the
+            # dice of every roll, and the outcome the replay must reach.
             return {"code": st["code"], "g": g, "rules": st["rules"], "commit": st["commit"],
-                    "secret": st["secret"], "rolls": st["rollog"]}
+                    "secret": st["secret"], "rolls": st["rollog"],
+                    "players": [[s.name, s.kind] for s in game.seats],
+                    "actions": st.get("actlog", []),
+                    "scores": [s.score for s in game.seats], "winner": game.winner}
         raise Refused("no_record")
 
     # ------------------------------------------------------------ lobby
@@ -254,6 +261,7 @@ class Room:
         st["commit"] = fairdice.commitment(secret)
         st["rolls"] = 0
         st["rollog"] = []
+        st["actlog"] = []  # [seat, action] of every action of the game, in order
         st["g"] += 1
         st["status"] = "playing"
         self.dice = fairdice.CommitDice(secret)
@@ -263,6 +271,7 @@ class Room:
         for i, seat in enumerate(st["seats"]):
             if seat is None:
                 game.apply(("leave", i))
+                st["actlog"].append([i, ["leave", i]])
         self.game = game
         self._save_game()
         self._emit({"k": "start", "g": st["g"], "commit": st["commit"]})
@@ -290,6 +299,7 @@ class Room:
         for ev in new:
             if ev[0] == "roll":
                 st["rollog"].append([self.dice.rolls, list(ev[2])])
+        st.setdefault("actlog", []).append([seat, _plain(action)])
         self._save_game()
         self._emit({"k": "act", "seat": seat, "by": who, "a": _plain(action),
                     "ev": [_plain(e) for e in new]})
@@ -310,6 +320,7 @@ class Room:
         if refusal is not None:
             raise Refused(refusal[0], refusal[1])
         game.apply(("leave", seat))
+        st.setdefault("actlog", []).append([seat, ["leave", seat]])
         st["seats"][seat]["token"] = ""  # the seat cannot be taken back
         st["seats"][seat]["standin"] = False
         self._save_game()
