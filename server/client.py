@@ -79,10 +79,16 @@ def choose(state):
     return ["roll"]
 
 
-class Client:
-    """One WebSocket to a room: a seat (with its token) or a spectator."""
+HEARTBEAT = 3.0  # seconds: the server counts a seat silent for 7 s as gone (docs/protocol.md)
 
-    def __init__(self, base, code, token=None, origin=None):
+
+class Client:
+    """One WebSocket to a room: a seat (with its token) or a spectator.
+    While connected it sends `{"t": "ping"}` whenever it has sent nothing
+    for `heartbeat` seconds (None: never), as the page does; the answers to
+    those pings are not counted in `pongs`."""
+
+    def __init__(self, base, code, token=None, origin=None, heartbeat=HEARTBEAT):
         self.url = base.replace("http", "ws", 1) + "/ws/" + code
         self.code = code
         self.token = token
@@ -97,6 +103,10 @@ class Client:
         self.pongs = 0
         self.close_code = None
         self.received_at = 0.0  # time.perf_counter() of the last message
+        self.heartbeat = heartbeat
+        self.sent_at = 0.0  # time.monotonic() of the last message sent
+        self.auto_pings = 0  # heartbeat pings not answered yet
+        self.pinger = None
 
     async def connect(self, since=None):
         """Open the socket and say hello (or watch); returns the welcome.
@@ -108,6 +118,10 @@ class Client:
         if since is not None:
             hello["since"] = since
         await self.ws.send(json.dumps(hello))
+        self.sent_at = time.monotonic()
+        self.auto_pings = 0
+        if self.heartbeat and (self.pinger is None or self.pinger.done()):
+            self.pinger = asyncio.create_task(self._beat())
         welcome = await self.recv()
         if welcome is None or welcome.get("t") != "welcome":
             raise ConnectionError("no welcome: closed with %s" % self.close_code)
@@ -154,7 +168,10 @@ class Client:
         elif t == "no":
             self.refusals.append(msg)
         elif t == "pong":
-            self.pongs += 1
+            if self.auto_pings:
+                self.auto_pings -= 1  # the heartbeat's own
+            else:
+                self.pongs += 1
         return msg
 
     def _note_rolls(self, event, state):
@@ -166,9 +183,25 @@ class Client:
         for j, faces in enumerate(rolls):
             self.seen_rolls.append([state["rolls"] - (len(rolls) - 1 - j), list(faces)])
 
+    async def _beat(self):
+        """The heartbeat: a ping after `heartbeat` seconds of sending nothing."""
+        while True:
+            await asyncio.sleep(0.5)
+            ws = self.ws
+            if ws is None:
+                return
+            if time.monotonic() - self.sent_at >= self.heartbeat:
+                self.auto_pings += 1
+                self.sent_at = time.monotonic()
+                try:
+                    await ws.send('{"t":"ping"}')
+                except Exception:  # closed: a reconnect starts a new heartbeat
+                    return
+
     async def send(self, msg):
         """Send one message (a dict, or raw text or bytes as they are)."""
         assert self.ws is not None
+        self.sent_at = time.monotonic()
         try:
             await self.ws.send(msg if isinstance(msg, (str, bytes)) else json.dumps(msg))
         except ConnectionClosed:
@@ -215,6 +248,9 @@ class Client:
 
     async def close(self):
         """Close the socket."""
+        if self.pinger is not None:
+            self.pinger.cancel()
+            self.pinger = None
         if self.ws is not None:
             await self.ws.close()
             self.close_code = self.ws.close_code
