@@ -19,6 +19,24 @@ import urllib.request
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
+# The tests set this to a function (schema name, message) that checks every
+# message received against docs/protocol.schema.json (tests/server/schema.py).
+CHECK = None
+
+
+def _answer_schema(method, path):
+    """The schema definition of an HTTP answer, or None (not described)."""
+    parts = path.strip("/").split("/")
+    if parts[:2] != ["api", "rooms"]:
+        return None
+    if method == "POST":
+        return "http_seat"
+    if len(parts) == 3:
+        return "state"
+    if len(parts) == 5 and parts[3] == "games":
+        return "http_record"
+    return None
+
 
 class ServerRefused(Exception):
     """The server answered an HTTP request with a refusal: `why`, `values`."""
@@ -38,14 +56,21 @@ def http(base, method, path, body=None, headers=None):
                                               **(headers or {})))
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
-            return json.loads(r.read())
+            answer = json.loads(r.read())
     except urllib.error.HTTPError as e:
         raw = e.read()
         try:
             body = json.loads(raw)
         except ValueError:
             body = {"why": "http", "values": [e.code]}
+        else:
+            if CHECK is not None:
+                CHECK("http_refusal", body)
         raise ServerRefused(e.code, body)
+    name = _answer_schema(method, path)
+    if CHECK is not None and name is not None:
+        CHECK(name, answer)
+    return answer
 
 
 def create_room(base, name, people=2, computers=(), preset=None, rules=None, target=None):
@@ -152,6 +177,8 @@ class Client:
             return None
         self.received_at = time.perf_counter()
         msg = json.loads(raw)
+        if CHECK is not None:
+            CHECK("server_message", msg)
         t = msg.get("t")
         if t == "ev":
             if msg["n"] != self.n + 1 and self.n:
