@@ -146,3 +146,51 @@ def test_a_shown_roll_that_differs_fails(games):
     shown[-1][1][0] = shown[-1][1][0] % 6 + 1
     problems = check(record, commit, shown)
     assert problems and "was shown as" in problems[0], problems
+
+
+def doc_text():
+    return (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+
+
+def test_the_documents_test_vector_is_the_servers_and_the_checks():
+    import re
+
+    from server.fairdice import commitment, faces
+    from tools.check_dice import roll_faces
+
+    text = " ".join(doc_text().split())
+    m = re.search(r"commitment ([0-9a-f]{64}); its roll 1 of six dice is ([1-6 ]+), roll 2 of "
+                  r"three dice ([1-6 ]+), roll 12 of six dice ([1-6 ]+)\.", text)
+    assert m, "the test vector is not in docs/protocol.md"
+    secret = bytes(range(32))
+    assert commitment(secret) == m[1]
+    for number, n, shown in ((1, 6, m[2]), (2, 3, m[3]), (12, 6, m[4])):
+        want = [int(d) for d in shown.split()]
+        assert faces(secret, number, n) == want == roll_faces(secret, number, n)
+
+
+def test_the_documents_standard_library_check_works(games, tmp_path):
+    # The few lines an outsider is given in docs/protocol.md, run as they
+    # stand: the real record passes, a cut-and-edited one does not.
+    text = doc_text()
+    start = text.index("With Python's standard library")
+    block = text[start:].split("\n\n")[1]
+    code = "\n".join(line[4:] for line in block.splitlines())
+    script = tmp_path / "outsider.py"
+    script.write_text(code)
+    (record, commit, _), (other, _, _) = games
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    ok = subprocess.run([sys.executable, str(script), str(path), commit],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    path.write_text(json.dumps(other))
+    bad = subprocess.run([sys.executable, str(script), str(path), commit],
+                         capture_output=True, text=True)
+    assert bad.returncode != 0
+    edited = copy.deepcopy(record)
+    edited["rolls"][0][1][0] = edited["rolls"][0][1][0] % 6 + 1
+    path.write_text(json.dumps(edited))
+    bad = subprocess.run([sys.executable, str(script), str(path), commit],
+                         capture_output=True, text=True)
+    assert bad.returncode != 0
