@@ -70,8 +70,10 @@ class Conn:
         self.refused = 0
 
     def allow(self):
-        """Take one message from the bucket; False when it is empty."""
+        """Take one message from the bucket; False when it is empty. Every
+        message after the hello comes here: it shows the line is alive."""
         now = time.monotonic()
+        self.heard = now
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
@@ -450,7 +452,6 @@ class Hub:
 
     async def message(self, conn, msg):
         """A message after the hello (a dict): act, start, rematch, leave, ping."""
-        conn.heard = time.monotonic()  # any message shows the line is alive
         t = msg.get("t")
         if t == "ping":
             conn.send(compact({"t": "pong", "now": round(time.time(), 1)}))

@@ -60,8 +60,8 @@ const SAY = {
     ckShape: "kein Würfelbericht",
     standin: "der Computer spielt für %s", computer: "Computer", joinTitle: "Mitspielen im Raum %s",
     started: "Das Spiel läuft schon: du kannst zuschauen.", other: "Dieser Platz wird in einem anderen Tab oder auf einem anderen Gerät gespielt.",
-    here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis (Zusage %s…).",
-    bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json",
+    here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis und zur Zusage vom Spielbeginn (%s…), die %d hier gezeigten zum Bericht, der Endstand zum Spiel.",
+    bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json --commit %s",
     record: "Würfelbericht (JSON)", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
     qr: "QR-Code des Einladungslinks",
   },
@@ -80,8 +80,8 @@ const SAY = {
     ckShape: "not a dice record",
     standin: "the computer plays for %s", computer: "computer", joinTitle: "Join room %s",
     started: "The game has started: you can watch.", other: "This seat is played in another tab or on another device.",
-    here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret (commitment %s…).",
-    bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json",
+    here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret and the commitment shown at the start (%s…), the %d shown here match the record, the final scores the game.",
+    bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json --commit %s",
     record: "Dice record (JSON)", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
     qr: "QR code of the invite link",
   },
@@ -591,7 +591,7 @@ export class Online {
       const r = await fetch(`/api/rooms/${this.code}/games/${st.g}`);
       const rec = await r.json();
       const wrong = await checkRecord(rec, this.keptDice(st.g), st);
-      this.checked[st.g] = wrong === null ? fmt(this.say("checked"), rec.rolls.length, rec.commit.slice(0, 12)) : fmt(this.say("bad"), fmt(this.say(wrong[0]), ...wrong.slice(1)));
+      this.checked[st.g] = wrong === null ? fmt(this.say("checked"), rec.rolls.length, rec.commit.slice(0, 12), this.keptDice(st.g).rolls.length) : fmt(this.say("bad"), fmt(this.say(wrong[0]), ...wrong.slice(1)));
       this.zt.diceCheck = wrong === null ? "ok" : wrong[0];
     } catch (e) {
       this.checked[st.g] = fmt(this.say("bad"), String(e));
@@ -665,7 +665,7 @@ export class Online {
         parts.push(this.seatList(st));
         if (st.status === "over" && this.checked[st.g]) {
           parts.push(el("p", this.checked[st.g], { "data-check": this.zt.diceCheck || "" }));
-          parts.push(el("p", this.say("howto")));
+          parts.push(el("p", fmt(this.say("howto"), this.keptDice(st.g).commit || st.commit)));
           parts.push(el("a", this.say("record"), { href: `/api/rooms/${this.code}/games/${st.g}` }));
         }
       }
