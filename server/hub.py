@@ -414,15 +414,19 @@ class Hub:
             except Exception:  # the owner may be gone: its successor asks anew
                 log.debug("presence lost for %s", conn.code, exc_info=True)
 
-    async def presence(self, code, seat, proc, conn_id, up, heard=None):
+    async def presence(self, code, seat, proc, conn_id, up, went=None):
         """A seat's connection came or went (on the owner, or sent to it).
-        `heard`: when a connection found silent last said something
-        (monotonic, this process): the seat went then, not now."""
+        `went`: when a connection found silent last said something (the
+        wall clock, epoch seconds, so that it can cross to the owner's
+        process): the seat went then, not now."""
         live = self.live.get(code)
         if live is None:
             if self.bus is not None:
-                await self.bus.to_owner(code, {"op": "up" if up else "down", "code": code,
-                                               "seat": seat, "proc": proc, "conn": conn_id})
+                msg = {"op": "up" if up else "down", "code": code, "seat": seat, "proc": proc,
+                       "conn": conn_id}
+                if went is not None:
+                    msg["went"] = went
+                await self.bus.to_owner(code, msg)
             return
         if seat < 0:
             live.watchers += 1 if up else -1
@@ -439,7 +443,7 @@ class Hub:
                 self._kick_bots(live)
             elif old == (proc, conn_id):
                 del live.present[seat]
-                live.gone[seat] = min(now, heard) if heard is not None else now
+                live.gone[seat] = now if went is None else now - max(0.0, time.time() - went)
 
     async def kick(self, proc, conn_id, code):
         """Close connection `conn_id` of process `proc` with `code`."""
@@ -621,7 +625,8 @@ class Hub:
                      now - conn.heard)
             conn.close(CLOSE_SILENT)  # a frozen peer may never read it: the seat goes anyway
             try:
-                await self.presence(conn.code, conn.seat, self.proc, conn.id, False, conn.heard)
+                await self.presence(conn.code, conn.seat, self.proc, conn.id, False,
+                                    wall(conn.heard, now))
             except Exception:  # the owner may be gone: its successor asks anew
                 log.debug("presence lost for %s", conn.code, exc_info=True)
 

@@ -162,3 +162,37 @@ def test_a_client_that_never_pings_is_closed_and_shown_away(server_factory):
         await a.close()
 
     asyncio.run(asyncio.wait_for(go(), 60))
+
+
+def test_a_frozen_line_to_the_other_process_is_stamped_by_its_last_message(
+        redis_url, server_factory, tmp_path):
+    # With Redis the frozen connection may be served by a process that does
+    # not own the room: its silence crosses to the owner with its time.
+    a_proc = server_factory("--redis", redis_url, "--away-after", "5", data=tmp_path / "a")
+    b_proc = server_factory("--redis", redis_url, "--away-after", "5", data=tmp_path / "b")
+    info = create_room(a_proc.base, "Anna", people=2)  # owned by A
+    bert = join_room(a_proc.base, info["code"], "Bert")
+
+    async def go():
+        proxy = FreezingProxy(b_proc.port)
+        await proxy.start()
+        a = Client(a_proc.base, info["code"], info["token"])
+        b = Client("http://127.0.0.1:%d" % proxy.port, info["code"], bert["token"])
+        await a.connect()
+        await b.connect()
+        pongs = b.pongs
+        await b.send({"t": "ping"})
+        last = time.time()
+        await b.until(lambda c: c.pongs > pongs, 5)
+        proxy.freeze()
+        away = await a.until(lambda c: any(e["k"] == "away" and e["seat"] == 1
+                                           for _, e in c.events), LIMIT_S + 5)
+        seen_away = time.time()
+        print("other process: away shown %.1f s after the last message, stamped %+.1f s"
+              % (seen_away - last, away["e"]["at"] - last))
+        assert seen_away - last <= LIMIT_S
+        assert abs(away["e"]["at"] - last) <= 1.0
+        await a.close()
+        await proxy.stop()
+
+    asyncio.run(asyncio.wait_for(go(), 60))
