@@ -28,6 +28,7 @@ from tests.browser.test_web import CHROMIUM, PAGE, browser  # noqa: F401  (the f
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from server.client import Client, create_room, http, join_room  # noqa: E402
+from tests.server import schema  # noqa: E402
 from tests.server.conftest import ServerProc  # noqa: E402
 from tests.server.play import over, play_until  # noqa: E402
 from tests.server.test_liveness import FreezingProxy  # noqa: E402
@@ -65,9 +66,31 @@ class Seats:
         self.thread.join(5)
 
 
+def frames_of(r):
+    """Every WebSocket message the page gets from now on and every one it
+    sends, as [(direction, text)] (checked against the schema at the end)."""
+    frames = []
+
+    def socket(ws):
+        ws.on("framereceived", lambda payload: frames.append(("server_message", payload)))
+        ws.on("framesent", lambda payload: frames.append(("client_message", payload)))
+
+    r.page.on("websocket", socket)
+    return frames
+
+
+def check_frames(frames):
+    """Each frame valid under docs/protocol.schema.json; how many."""
+    for name, payload in frames:
+        schema.check(name, json.loads(payload))
+    return len(frames)
+
+
 def watch(browser, base, code, locale, context=None):  # noqa: F811
-    """A spectator's page on the room's link (in `context`, or its own)."""
+    """A spectator's page on the room's link (in `context`, or its own);
+    its WebSocket frames are in `r.frames`."""
     r = Reader(browser, "%s/?room=%s" % (base, code), locale=locale, context=context)
+    r.frames = frames_of(r)
     r.page.get_by_role("button", name=re.compile("^(Zuschauen|Watch)$")).click()
     return r
 
@@ -140,6 +163,8 @@ def test_a_frozen_line_is_explained_on_every_page(browser, room_server):  # noqa
         assert re.match(r"Willkommen zurück: der Computer hat für dich gespielt "
                         r"\(Züge: 1, Aktionen: \d+, Punkte: [+-]?\d+, jetzt \d+\)\.", text), text
         assert until(lambda: "spielt für Cleo" not in online_text(de), 10), online_text(de)
+        # every message the pages got and sent is one the schema describes
+        assert check_frames(de.frames) > 10 and check_frames(en.frames) > 10
         for r in (de, page):
             r.close()
     finally:
@@ -188,6 +213,7 @@ def test_the_pages_dice_check_fails_every_forgery(browser, room_server):  # noqa
         seats.stop()
     r = fan["r"]
     r.page.locator("[data-check=ok]").wait_for(timeout=20000)  # the real record
+    assert check_frames(r.frames) > 10
     kept = r.page.evaluate("localStorage.getItem('zt-dice:%s:1')" % code)
     kept = json.loads(kept)
     assert kept["commit"] == commit and len(kept["rolls"]) == len(record["rolls"])
