@@ -145,7 +145,9 @@ class Client:
         await self.ws.send(json.dumps(hello))
         self.sent_at = time.monotonic()
         self.auto_pings = 0
-        if self.heartbeat and (self.pinger is None or self.pinger.done()):
+        if self.pinger is not None:
+            self.pinger.cancel()  # the old socket's
+        if self.heartbeat:
             self.pinger = asyncio.create_task(self._beat())
         welcome = await self.recv()
         if welcome is None or welcome.get("t") != "welcome":
@@ -215,8 +217,8 @@ class Client:
         while True:
             await asyncio.sleep(0.5)
             ws = self.ws
-            if ws is None:
-                return
+            if ws is None or ws.close_code is not None:
+                return  # closed: a reconnect starts a new heartbeat
             if time.monotonic() - self.sent_at >= self.heartbeat:
                 self.auto_pings += 1
                 self.sent_at = time.monotonic()
