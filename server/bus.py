@@ -185,7 +185,7 @@ class RedisBus:
                 await hub.request(msg["code"], msg["seat"], msg["m"], msg["proc"], msg["conn"])
             elif op in ("up", "down"):
                 await hub.presence(msg["code"], msg["seat"], msg["proc"], msg["conn"],
-                                   op == "up")
+                                   op == "up", msg.get("went"))
             elif op == "reply":
                 await hub.reply(hub.proc, msg["conn"], msg["text"])
             elif op == "kick":

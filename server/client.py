@@ -19,6 +19,24 @@ import urllib.request
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
+# The tests set this to a function (schema name, message) that checks every
+# message received against docs/protocol.schema.json (tests/server/schema.py).
+CHECK = None
+
+
+def _answer_schema(method, path):
+    """The schema definition of an HTTP answer, or None (not described)."""
+    parts = path.strip("/").split("/")
+    if parts[:2] != ["api", "rooms"]:
+        return None
+    if method == "POST":
+        return "http_seat"
+    if len(parts) == 3:
+        return "state"
+    if len(parts) == 5 and parts[3] == "games":
+        return "http_record"
+    return None
+
 
 class ServerRefused(Exception):
     """The server answered an HTTP request with a refusal: `why`, `values`."""
@@ -38,14 +56,21 @@ def http(base, method, path, body=None, headers=None):
                                               **(headers or {})))
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
-            return json.loads(r.read())
+            answer = json.loads(r.read())
     except urllib.error.HTTPError as e:
         raw = e.read()
         try:
             body = json.loads(raw)
         except ValueError:
             body = {"why": "http", "values": [e.code]}
+        else:
+            if CHECK is not None:
+                CHECK("http_refusal", body)
         raise ServerRefused(e.code, body)
+    name = _answer_schema(method, path)
+    if CHECK is not None and name is not None:
+        CHECK(name, answer)
+    return answer
 
 
 def create_room(base, name, people=2, computers=(), preset=None, rules=None, target=None):
@@ -79,10 +104,16 @@ def choose(state):
     return ["roll"]
 
 
-class Client:
-    """One WebSocket to a room: a seat (with its token) or a spectator."""
+HEARTBEAT = 3.0  # seconds: the server counts a seat silent for 7 s as gone (docs/protocol.md)
 
-    def __init__(self, base, code, token=None, origin=None):
+
+class Client:
+    """One WebSocket to a room: a seat (with its token) or a spectator.
+    While connected it sends `{"t": "ping"}` whenever it has sent nothing
+    for `heartbeat` seconds (None: never), as the page does; the answers to
+    those pings are not counted in `pongs`."""
+
+    def __init__(self, base, code, token=None, origin=None, heartbeat=HEARTBEAT):
         self.url = base.replace("http", "ws", 1) + "/ws/" + code
         self.code = code
         self.token = token
@@ -92,10 +123,15 @@ class Client:
         self.n = 0
         self.state = None
         self.events = []
+        self.seen_rolls = []  # [[k, faces], ...]: every roll this client was shown
         self.refusals = []
         self.pongs = 0
         self.close_code = None
         self.received_at = 0.0  # time.perf_counter() of the last message
+        self.heartbeat = heartbeat
+        self.sent_at = 0.0  # time.monotonic() of the last message sent
+        self.auto_pings = 0  # heartbeat pings not answered yet
+        self.pinger = None
 
     async def connect(self, since=None):
         """Open the socket and say hello (or watch); returns the welcome.
@@ -107,6 +143,12 @@ class Client:
         if since is not None:
             hello["since"] = since
         await self.ws.send(json.dumps(hello))
+        self.sent_at = time.monotonic()
+        self.auto_pings = 0
+        if self.pinger is not None:
+            self.pinger.cancel()  # the old socket's
+        if self.heartbeat:
+            self.pinger = asyncio.create_task(self._beat())
         welcome = await self.recv()
         if welcome is None or welcome.get("t") != "welcome":
             raise ConnectionError("no welcome: closed with %s" % self.close_code)
@@ -137,6 +179,8 @@ class Client:
             return None
         self.received_at = time.perf_counter()
         msg = json.loads(raw)
+        if CHECK is not None:
+            CHECK("server_message", msg)
         t = msg.get("t")
         if t == "ev":
             if msg["n"] != self.n + 1 and self.n:
@@ -144,6 +188,7 @@ class Client:
             self.n = msg["n"]
             self.state = msg["s"]
             self.events.append((msg["n"], msg["e"]))
+            self._note_rolls(msg["e"], msg["s"])
         elif t == "snap":
             self.n = msg["n"]
             self.state = msg["s"]
@@ -152,12 +197,40 @@ class Client:
         elif t == "no":
             self.refusals.append(msg)
         elif t == "pong":
-            self.pongs += 1
+            if self.auto_pings:
+                self.auto_pings -= 1  # the heartbeat's own
+            else:
+                self.pongs += 1
         return msg
+
+    def _note_rolls(self, event, state):
+        """Keep the rolls of an act event with their numbers: the state
+        after it counts the game's rolls, its last roll is that number."""
+        if event.get("k") != "act":
+            return
+        rolls = [e[2] for e in event.get("ev", []) if e and e[0] == "roll"]
+        for j, faces in enumerate(rolls):
+            self.seen_rolls.append([state["rolls"] - (len(rolls) - 1 - j), list(faces)])
+
+    async def _beat(self):
+        """The heartbeat: a ping after `heartbeat` seconds of sending nothing."""
+        while True:
+            await asyncio.sleep(0.5)
+            ws = self.ws
+            if ws is None or ws.close_code is not None:
+                return  # closed: a reconnect starts a new heartbeat
+            if time.monotonic() - self.sent_at >= self.heartbeat:
+                self.auto_pings += 1
+                self.sent_at = time.monotonic()
+                try:
+                    await ws.send('{"t":"ping"}')
+                except Exception:  # closed: a reconnect starts a new heartbeat
+                    return
 
     async def send(self, msg):
         """Send one message (a dict, or raw text or bytes as they are)."""
         assert self.ws is not None
+        self.sent_at = time.monotonic()
         try:
             await self.ws.send(msg if isinstance(msg, (str, bytes)) else json.dumps(msg))
         except ConnectionClosed:
@@ -204,6 +277,9 @@ class Client:
 
     async def close(self):
         """Close the socket."""
+        if self.pinger is not None:
+            self.pinger.cancel()
+            self.pinger = None
         if self.ws is not None:
             await self.ws.close()
             self.close_code = self.ws.close_code

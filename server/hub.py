@@ -24,6 +24,7 @@ from engine.rules import Rules
 from engine.turnplan import TurnPlan
 from engine.view import View
 from server.limits import Lru, Window
+from server.liveness import CLOSE_SILENT, silent, wall
 from server.names import code_tag, new_code
 from server.room import Refused, Room, check_token, parse_action, parse_rules
 from server.store import STORE_ERRORS
@@ -68,11 +69,14 @@ class Conn:
         self.burst = settings.burst
         self.tokens = settings.burst
         self.stamp = time.monotonic()
+        self.heard = self.stamp  # when the last message came (server/liveness.py)
         self.refused = 0
 
     def allow(self):
-        """Take one message from the bucket; False when it is empty."""
+        """Take one message from the bucket; False when it is empty. Every
+        message after the hello comes here: it shows the line is alive."""
         now = time.monotonic()
+        self.heard = now
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
@@ -117,14 +121,13 @@ class Live:
     """A room this process owns: the room, its lock, who is connected to
     each seat (process, connection id), and the clocks of away seats."""
 
-    def __init__(self, room, now):
+    def __init__(self, room, now, settings):
         self.room = room
+        room.wait = settings.standin_after  # the stand-in's deadline in the state
         self.lock = asyncio.Lock()
         self.present = {}  # seat -> (proc, conn id)
         self.gone = {i: now for i in range(len(room.state["seats"]))}
         self.watchers = 0
-        self.turn = None  # (game number, seat, events) of the turn being timed
-        self.turn_at = now
         self.bot_task = None
         self.idle_since = now
 
@@ -192,7 +195,7 @@ class Hub:
         code = room.code
         if not await self.store.acquire(code, self.proc):
             raise Refused("retry")
-        live = Live(room, time.monotonic())
+        live = Live(room, time.monotonic(), self.settings)
         self.live[code] = live
         await self._commit(live)
         return {"code": code, "seat": 0, "token": token}
@@ -248,7 +251,7 @@ class Hub:
         if state is None:
             await self.store.release(code, self.proc)
             raise Refused("no_room")
-        live = Live(Room(state), time.monotonic())
+        live = Live(Room(state), time.monotonic(), self.settings)
         self.live[code] = live
         log.info("room %s: owned here from event %d on", code_tag(code), live.room.seq)
         if self.bus is not None:
@@ -389,7 +392,8 @@ class Hub:
         since = hello.get("since")
         since = since if type(since) is int and 0 <= since else -1
         seq = room.seq
-        conn.send(compact({"t": "welcome", "room": code, "seat": conn.seat, "n": seq}))
+        conn.send(compact({"t": "welcome", "room": code, "seat": conn.seat, "n": seq,
+                           "now": round(time.time(), 1)}))
         if 0 <= since <= seq and seq - since <= self.settings.catchup:
             missed = await self.store.events(code, since, seq - since)
             for text in missed:
@@ -414,13 +418,19 @@ class Hub:
             except Exception:  # the owner may be gone: its successor asks anew
                 log.debug("presence lost for %s", code_tag(conn.code), exc_info=True)
 
-    async def presence(self, code, seat, proc, conn_id, up):
-        """A seat's connection came or went (on the owner, or sent to it)."""
+    async def presence(self, code, seat, proc, conn_id, up, went=None):
+        """A seat's connection came or went (on the owner, or sent to it).
+        `went`: when a connection found silent last said something (the
+        wall clock, epoch seconds, so that it can cross to the owner's
+        process): the seat went then, not now."""
         live = self.live.get(code)
         if live is None:
             if self.bus is not None:
-                await self.bus.to_owner(code, {"op": "up" if up else "down", "code": code,
-                                               "seat": seat, "proc": proc, "conn": conn_id})
+                msg = {"op": "up" if up else "down", "code": code, "seat": seat, "proc": proc,
+                       "conn": conn_id}
+                if went is not None:
+                    msg["went"] = went
+                await self.bus.to_owner(code, msg)
             return
         if seat < 0:
             live.watchers += 1 if up else -1
@@ -437,7 +447,7 @@ class Hub:
                 self._kick_bots(live)
             elif old == (proc, conn_id):
                 del live.present[seat]
-                live.gone[seat] = now
+                live.gone[seat] = now if went is None else now - max(0.0, time.time() - went)
 
     async def kick(self, proc, conn_id, code):
         """Close connection `conn_id` of process `proc` with `code`."""
@@ -452,7 +462,7 @@ class Hub:
         """A message after the hello (a dict): act, start, rematch, leave, ping."""
         t = msg.get("t")
         if t == "ping":
-            conn.send('{"t":"pong"}')
+            conn.send(compact({"t": "pong", "now": round(time.time(), 1)}))
             return
         if t not in ("act", "start", "rematch", "leave"):
             conn.refuse("message", ref=msg.get("id"))
@@ -590,6 +600,7 @@ class Hub:
             await asyncio.sleep(0.25)
             try:
                 now = time.monotonic()
+                await self._silence(now)
                 for live in list(self.live.values()):
                     await self._tick(live, now)
                 if self.bus is not None and now - last_renew >= self.settings.lease / 4:
@@ -621,6 +632,19 @@ class Hub:
             except Exception:
                 log.exception("ticker")
 
+    async def _silence(self, now):
+        """Close the seat connections that stopped talking and count their
+        seats gone from their last message (server/liveness.py)."""
+        for conn in silent(list(self.conns.values()), now):
+            log.info("room %s: seat %d silent for %.1f s: gone", conn.code, conn.seat,
+                     now - conn.heard)
+            conn.close(CLOSE_SILENT)  # a frozen peer may never read it: the seat goes anyway
+            try:
+                await self.presence(conn.code, conn.seat, self.proc, conn.id, False,
+                                    wall(conn.heard, now))
+            except Exception:  # the owner may be gone: its successor asks anew
+                log.debug("presence lost for %s", conn.code, exc_info=True)
+
     async def _tick(self, live, now):
         async with live.lock:
             self._presence_clock(live, now)
@@ -632,25 +656,22 @@ class Hub:
             await self.store.release(room.code, self.proc)
 
     def _presence_clock(self, live, now):
-        """Mark seats away after `away_after` without a connection; give an
-        away seat's turn to a stand-in after `standin_after`."""
+        """Mark seats away after `away_after` without a connection (counted
+        from the connection's last message); give an away seat's turn to a
+        stand-in at Room.standin_at (`standin_after` after the later of the
+        person going and the turn's start)."""
         room = live.room
         st = room.state
         game = room.game
         playing = game is not None and st["status"] == "playing"
-        if playing:
-            turn = (st["g"], game.current, game.seats[game.current].turns)
-            if turn != live.turn:
-                live.turn = turn
-                live.turn_at = now
         for i, seat in enumerate(st["seats"]):
             if seat is None or seat["kind"] or i in live.present or not seat["token"]:
                 continue
             gone = live.gone.get(i, now)
             if not seat["away"] and now - gone >= self.settings.away_after:
-                room.set_away(i, True)
+                room.set_away(i, True, wall(gone, now))
             if (seat["away"] and not seat["standin"] and playing and game.current == i
-                    and now - max(gone, live.turn_at) >= self.settings.standin_after):
+                    and time.time() >= room.standin_at(i)):
                 room.set_standin(i)
 
     async def _take_over(self):

@@ -78,6 +78,7 @@ class Room:
         self.messages = []  # (number, text) made since the last take_messages
         self.game = None
         self.dice = None
+        self.wait = 40.0  # seconds until a stand-in plays an away seat's turn (the hub's setting)
         if state["game"] is not None:
             self.dice = fairdice.CommitDice(bytes.fromhex(state["secret"]), state["rolls"])
             self.game = Game.from_data(state["game"], self.dice)
@@ -111,7 +112,7 @@ class Room:
         state = {
             "code": code, "created": now or time.time(), "rules": rules.encode(),
             "seats": seats, "status": "lobby", "game": None, "g": 0, "secret": "",
-            "commit": "", "rolls": 0, "seq": 0, "rollog": [],
+            "commit": "", "rolls": 0, "seq": 0, "rollog": [], "actlog": [],
         }
         room = cls(state)
         room._emit({"k": "open", "seat": 0, "name": name})
@@ -162,7 +163,8 @@ class Room:
                 seats.append(None)
                 continue
             row = {"name": seat["name"], "kind": seat["kind"], "creator": seat["creator"],
-                   "away": seat["away"], "standin": seat["standin"]}
+                   "away": seat["away"], "standin": seat["standin"],
+                   "gone": seat.get("gone") if seat["away"] else None}
             if game is not None:
                 s = game.seats[i]
                 row.update(score=s.score, active=s.active, entered=s.entered,
@@ -181,10 +183,30 @@ class Room:
                 legal=[list(a) if a[0] != "keep" else ["keep", list(a[1])]
                        for a in game.legal_actions()],
                 game=st["game"],  # Game.to_data(): a client's engine mirrors it whole
+                standin_at=self._standin_due(),
             )
             if st["status"] == "over":
                 out["secret"] = st["secret"]
         return out
+
+    def standin_at(self, seat):
+        """When (epoch seconds) a stand-in takes seat `seat`'s turn if the
+        seat is away on it: `wait` after the later of the person going and
+        the turn's start."""
+        st = self.state
+        gone = st["seats"][seat].get("gone") or 0.0
+        return round(max(gone, st.get("turn_at", 0.0)) + self.wait, 1)
+
+    def _standin_due(self):
+        """standin_at of the seat to move while it is away and nobody plays
+        for it yet; None otherwise (the pages count down to it)."""
+        game = self.game
+        if self.state["status"] != "playing" or game is None or game.phase == "over":
+            return None
+        seat = self.state["seats"][game.current]
+        if seat is None or seat["kind"] or not seat["away"] or seat["standin"]:
+            return None
+        return self.standin_at(game.current)
 
     def record(self, g):
         """The dice record of finished game `g` (tools/check_dice.py reads
@@ -193,9 +215,16 @@ class Room:
         for rec in st.get("records", []):
             if rec["g"] == g:
                 return rec
-        if g == st["g"] and st["status"] == "over":
+        game = self.game
+        if g == st["g"] and st["status"] == "over" and game is not None:
+            # Everything a replay through the engine needs (tools/check_dice.py):
+            # the seats as the engine got them, every action in order, the
+            # dice of every roll, and the outcome the replay must reach.
             return {"code": st["code"], "g": g, "rules": st["rules"], "commit": st["commit"],
-                    "secret": st["secret"], "rolls": st["rollog"]}
+                    "secret": st["secret"], "rolls": st["rollog"],
+                    "players": [[s.name, s.kind] for s in game.seats],
+                    "actions": st.get("actlog", []),
+                    "scores": [s.score for s in game.seats], "winner": game.winner}
         raise Refused("no_record")
 
     # ------------------------------------------------------------ lobby
@@ -260,6 +289,7 @@ class Room:
         st["commit"] = fairdice.commitment(secret)
         st["rolls"] = 0
         st["rollog"] = []
+        st["actlog"] = []  # [seat, action] of every action of the game, in order
         st["g"] += 1
         st["status"] = "playing"
         self.dice = fairdice.CommitDice(secret)
@@ -269,7 +299,9 @@ class Room:
         for i, seat in enumerate(st["seats"]):
             if seat is None:
                 game.apply(("leave", i))
+                st["actlog"].append([i, ["leave", i]])
         self.game = game
+        st["turn_at"] = round(time.time(), 1)
         self._save_game()
         self._emit({"k": "start", "g": st["g"], "commit": st["commit"]})
 
@@ -296,6 +328,11 @@ class Room:
         for ev in new:
             if ev[0] == "roll":
                 st["rollog"].append([self.dice.rolls, list(ev[2])])
+        st.setdefault("actlog", []).append([seat, _plain(action)])
+        self._note_turn(new)
+        sub = st["seats"][seat].get("sub")
+        if who == "s" and sub is not None:
+            sub["actions"] += 1
         self._save_game()
         self._emit({"k": "act", "seat": seat, "by": who, "a": _plain(action),
                     "ev": [_plain(e) for e in new]})
@@ -316,11 +353,20 @@ class Room:
         if refusal is not None:
             raise Refused(refusal[0], refusal[1])
         game.apply(("leave", seat))
+        st.setdefault("actlog", []).append([seat, ["leave", seat]])
+        self._note_turn(game.events[-1:])
         st["seats"][seat]["token"] = ""  # the seat cannot be taken back
         st["seats"][seat]["standin"] = False
+        st["seats"][seat].pop("sub", None)
         self._save_game()
         self._emit({"k": "leave", "seat": seat})
         self._after_play()
+
+    def _note_turn(self, events):
+        """A new turn began among `events`: its start is the stand-in's
+        clock for an away seat."""
+        if any(ev[0] == "turn" for ev in events):
+            self.state["turn_at"] = round(time.time(), 1)
 
     def _after_play(self):
         game = self.game
@@ -331,15 +377,28 @@ class Room:
 
     # ------------------------------------------------------------ presence
 
-    def set_away(self, seat, away):
-        """Mark a person's seat away (no connection) or back."""
+    def set_away(self, seat, away, at=None):
+        """Mark a person's seat away (no connection since `at`, epoch
+        seconds) or back. Back, the event says what a stand-in played
+        for the person meanwhile (`played`, None when nothing)."""
         s = self.state["seats"][seat]
         if s is None or s["kind"] or s["away"] == away:
             return
         s["away"] = away
-        if not away and s["standin"]:
-            s["standin"] = False
-        self._emit({"k": "away" if away else "back", "seat": seat})
+        if away:
+            s["gone"] = round(at if at is not None else time.time(), 1)
+            self._emit({"k": "away", "seat": seat, "at": s["gone"]})
+            return
+        s["gone"] = None
+        s["standin"] = False
+        played = None
+        sub = s.pop("sub", None)
+        game = self.game
+        if sub is not None and game is not None:
+            now = game.seats[seat]
+            played = {"actions": sub["actions"], "turns": now.turns - sub["turns"],
+                      "points": now.score - sub["score"], "score": now.score}
+        self._emit({"k": "back", "seat": seat, "played": played})
 
     def set_standin(self, seat):
         """A computer plays the away seat's turns until the person is back."""
@@ -347,6 +406,10 @@ class Room:
         if s is None or s["kind"] or s["standin"]:
             return
         s["standin"] = True
+        game = self.game
+        if game is not None:  # what the person will be told when back
+            s["sub"] = {"actions": 0, "turns": game.seats[seat].turns,
+                        "score": game.seats[seat].score}
         self._emit({"k": "standin", "seat": seat})
 
     # ------------------------------------------------------------ events
@@ -375,7 +438,7 @@ class Room:
 
 def _seat(name, kind, token, creator):
     return {"name": name, "kind": kind, "token": token, "creator": creator,
-            "away": False, "standin": False}
+            "away": False, "standin": False, "gone": None}
 
 
 def _plain(value):

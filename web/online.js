@@ -22,7 +22,17 @@
 // the page becomes visible again it pings and waits 2 s for an answer;
 // when the network returns it reconnects at once; else with backoff up to
 // 5 s. zt.online.connects logs why each connection was opened (the tests
-// print and check it).
+// print and check it). The server counts a seat silent for 7 s as gone.
+//
+// Whoever is away is shown with the server's time it went (the same on
+// every page: the server's clock, from `now` in welcome and pong) and, on
+// its turn, the seconds until the stand-in takes over; the person coming
+// back is told what the stand-in played for them.
+//
+// The dice check does not trust the record alone: the page keeps, per room
+// and game (localStorage "zt-dice:CODE:G", the last few), the commitment
+// it was shown when the game began and every roll it showed, and compares
+// the record with both, with the final state's roll count and scores.
 
 import { qrSvg } from "./qr.js";
 
@@ -31,16 +41,27 @@ const DEAD_MS = 8000;
 const WAKE_MS = 2000; // visible again: an answer within this, or a new connection
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 5000];
 const ROOM_KEY = "zt-room:";
+const DICE_KEY = "zt-dice:";
+const DICE_KEPT = 8; // games whose commitment and rolls a browser keeps
 
 const SAY = {
   de: {
     connecting: "Verbinde mit dem Raum…", connected: "Verbunden mit dem Raum", reconnecting: "Verbindung verloren: neuer Versuch…",
     invite: "Einladung zum Raum", link: "Einladungslink", copy: "Link kopieren", copied: "Kopiert", share: "Teilen",
     join: "Mitspielen", name: "Dein Name", watch: "Zuschauen", seats: "Plätze", free: "frei", you: "du",
-    away: "weg seit %s", standin: "der Computer spielt für %s", computer: "Computer", joinTitle: "Mitspielen im Raum %s",
+    away: "Verbindung weg seit %d s (%s)", wait: "%s: Verbindung weg seit %d s, Computer übernimmt in %d s",
+    waitNow: "%s: Verbindung weg seit %d s, Computer übernimmt jetzt",
+    played: "Willkommen zurück: der Computer hat für dich gespielt (Züge: %d, Aktionen: %d, Punkte: %s, jetzt %d).",
+    playedNone: "Willkommen zurück: in der Zwischenzeit hat niemand für dich gespielt.",
+    ckCommit: "der Bericht nennt die Zusage %s…, zu Beginn gezeigt wurde %s…", ckSecret: "das Geheimnis passt nicht zur Zusage",
+    ckNumber: "Wurf %d trägt die Nummer %s (umgestellt oder gekürzt?)", ckRoll: "Wurf %d zeigte %s, das Geheimnis ergibt %s",
+    ckSeen: "Wurf %d wurde als %s gezeigt, der Bericht sagt %s", ckMissing: "Wurf %d wurde gezeigt, fehlt aber im Bericht (gekürzt?)",
+    ckCount: "das Spiel hatte %d Würfe, der Bericht %d", ckScores: "der Bericht nennt die Endstände %s, das Spiel endete mit %s",
+    ckShape: "kein Würfelbericht",
+    standin: "der Computer spielt für %s", computer: "Computer", joinTitle: "Mitspielen im Raum %s",
     started: "Das Spiel läuft schon: du kannst zuschauen.", other: "Dieser Platz wird in einem anderen Tab oder auf einem anderen Gerät gespielt.",
-    here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis (Zusage %s…).",
-    bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json",
+    here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis und zur Zusage vom Spielbeginn (%s…), die %d hier gezeigten zum Bericht, der Endstand zum Spiel.",
+    bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json --commit %s",
     record: "Würfelbericht (JSON)", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
     qr: "QR-Code des Einladungslinks",
   },
@@ -48,10 +69,19 @@ const SAY = {
     connecting: "Connecting to the room…", connected: "Connected to the room", reconnecting: "Connection lost: trying again…",
     invite: "Invitation to the room", link: "Invite link", copy: "Copy link", copied: "Copied", share: "Share",
     join: "Join", name: "Your name", watch: "Watch", seats: "Seats", free: "free", you: "you",
-    away: "away since %s", standin: "the computer plays for %s", computer: "computer", joinTitle: "Join room %s",
+    away: "connection lost %d s ago (%s)", wait: "%s: connection lost %d s ago, the computer takes over in %d s",
+    waitNow: "%s: connection lost %d s ago, the computer takes over now",
+    played: "Welcome back: the computer played for you (turns: %d, actions: %d, points: %s, now %d).",
+    playedNone: "Welcome back: nobody played for you meanwhile.",
+    ckCommit: "the record names the commitment %s…, the start showed %s…", ckSecret: "the secret does not match the commitment",
+    ckNumber: "roll %d is numbered %s (reordered or cut?)", ckRoll: "roll %d showed %s, the secret gives %s",
+    ckSeen: "roll %d was shown as %s, the record says %s", ckMissing: "roll %d was shown but the record lacks it (cut?)",
+    ckCount: "the game had %d rolls, the record %d", ckScores: "the record names the final scores %s, the game ended with %s",
+    ckShape: "not a dice record",
+    standin: "the computer plays for %s", computer: "computer", joinTitle: "Join room %s",
     started: "The game has started: you can watch.", other: "This seat is played in another tab or on another device.",
-    here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret (commitment %s…).",
-    bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json",
+    here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret and the commitment shown at the start (%s…), the %d shown here match the record, the final scores the game.",
+    bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json --commit %s",
     record: "Dice record (JSON)", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
     qr: "QR code of the invite link",
   },
@@ -96,18 +126,37 @@ export async function facesOf(secretHex, k, n) {
   return faces;
 }
 
-// Check a dice record: the secret matches the commitment and every roll is
-// the one the secret gives, numbered without a gap. Null when all is well,
-// else what differs.
-export async function checkRecord(rec) {
+// Check a dice record against what this page saw: `kept` the commitment
+// shown at the start and the rolls shown ({commit, rolls: [[k, dice], ...]},
+// either may be missing), `st` the final state shown. Null when all holds,
+// else [text key, ...values] of the first problem (SAY.ck*).
+export async function checkRecord(rec, kept, st) {
+  if (!rec || typeof rec.secret !== "string" || !/^[0-9a-f]{64}$/.test(rec.secret) || !Array.isArray(rec.rolls)) return ["ckShape"];
+  if (kept && kept.commit && rec.commit !== kept.commit) return ["ckCommit", String(rec.commit).slice(0, 12), kept.commit.slice(0, 12)];
+  // the key and the commitment's input are the secret's 32 raw bytes
   const digest = hex(await crypto.subtle.digest("SHA-256", unhex(rec.secret)));
-  if (digest !== rec.commit) return "commit";
+  if (digest !== rec.commit) return ["ckSecret"];
+  const byNumber = new Map();
   let expect = 1;
-  for (const [k, dice] of rec.rolls) {
-    if (k !== expect) return "roll " + expect;
+  for (const item of rec.rolls) {
+    const [k, dice] = Array.isArray(item) ? item : [];
+    if (k !== expect || !Array.isArray(dice)) return ["ckNumber", expect, JSON.stringify(k)];
     const faces = await facesOf(rec.secret, k, dice.length);
-    if (faces.join() !== dice.join()) return "roll " + k;
+    if (faces.join() !== dice.join()) return ["ckRoll", k, dice.join(" "), faces.join(" ")];
+    byNumber.set(k, dice);
     expect++;
+  }
+  for (const [k, dice] of (kept && kept.rolls) || []) {
+    if (!byNumber.has(k)) return ["ckMissing", k];
+    if (byNumber.get(k).join() !== dice.join()) return ["ckSeen", k, dice.join(" "), byNumber.get(k).join(" ")];
+  }
+  if (st) {
+    if (st.rolls !== rec.rolls.length) return ["ckCount", st.rolls, rec.rolls.length];
+    const shown = st.seats.map((seat) => (seat ? seat.score : null));
+    const said = (rec.scores || []).map((v, i) => (st.seats[i] ? v : null));
+    if (shown.join() !== said.join() || (rec.winner !== undefined && rec.winner !== st.winner)) {
+      return ["ckScores", said.filter((v) => v !== null).join(" "), shown.filter((v) => v !== null).join(" ")];
+    }
   }
   return null;
 }
@@ -127,7 +176,10 @@ export class Online {
     this.tries = 0;
     this.timer = null;
     this.pinger = null;
-    this.awaySince = {}; // seat -> time first seen away
+    this.skew = 0; // the server's clock minus this page's, in ms (welcome and pong say `now`)
+    this.dice = {}; // "CODE:G" -> {commit, rolls}: what this page was shown (see keepDice)
+    this.backNote = null; // what a stand-in played for this seat, said once back
+    this.ticker = setInterval(() => this.tick(), 1000);
     this.reasons = null;
     this.checked = {}; // game number -> the check's text
     this.panel = document.getElementById("online");
@@ -383,6 +435,7 @@ export class Online {
 
   message(msg) {
     this.alive(DEAD_MS);
+    if (typeof msg.now === "number") this.skew = msg.now * 1000 - Date.now();
     if (msg.t === "pong") return;
     if (msg.t === "welcome") {
       this.tries = 0;
@@ -404,8 +457,11 @@ export class Online {
         this.zt.caughtUpMs = performance.now() - this.openedAt;
       }
       this.zt.events = msg.n;
+      this.keepDice(msg);
       this.tell(msg); // the app's step draws the canvas before this returns
       const e = msg.e || {};
+      if (e.k === "back" && e.seat === this.me) this.backNote = this.playedText(e.played);
+      if (e.k === "start") this.backNote = null;
       this.zt.eventTimes.push([msg.n, Date.now(), e.k || "snap", e.seat, e.by]);
       if (this.zt.eventTimes.length > 500) this.zt.eventTimes.shift();
       this.render();
@@ -457,15 +513,87 @@ export class Online {
     return url.toString();
   }
 
+  // ------------------------------------------------------------ the dice seen
+
+  keptDice(g) {
+    const key = `${this.code}:${g}`;
+    if (!this.dice[key]) {
+      let kept = null;
+      try {
+        kept = JSON.parse(this.storage.getItem(`${DICE_KEY}${this.code}:${g}`) || "null");
+      } catch (e) {
+        kept = null;
+      }
+      this.dice[key] = kept && typeof kept === "object" && Array.isArray(kept.rolls) ? kept : { commit: null, rolls: [] };
+    }
+    return this.dice[key];
+  }
+
+  keepDice(msg) {
+    // the commitment of a game as first shown (its start, or the first
+    // state this page got of it) and every roll shown, numbered by the
+    // state's roll count after the event
+    const st = msg.s;
+    if (!st || !st.g || !st.commit) return;
+    const kept = this.keptDice(st.g);
+    let changed = false;
+    if (!kept.commit) {
+      kept.commit = st.commit;
+      changed = true;
+    }
+    const e = msg.e || {};
+    if (e.k === "act") {
+      const rolls = (e.ev || []).filter((x) => x[0] === "roll").map((x) => x[2]);
+      rolls.forEach((dice, j) => kept.rolls.push([st.rolls - (rolls.length - 1 - j), dice]));
+      changed = changed || rolls.length > 0;
+    }
+    if (changed) this.storeDice(st.g, kept);
+  }
+
+  storeDice(g, kept) {
+    kept.at = Date.now();
+    try {
+      this.storage.setItem(`${DICE_KEY}${this.code}:${g}`, JSON.stringify(kept));
+      const keys = [];
+      for (let i = 0; i < this.storage.length; i++) {
+        const key = this.storage.key(i);
+        if (key && key.startsWith(DICE_KEY)) keys.push(key);
+      }
+      // the oldest games go first (keys are not ordered: the kept time is)
+      if (keys.length > DICE_KEPT) {
+        const aged = keys.map((k) => [JSON.parse(this.storage.getItem(k) || "{}").at || 0, k]).sort((a, b) => a[0] - b[0]);
+        for (const [, k] of aged.slice(0, keys.length - DICE_KEPT)) this.storage.removeItem(k);
+      }
+    } catch (e) {
+      // no storage: kept for this tab only
+    }
+  }
+
+  playedText(played) {
+    if (!played || !played.actions) return this.say("playedNone");
+    const sign = played.points > 0 ? "+" + played.points : String(played.points);
+    return fmt(this.say("played"), played.turns, played.actions, sign, played.score);
+  }
+
+  serverNow() {
+    return Date.now() + this.skew;
+  }
+
+  tick() {
+    // while somebody is away in a game, the seconds go on
+    const st = this.state;
+    if (this.code && st && st.status === "playing" && st.seats.some((s) => s && s.away)) this.render();
+  }
+
   async check(st) {
     if (this.checked[st.g] !== undefined) return;
     this.checked[st.g] = "";
     try {
       const r = await fetch(`/api/rooms/${this.code}/games/${st.g}`);
       const rec = await r.json();
-      const wrong = await checkRecord(rec);
-      this.checked[st.g] = wrong === null ? fmt(this.say("checked"), rec.rolls.length, rec.commit.slice(0, 12)) : fmt(this.say("bad"), wrong);
-      this.zt.diceCheck = wrong === null ? "ok" : wrong;
+      const wrong = await checkRecord(rec, this.keptDice(st.g), st);
+      this.checked[st.g] = wrong === null ? fmt(this.say("checked"), rec.rolls.length, rec.commit.slice(0, 12), this.keptDice(st.g).rolls.length) : fmt(this.say("bad"), fmt(this.say(wrong[0]), ...wrong.slice(1)));
+      this.zt.diceCheck = wrong === null ? "ok" : wrong[0];
     } catch (e) {
       this.checked[st.g] = fmt(this.say("bad"), String(e));
     }
@@ -532,10 +660,13 @@ export class Online {
       const st = this.state;
       if (st) {
         if (st.status === "playing" && st.seats[st.cur]) parts.push(el("p", fmt(this.say("turn"), st.seats[st.cur].name)));
+        const waiting = this.waitText(st);
+        if (waiting) parts.push(el("p", waiting, { role: "status", "data-wait": "" }));
+        if (this.backNote) parts.push(el("p", this.backNote, { role: "status", "data-back": "" }));
         parts.push(this.seatList(st));
         if (st.status === "over" && this.checked[st.g]) {
           parts.push(el("p", this.checked[st.g], { "data-check": this.zt.diceCheck || "" }));
-          parts.push(el("p", this.say("howto")));
+          parts.push(el("p", fmt(this.say("howto"), this.keptDice(st.g).commit || st.commit)));
           parts.push(el("a", this.say("record"), { href: `/api/rooms/${this.code}/games/${st.g}` }));
         }
       }
@@ -559,12 +690,22 @@ export class Online {
     return this.qr.svg;
   }
 
+  waitText(st) {
+    // why the table waits: the seat to move lost its line, and when the
+    // computer takes over (the server's times)
+    const seat = st.status === "playing" ? st.seats[st.cur] : null;
+    if (!seat || !seat.away || seat.standin || !seat.gone) return null;
+    const now = this.serverNow() / 1000;
+    const since = Math.max(0, Math.round(now - seat.gone));
+    if (!st.standin_at) return null;
+    const left = Math.ceil(st.standin_at - now);
+    return left > 0 ? fmt(this.say("wait"), seat.name, since, left) : fmt(this.say("waitNow"), seat.name, since);
+  }
+
   seatList(st) {
     const ul = el("ul", null, { "aria-label": this.say("seats") });
-    const now = Date.now();
+    const now = this.serverNow() / 1000;
     st.seats.forEach((seat, i) => {
-      if (seat && seat.away && !this.awaySince[i]) this.awaySince[i] = now;
-      if (!seat || !seat.away) delete this.awaySince[i];
       let text = `${i + 1}. `;
       if (!seat) text += this.say("free");
       else {
@@ -573,7 +714,10 @@ export class Online {
         if (i === this.me) text += ` (${this.say("you")})`;
         if (seat.score !== undefined) text += ": " + fmt(this.say("score"), seat.score);
         if (seat.standin) text += "; " + fmt(this.say("standin"), seat.name);
-        else if (seat.away) text += "; " + fmt(this.say("away"), new Date(this.awaySince[i]).toLocaleTimeString(this.lang()));
+        else if (seat.away && seat.gone) {
+          const since = Math.max(0, Math.round(now - seat.gone));
+          text += "; " + fmt(this.say("away"), since, new Date(seat.gone * 1000).toLocaleTimeString(this.lang()));
+        }
       }
       ul.append(el("li", text));
     });

@@ -80,8 +80,20 @@ class Switch:
             if not link["dead"]:
                 ws.send(message)
 
+        def close_page(code, reason):
+            # a dead link carries no close either (the server closes a
+            # silent seat's connection after 7 s: the page must not hear it)
+            if not link["dead"]:
+                ws.close(code=code, reason=reason)
+
+        def close_server(code, reason):
+            if not link["dead"]:
+                server.close(code=code, reason=reason)
+
         ws.on_message(to_server)
         server.on_message(to_page)
+        server.on_close(close_page)
+        ws.on_close(close_server)
         self.links.append(link)
 
     def cut(self):

@@ -16,6 +16,12 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
+pytest.importorskip("jsonschema", reason="the server group is missing (make test installs it)")
+
+from server import client  # noqa: E402
+from tests.server import schema  # noqa: E402
+
+client.CHECK = schema.check  # every message the tests receive, against the protocol's schema
 
 ROOT = Path(__file__).resolve().parents[2]
 # Short timings: away after 0.4 s, a stand-in after 0.8 s more, computers

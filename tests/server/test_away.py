@@ -23,7 +23,7 @@ def test_absent_seat_taken_over_and_given_back(server):
         await a.connect()
         await b.connect()
         await b.close()
-        await a.until(lambda c: any(e == {"k": "away", "seat": 1} for _, e in c.events), 10)
+        await a.until(lambda c: any(e["k"] == "away" and e["seat"] == 1 for _, e in c.events), 10)
         assert a.state["seats"][1]["away"] and not a.state["seats"][1]["standin"]
         await finish_turn(a)
         await a.until(lambda c: c.state["seats"][1]["standin"], 10)
@@ -33,7 +33,7 @@ def test_absent_seat_taken_over_and_given_back(server):
         assert played and all(e["by"] == "s" for e in played)
         # Bert comes back: the seat is his again.
         await b.reconnect()
-        await a.until(lambda c: any(e == {"k": "back", "seat": 1} for _, e in c.events), 10)
+        await a.until(lambda c: any(e["k"] == "back" and e["seat"] == 1 for _, e in c.events), 10)
         assert not a.state["seats"][1]["standin"] and not a.state["seats"][1]["away"]
         await finish_turn(a)
         await b.until(lambda c: c.my_turn(), 10)

@@ -132,7 +132,8 @@ def test_whole_game_two_people_and_a_computer_and_the_dice_check(server, tmp_pat
     assert len(record["rolls"]) == final["rolls"] > 0
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
-    ok = subprocess.run([sys.executable, "tools/check_dice.py", str(path)], cwd=ROOT,
+    ok = subprocess.run([sys.executable, "tools/check_dice.py", str(path),
+                         "--commit", final["commit"]], cwd=ROOT,
                         capture_output=True, text=True)
     assert ok.returncode == 0, ok.stdout
     assert "OK: %d rolls" % len(record["rolls"]) in ok.stdout
@@ -140,7 +141,8 @@ def test_whole_game_two_people_and_a_computer_and_the_dice_check(server, tmp_pat
     number, faces = record["rolls"][len(record["rolls"]) // 2]
     faces[0] = faces[0] % 6 + 1
     path.write_text(json.dumps(record))
-    bad = subprocess.run([sys.executable, "tools/check_dice.py", str(path)], cwd=ROOT,
+    bad = subprocess.run([sys.executable, "tools/check_dice.py", str(path),
+                         "--commit", final["commit"]], cwd=ROOT,
                          capture_output=True, text=True)
     assert bad.returncode == 1
     assert "roll %d showed" % number in bad.stdout

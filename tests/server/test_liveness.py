@@ -1,0 +1,198 @@
+"""A seat whose line freezes (issue 31): no FIN, no RST, the socket stays
+open and simply carries nothing. A TCP proxy in the test stands for the
+network: it forwards until `freeze()`, then keeps both sockets open and
+passes nothing on. The room must show the seat away within 10 s of its
+last message, stamped with the server's time of that message, let the
+stand-in play `--standin-after` seconds from then, and tell the person
+coming back what was played for them."""
+
+import asyncio
+import time
+
+from server.client import Client, create_room, join_room
+from server.liveness import SILENT_AFTER
+
+STANDIN_AFTER = 12.0  # longer than the silence takes to notice
+LIMIT_S = 10.0  # the issue: away on every page within 10 s of the last message
+
+
+class FreezingProxy:
+    """127.0.0.1:port -> target port, byte for byte, until frozen."""
+
+    def __init__(self, target_port):
+        self.target_port = target_port
+        self.frozen = False
+        self.writers = []
+        self.server = None
+        self.port = 0
+
+    async def start(self):
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    def freeze(self):
+        """From now on nothing passes either way; nothing is closed."""
+        self.frozen = True
+
+    async def _serve(self, reader, writer):
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        self.writers += [writer, up_writer]
+
+        async def pipe(src, dst):
+            while True:
+                data = await src.read(65536)
+                if not data:
+                    break
+                if not self.frozen:
+                    dst.write(data)
+                    await dst.drain()
+            if not self.frozen:
+                dst.close()
+
+        try:
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer),
+                                 return_exceptions=True)
+        except asyncio.CancelledError:  # the test's loop ends
+            pass
+
+    async def stop(self):
+        for w in self.writers:
+            w.close()
+        if self.server is not None:
+            self.server.close()
+
+
+def test_a_frozen_line_is_away_within_seconds_and_the_standin_plays_on_time(server_factory):
+    server = server_factory("--away-after", "5", "--standin-after", str(STANDIN_AFTER))
+    info = create_room(server.base, "Anna", people=2)
+    bert = join_room(server.base, info["code"], "Bert")
+
+    async def go():
+        proxy = FreezingProxy(server.port)
+        await proxy.start()
+        a = Client(server.base, info["code"], info["token"])
+        b = Client("http://127.0.0.1:%d" % proxy.port, info["code"], bert["token"])
+        await a.connect()
+        await b.connect()
+        # Anna's turn to its end: Bert's turn begins, Bert is there.
+        while a.my_turn():
+            await a.play(a.choose())
+        await b.until(lambda c: c.my_turn(), 10)
+        # Bert's last message goes through; then the line freezes.
+        pongs = b.pongs
+        await b.send({"t": "ping"})
+        last = time.time()
+        await b.until(lambda c: c.pongs > pongs, 5)
+        proxy.freeze()
+        away = await a.until(lambda c: any(e["k"] == "away" and e["seat"] == 1
+                                           for _, e in c.events), LIMIT_S + 5)
+        seen_away = time.time()
+        at = away["e"]["at"]
+        print("away shown %.1f s after the last message (stamped %.1f s after it)"
+              % (seen_away - last, at - last))
+        assert seen_away - last <= LIMIT_S
+        assert seen_away - last >= SILENT_AFTER - 0.5  # not before the heartbeats were missed
+        assert abs(at - last) <= 1.0  # the time it went, not when it was noticed
+        state = a.state
+        assert state["seats"][1]["away"] and state["seats"][1]["gone"] == at
+        assert state["standin_at"] == round(at + STANDIN_AFTER, 1)
+        # The stand-in: STANDIN_AFTER from the last message, not from the notice.
+        await a.until(lambda c: c.state["seats"][1]["standin"], STANDIN_AFTER + 5)
+        started = time.time()
+        print("stand-in began %.1f s after the last message" % (started - last))
+        assert at + STANDIN_AFTER - 0.3 <= started <= at + STANDIN_AFTER + 1.5
+        await a.until(lambda c: c.state["cur"] == 0, 30)  # it played Bert's turn out
+        played = [e for _, e in a.events if e["k"] == "act" and e["seat"] == 1]
+        assert played and all(e["by"] == "s" for e in played)
+        # Bert's page reconnects (a new line): told what was played for him.
+        await b.reconnect(server.base)
+        await b.until(lambda c: any(e["k"] == "back" and e["seat"] == 1
+                                    for _, e in c.events), 10)
+        back = next(e for _, e in b.events if e["k"] == "back" and e["seat"] == 1)
+        assert back["played"]["actions"] == len(played)
+        assert back["played"]["turns"] == 1
+        assert back["played"]["score"] == b.state["seats"][1]["score"]
+        assert not b.state["seats"][1]["away"] and b.state["seats"][1]["gone"] is None
+        await a.close()
+        await b.close()
+        await proxy.stop()
+
+    asyncio.run(asyncio.wait_for(go(), 90))
+
+
+def test_a_quiet_client_that_pings_stays(server_factory):
+    # The heartbeat alone keeps a seat: 2.5 x SILENT_AFTER of nothing else.
+    server = server_factory("--away-after", "5")
+    info = create_room(server.base, "Anna", people=2)
+    bert = join_room(server.base, info["code"], "Bert")
+
+    async def go():
+        a = Client(server.base, info["code"], info["token"])
+        b = Client(server.base, info["code"], bert["token"])
+        await a.connect()
+        await b.connect()
+        await asyncio.sleep(2.5 * SILENT_AFTER)
+        assert not any(e["k"] == "away" for _, e in a.events), a.events
+        await b.close()
+        await a.close()
+
+    asyncio.run(asyncio.wait_for(go(), 60))
+
+
+def test_a_client_that_never_pings_is_closed_and_shown_away(server_factory):
+    server = server_factory("--away-after", "5")
+    info = create_room(server.base, "Anna", people=2)
+    bert = join_room(server.base, info["code"], "Bert")
+
+    async def go():
+        a = Client(server.base, info["code"], info["token"])
+        b = Client(server.base, info["code"], bert["token"], heartbeat=None)
+        await a.connect()
+        await b.connect()
+        began = time.monotonic()
+        try:
+            while await b.recv(SILENT_AFTER + 3) is not None:
+                pass
+        except asyncio.TimeoutError:
+            raise AssertionError("the silent connection was not closed")
+        assert b.close_code == 4005
+        assert SILENT_AFTER - 0.5 <= time.monotonic() - began <= SILENT_AFTER + 1.5
+        await a.until(lambda c: any(e["k"] == "away" and e["seat"] == 1
+                                    for _, e in c.events), 5)
+        await a.close()
+
+    asyncio.run(asyncio.wait_for(go(), 60))
+
+
+def test_a_frozen_line_to_the_other_process_is_stamped_by_its_last_message(
+        redis_url, server_factory, tmp_path):
+    # With Redis the frozen connection may be served by a process that does
+    # not own the room: its silence crosses to the owner with its time.
+    a_proc = server_factory("--redis", redis_url, "--away-after", "5", data=tmp_path / "a")
+    b_proc = server_factory("--redis", redis_url, "--away-after", "5", data=tmp_path / "b")
+    info = create_room(a_proc.base, "Anna", people=2)  # owned by A
+    bert = join_room(a_proc.base, info["code"], "Bert")
+
+    async def go():
+        proxy = FreezingProxy(b_proc.port)
+        await proxy.start()
+        a = Client(a_proc.base, info["code"], info["token"])
+        b = Client("http://127.0.0.1:%d" % proxy.port, info["code"], bert["token"])
+        await a.connect()
+        await b.connect()
+        pongs = b.pongs
+        await b.send({"t": "ping"})
+        last = time.time()
+        await b.until(lambda c: c.pongs > pongs, 5)
+        proxy.freeze()
+        away = await a.until(lambda c: any(e["k"] == "away" and e["seat"] == 1
+                                           for _, e in c.events), LIMIT_S + 5)
+        seen_away = time.time()
+        print("other process: away shown %.1f s after the last message, stamped %+.1f s"
+              % (seen_away - last, away["e"]["at"] - last))
+        assert seen_away - last <= LIMIT_S
+        assert abs(away["e"]["at"] - last) <= 1.0
+        await a.close()
+        await proxy.stop()
+
+    asyncio.run(asyncio.wait_for(go(), 60))
