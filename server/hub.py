@@ -636,14 +636,14 @@ class Hub:
         """Close the seat connections that stopped talking and count their
         seats gone from their last message (server/liveness.py)."""
         for conn in silent(list(self.conns.values()), now):
-            log.info("room %s: seat %d silent for %.1f s: gone", conn.code, conn.seat,
+            log.info("room %s: seat %d silent for %.1f s: gone", code_tag(conn.code), conn.seat,
                      now - conn.heard)
             conn.close(CLOSE_SILENT)  # a frozen peer may never read it: the seat goes anyway
             try:
                 await self.presence(conn.code, conn.seat, self.proc, conn.id, False,
                                     wall(conn.heard, now))
             except Exception:  # the owner may be gone: its successor asks anew
-                log.debug("presence lost for %s", conn.code, exc_info=True)
+                log.debug("presence lost for %s", code_tag(conn.code), exc_info=True)
 
     async def _tick(self, live, now):
         async with live.lock:
