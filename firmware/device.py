@@ -30,8 +30,10 @@ The buzzer (firmware/sound.py, which never blocks the loop) loads only on
 boards that have one: a boot carries no code it does not need.
 """
 
+import gc
 import os
 
+from firmware import recovery
 from firmware.buttons import NAMES
 from firmware.clock import ticks_diff
 from firmware.files import CONTRAST
@@ -355,11 +357,28 @@ class Device(Supervisor):
         self.active_at = self.clock.ticks_ms()
         self.wakes += 1
 
+    def last_resort(self, error):
+        """Handling a failure failed too (`error`): let go of everything,
+        log what the heap allows (firmware.recovery.log_reset: a "reset"
+        entry, so it is counted, never silent) and reset the chip. The
+        next boot resumes the saved game as after a power cut (every
+        decision is saved). Never the REPL: a player cannot reach it."""
+        self.app = None
+        self.spare = None
+        gc.collect()
+        if self.fs is not None:
+            try:
+                recovery.log_reset(self.fs, error, self.clock.ticks_ms())
+            except Exception:  # a broken flash: reset all the same
+                pass
+        self.machine.reset()
+
     def loop(self, max_steps=None, hook=None, guard=False):
         """Step until `max_steps` steps (None: for ever) or until `hook(self)`,
         called before each step, returns True; returns the steps taken.
         With `guard` an error out of a step goes to firmware.supervisor (an
-        error of the hook still ends the loop)."""
+        error of the hook still ends the loop), and an error while that
+        handles it to `last_resort`."""
         n = 0
         while max_steps is None or n < max_steps:
             if hook is not None and hook(self):
@@ -368,7 +387,11 @@ class Device(Supervisor):
                 try:
                     self.step()
                 except Exception as e:  # (KeyboardInterrupt is no Exception: Ctrl-C stops)
-                    self.failed(e, self.clock.ticks_ms())
+                    try:
+                        self.failed(e, self.clock.ticks_ms())
+                    except Exception as again:
+                        self.last_resort(again)
+                        break  # (the chip restarts; a fake machine returns)
             else:
                 self.step()
             n += 1
