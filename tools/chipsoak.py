@@ -467,6 +467,8 @@ def format_table(res):
             "%s %d" % (k, v) for k, v in sorted(res["cut_screens"].items(),
                                                key=lambda kv: -kv[1])))
         out.append("power cuts in a flash write: %d" % res.get("cut_in_write", 0))
+        never = sorted(set(res.get("screens") or {}) - set(res["cut_screens"]))
+        out.append("screens visited that no cut landed in: " + (", ".join(never) or "none"))
     if res.get("screens"):
         out.append("screens visited (times): " + ", ".join(
             "%s %d" % (k, v) for k, v in sorted(res["screens"].items(), key=lambda kv: -kv[1])))

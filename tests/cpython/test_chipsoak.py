@@ -140,6 +140,7 @@ def test_resets_and_the_heap_per_screen_are_counted(tmp_path, monkeypatch, capsy
     assert re.search(r"title\s+1\s+81.1 KB\s+22.7 KB", out), out
     assert "power cuts by screen on top (times): settings 1" in out
     assert "power cuts in a flash write: 1" in out
+    assert "screens visited that no cut landed in: title" in out
 
 
 def test_bursts_are_fast_and_long_holds_are_long():
