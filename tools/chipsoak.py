@@ -2,6 +2,7 @@
 
     python -m tools.chipsoak [--seeds 20] [--first-seed 1] [--minutes 100]
         [--cuts 2] [--jobs 1] [--board NAME] [--keep DIR] [--json] [--wall-limit MIN]
+        [--every-screen]
         --firmware firmware.elf --bootrom bootrom.mjs --rp2040js node_modules
 
 A soak, not a test: `make test` covers its generator and its report reading
@@ -34,7 +35,11 @@ What it does:
    its end when it writes less). Flash writes take their real time
    (`--flash-busy 45,0.5`). Each part boots from the flash the previous
    part left (`--save-fs` / `--fs`); the screen each cut landed in is
-   counted. A reset of the chip (the last resort, the watchdog) ends a
+   counted. With `--every-screen` each cut part is played again from the
+   flash it booted from (the dice are seeded: it goes the same way) and
+   cut (`--cut-at-ms`) in the first of its screens that no cut of the run
+   landed in yet, questions and dialogs included; the next part boots
+   from that flash. A reset of the chip (the last resort, the watchdog) ends a
    part (`--on-reset exit`) and is counted; the next part boots from the
    flash it left.
 3. After each part it reads /data/error.log (and error.log.1) from the
@@ -501,6 +506,9 @@ def parse_args(argv=None):
                     help="start no new part after MIN wall minutes")
     ap.add_argument("--jobs", type=int, default=1,
                     help="runs at once, one harness process each (default 1; up to the cores)")
+    ap.add_argument("--every-screen", action="store_true",
+                    help="after each cut part, play it again and cut in the first screen of it "
+                         "no cut of the run landed in yet (the next part boots from there)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--keep", metavar="DIR", help="keep the tree, scripts, images and output")
     add_part_args(ap)
@@ -544,6 +552,7 @@ def soak_seed(args, parts, work, seed, image, part_ms, t_start, log):
             notes.append("wall limit reached: seed %d stopped before part %d" % (seed, part + 1))
             break
         cut = part < n_parts - 1
+        start_image, start_entries = image, entries
         t = part_timeline(seed, part, part_ms, cut)
         out = work / ("seed%d-part%d" % (seed, part + 1))
         if out.exists():
@@ -615,7 +624,76 @@ def soak_seed(args, parts, work, seed, image, part_ms, t_start, log):
             notes.append("seed %d part %d saved no flash: the run stops" % (seed, part + 1))
             break
         image = saved
+        if cut and getattr(args, "every_screen", False) and end != "reset":
+            target = uncut_screen(seen["screens"], out_of["cut_screens"])
+            if target is not None:
+                replayed = _replay_cut(args, parts, work, seed, part, t, start_image,
+                                       start_entries, fresh, target, out_of, log)
+                if replayed is not None:
+                    image, entries = replayed
     return out_of
+
+
+def uncut_screen(screens, cut_screens, settle_ms=150):
+    """(screen, instant) for a replay's cut: the first screen of a part's
+    `screens` ([(ms, name, lang)] in order) that no cut of the run landed
+    in yet, and an instant `settle_ms` after it came up (halfway to the
+    next when that is sooner); None when every screen there had a cut."""
+    for i, (ms, name, _lang) in enumerate(screens[:-1]):
+        if name in cut_screens:
+            continue
+        after = screens[i + 1][0]
+        if after - ms < 2:
+            continue
+        return name, ms + min(settle_ms, (after - ms) // 2)
+    return None
+
+
+def _replay_cut(args, parts, work, seed, part, t, image, entries, seen_fresh, target, out_of,
+                log):
+    """--every-screen: play part `part` again from the flash it booted
+    from (`image`; the dice are seeded, so it goes the same way) and cut
+    the power at the instant `target` = (screen, ms) was on top; the next
+    part boots from that flash. Returns (image, log entries) for the next
+    part, or None when the replay left no flash."""
+    name, at = target
+    run = out_of["run"]
+    out = work / ("seed%d-part%d-cut" % (seed, part + 1))
+    if out.exists():
+        shutil.rmtree(out)
+    t0 = time.time()
+    code, report, serial = run_part(parts, args.board, image, t.text(), out, at + 60000,
+                                    ["--cut-at-ms", str(at)])
+    run["wall_s"] += time.time() - t0
+    run["parts"] += 1
+    run["emulated_ms"] += (report or {}).get("emulated_ms") or 0
+    end = (report or {}).get("end_reason")
+    seen = parse_serial(serial)
+    on_top = seen["screens"][-1][1] if seen["screens"] else "boot"
+    if end == "power-cut":
+        run["cuts"] += 1
+        out_of["cut_screens"][on_top] = out_of["cut_screens"].get(on_top, 0) + 1
+    if on_top != name:
+        out_of["notes"].append("seed %d part %d: the replay cut on %s, not %s" % (
+            seed, part + 1, on_top, name))
+    saved = out / "flash.img"
+    now_entries = log_entries(read_logs(saved))
+    known = [(e[0], e[1]) for e in seen_fresh]  # the first play's failures, counted there
+    fresh = [e for e in new_entries(entries, now_entries) if (e[0], e[1]) not in known]
+    for ms, kind, tb in fresh:
+        out_of["failures"].append({"seed": seed, "part": part + 1, "ms": ms, "type": kind,
+                                   "traceback": tb + " (the replay)"})
+    resets = len([e for e in fresh if e[1] in RESET_KINDS])
+    run["resets"] += resets
+    run["failures"] += len(fresh) - resets + (1 if seen["tracebacks"] else 0)
+    if seen["tracebacks"]:
+        out_of["failures"].append({"seed": seed, "part": part + 1, "ms": "-", "type": "run",
+                                   "traceback": "a traceback on the serial (see %s)" % out})
+    log("chipsoak: seed %d part %d replayed to a cut at %d ms on %s (%s): %d failures" % (
+        seed, part + 1, at, on_top, end, len(fresh)))
+    if not saved.exists() or code not in (0, 5):
+        return None
+    return saved, now_entries
 
 
 def main(argv=None):

@@ -353,3 +353,50 @@ def test_jobs_run_seeds_at_once_and_the_table_is_the_same(tmp_path, monkeypatch,
         tables[jobs] = (rows, [line for line in out.splitlines() if line.startswith("failure")])
     assert tables[1] == tables[2]
     assert tables[2][1]  # the failures are listed
+
+
+def test_the_first_uncut_screen_of_a_part_and_its_instant():
+    screens = [(25, "title", "de"), (1300, "setup", "de"), (1400, "rules_edit", "de"),
+               (2500, "rules_unsaved", "de"), (2600, "rules_edit", "de")]
+    assert chipsoak.uncut_screen(screens, {}) == ("title", 175)
+    assert chipsoak.uncut_screen(screens, {"title": 1}) == ("setup", 1350)  # halfway: 100 ms
+    assert chipsoak.uncut_screen(screens, {"title": 1, "setup": 2, "rules_edit": 1}) == (
+        "rules_unsaved", 2550)
+    every = {"title": 1, "setup": 1, "rules_edit": 1, "rules_unsaved": 1}
+    assert chipsoak.uncut_screen(screens, every) is None  # (the last one: no end known)
+
+
+def test_every_screen_replays_a_cut_part_into_its_uncut_screen(tmp_path, monkeypatch, capsys):
+    calls = []
+    serial = ("[ 30.0 ms] @scr ms=25 title de\n[ 1310.0 ms] @scr ms=1300 confirm de\n"
+              "[ 2010.0 ms] @scr ms=2000 title de\n")
+
+    def fake_run(parts, board, image, script, out, max_ms, extra=()):
+        calls.append((out.name, Path(image).name, list(extra), str(image)))
+        out.mkdir(parents=True)
+        (out / "flash.img").write_text(out.name)
+        if "--cut-at-ms" in extra:
+            return 0, {"emulated_ms": 1450, "end_reason": "power-cut"}, serial[:serial.index(
+                "[ 2010")]
+        if out.name.endswith("part1"):
+            return 0, {"emulated_ms": 9000, "end_reason": "power-cut"}, serial
+        return 0, {"emulated_ms": 9000, "end_reason": "script-done"}, ""
+
+    monkeypatch.setattr(chipsoak, "stage_tree", lambda board, tree, bench: tree.mkdir(
+        parents=True))
+    monkeypatch.setattr(chipsoak, "pack_image", lambda tree, image: image.write_bytes(b""))
+    monkeypatch.setattr(chipsoak, "run_part", fake_run)
+    monkeypatch.setattr(chipsoak, "ready_parts", lambda args: {"firmware": "fw"})
+    monkeypatch.setattr(chipsoak, "read_logs", lambda image: "")
+    code = chipsoak.main(["--seeds", "1", "--minutes", "0.3", "--cuts", "1", "--every-screen",
+                          "--keep", str(tmp_path / "work")])
+    out = capsys.readouterr().out
+    assert code == 0
+    # part 1 ends its own way on title; its replay from the same flash cuts on confirm
+    # (the first screen no cut landed in), and part 2 boots from the replay's flash
+    assert calls[0][:2] == ("seed1-part1", "seed1-part0.img")
+    assert calls[1][:3] == ("seed1-part1-cut", "seed1-part0.img", ["--cut-at-ms", "1450"])
+    assert calls[2][0] == "seed1-part2" and calls[2][3].endswith("seed1-part1-cut/flash.img")
+    assert (tmp_path / "work" / "seed1-part1-cut" / "flash.img").read_text() == "seed1-part1-cut"
+    assert "power cuts by screen on top (times): " in out
+    assert "confirm 1" in out and "title 1" in out and "power cuts 2" in out
