@@ -47,6 +47,13 @@ WARM = ("engine.scoring", "engine.game", "engine.levels", "engine.rules", "firmw
         "firmware.screens.help", "engine.odds",
         "engine.turnplan", "engine.plan_solver", "engine.bots", "engine.master", "engine.view",
         "engine.coach", "firmware.tip_words", "firmware.coach_view", "firmware.screens.rules_edit")
+# The room the warm-up keeps from its start for the qstr pool its names ask
+# for (1280 entries, about 9 KB on the chip: firmware.qstr_warmup). Taken
+# in one block while the heap is still whole, it is let go of only when a
+# warm step finds no longer run (the first presses have cut the heap up
+# meanwhile), so that step's retry gets it: the warm-up's allocations do
+# not depend on what the presses did. Released when the warm-up ends.
+POOL_ROOM = 10240
 
 
 MEMO = 32  # texts `App.t` keeps for the current screens
@@ -81,6 +88,7 @@ class App:
         self._memo = {}  # key: text, for the screens on the stack now (see `t`)
         self._memo_at = -1  # `version` when the memo was started
         self.warming = None  # the WARM modules still to warm up (warm_step)
+        self.pool_room = None  # the block kept for the warm-up's qstr pool (POOL_ROOM)
         self.dirty = True
         from firmware.ui import Ui
 
@@ -212,27 +220,37 @@ class App:
 
         gc.collect()  # the first frame's garbage goes before a qstr pool is asked for
         self.warming = list(WARM)
+        try:
+            self.pool_room = bytearray(POOL_ROOM)  # (see POOL_ROOM)
+        except MemoryError:
+            self.pool_room = None
 
     def warm_step(self):
-        """Warm up the next WARM module: intern the names of its .mpy file
-        (firmware.qstr_warmup), or, where it is a source, import it and
-        forget it again with whatever it loaded (its code leaves the heap
-        at the next collection). The device calls it between polls while
-        no press waits, until `warming` is None."""
+        """Warm up the next WARM module (`warm_module`). When it finds no
+        run long enough for a new qstr pool, the room kept for that since
+        `warm_up` is let go of and the module goes again (a name already
+        in costs a lookup): a MemoryError of the retry is a real failure.
+        The device calls this between polls while no press waits, until
+        `warming` is None."""
         warming = self.warming
         if warming is None:
             return
-        from firmware.qstr_warmup import intern_module
-
         name = warming.pop(0)
-        if not intern_module(name):
-            before = [k for k in sys.modules]
-            __import__(name)
-            for loaded in [k for k in sys.modules if k not in before]:
-                _forget(loaded)
+        try:
+            warm_module(name)
+        except MemoryError:
+            if self.pool_room is None:
+                raise
+            self.pool_room = None
+            import gc
+
+            gc.collect()
+            warm_module(name)
         if not warming:
             self.warming = None
-            _forget("firmware.qstr_warmup")
+            self.pool_room = None
+            if "firmware.qstr_warmup" in sys.modules:
+                _forget("firmware.qstr_warmup")
 
     def release_modules(self):
         """Forget the modules of RELEASED that no screen on the stack comes
@@ -343,6 +361,20 @@ def make_app(board, canvas, store, dice, tables=None, now=0, sound=True):
     app = App(canvas, board.WIDTH, board.HEIGHT, store, dice, tables, now)
     app.has_sound = sound and getattr(board, "BUZZER", None) is not None
     return app
+
+
+def warm_module(name):
+    """Intern the names of module `name` from its .mpy file
+    (firmware.qstr_warmup), or, where it is a source, import it and forget
+    it again with whatever it loaded (its code leaves the heap at the next
+    collection)."""
+    from firmware.qstr_warmup import intern_module
+
+    if not intern_module(name):
+        before = [k for k in sys.modules]
+        __import__(name)
+        for loaded in [k for k in sys.modules if k not in before]:
+            _forget(loaded)
 
 
 def frozen(path=None):

@@ -22,6 +22,9 @@ while asleep, so it resumes exactly where it was, and the waking press is
 swallowed (it never reaches the app; the screen was dark). A press on a
 dimmed screen brightens it and does count (the screen was readable).
 
+The hardware watchdog (firmware.watchdog) is fed every pass: a loop that
+stops stepping ends in a reset, Ctrl-C stops it for the REPL.
+
 Everything the loop touches is passed in (`machine`, `clock`, the entropy
 source, the store), so tests run it on `tools/fakes/machine.py` with a
 virtual clock, under CPython and the MicroPython Unix port.
@@ -30,8 +33,10 @@ The buzzer (firmware/sound.py, which never blocks the loop) loads only on
 boards that have one: a boot carries no code it does not need.
 """
 
+import gc
 import os
 
+from firmware import recovery
 from firmware.buttons import NAMES
 from firmware.clock import ticks_diff
 from firmware.files import CONTRAST
@@ -148,6 +153,10 @@ def make_store(root=DATA_DIR):
 # ------------------------------------------------------------ the loop
 
 
+def _nothing():
+    """The feed of no watchdog."""
+
+
 class Device(Supervisor):
     """The running handheld: steps the app, pushes frames, dims and sleeps;
     a failure of the app goes firmware.supervisor's way.
@@ -182,6 +191,8 @@ class Device(Supervisor):
         self.profile = False  # print an @prof line per frame (bench.json)
         self.heap = False  # collect and print an @heap line per frame (bench.json)
         self.settings_version = getattr(app, "settings_version", 0)  # the app's, applied
+        self.watchdog = None  # firmware.watchdog.Watchdog once started (`watch`)
+        self.feed = _nothing  # its feed: every pass, every frame sent mid-step
         app.show_now = self.show_now  # feedback frames in the middle of a step
 
     def apply_settings(self):
@@ -202,9 +213,16 @@ class Device(Supervisor):
         if self.buzzer is not None:
             self.buzzer.on = settings["sound"]
 
+    def watch(self, watchdog):
+        """Feed `watchdog` (firmware.watchdog.Watchdog, or None) from now on."""
+        self.watchdog = watchdog
+        self.feed = _nothing if watchdog is None else watchdog.feed
+
     def step(self):
-        """One loop pass while awake, one light-sleep slice while asleep."""
+        """One loop pass while awake, one light-sleep slice while asleep
+        (each feeds the watchdog)."""
         self.steps += 1
+        self.feed()
         if self.fault is not None or self.app is None:
             self.wait_after_fault()
             return
@@ -238,7 +256,9 @@ class Device(Supervisor):
                 self.app.warm_up()
 
     def show_now(self):
-        """Send the canvas to the panel at once (App.flush and App.busy)."""
+        """Send the canvas to the panel at once (App.flush and App.busy:
+        long work shows it is alive, so the watchdog is fed too)."""
+        self.feed()
         self.display.show()
         self.shows += 1
 
@@ -355,28 +375,55 @@ class Device(Supervisor):
         self.active_at = self.clock.ticks_ms()
         self.wakes += 1
 
+    def last_resort(self, error):
+        """Handling a failure failed too (`error`): let go of everything,
+        log what the heap allows (firmware.recovery.log_reset: a "reset"
+        entry, so it is counted, never silent) and reset the chip. The
+        next boot resumes the saved game as after a power cut (every
+        decision is saved). Never the REPL: a player cannot reach it."""
+        self.app = None
+        self.spare = None
+        gc.collect()
+        if self.fs is not None:
+            try:
+                recovery.log_reset(self.fs, error, self.clock.ticks_ms())
+            except Exception:  # a broken flash: reset all the same
+                pass
+        self.machine.reset()
+
     def loop(self, max_steps=None, hook=None, guard=False):
         """Step until `max_steps` steps (None: for ever) or until `hook(self)`,
         called before each step, returns True; returns the steps taken.
         With `guard` an error out of a step goes to firmware.supervisor (an
-        error of the hook still ends the loop)."""
+        error of the hook still ends the loop), and an error while that
+        handles it to `last_resort`. A KeyboardInterrupt (Ctrl-C) stops the
+        watchdog and ends the loop (firmware.watchdog)."""
         n = 0
-        while max_steps is None or n < max_steps:
-            if hook is not None and hook(self):
-                break
-            if guard:
-                try:
+        try:
+            while max_steps is None or n < max_steps:
+                if hook is not None and hook(self):
+                    break
+                if guard:
+                    try:
+                        self.step()
+                    except Exception as e:  # (KeyboardInterrupt is no Exception: Ctrl-C stops)
+                        try:
+                            self.failed(e, self.clock.ticks_ms())
+                        except Exception as again:
+                            self.last_resort(again)
+                            break  # (the chip restarts; a fake machine returns)
+                else:
                     self.step()
-                except Exception as e:  # (KeyboardInterrupt is no Exception: Ctrl-C stops)
-                    self.failed(e, self.clock.ticks_ms())
-            else:
-                self.step()
-            n += 1
+                n += 1
+        except KeyboardInterrupt:  # Ctrl-C (mpremote, make repl): the REPL must stay up
+            if self.watchdog is not None:
+                self.watchdog.stop()
+            raise
         return n
 
 
 def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, tables=None,
-          display=None, splash=None):
+          display=None, splash=None, watchdog=True):
     """Set the device up (see the module docstring); returns the Device, or
     None when the entropy self-test failed (the message is on the screen).
 
@@ -384,7 +431,8 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
     (`read(n) -> bytes`, default os.urandom), `dice` (a callable n -> faces,
     default ByteDice(entropy)), a `store` and `tables`. `splash` is the
     file that keeps the title's picture for the next boot (firmware.splash;
-    None: not kept).
+    None: not kept). `watchdog`: start the hardware watchdog
+    (firmware.watchdog; a port without machine.WDT has none).
     """
     if machine is None:
         import machine
@@ -431,6 +479,10 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
     dev = Device(app, display, keys, clock, machine, make_app, buzzer, store.fs)
     dev.splash = splash
     dev.apply_settings()
+    if watchdog:
+        from firmware import watchdog as wd
+
+        dev.watch(wd.start(machine, store.fs))
     if bench:
         dev.profile = bool(bench.get("profile"))
         dev.heap = bool(bench.get("heap"))

@@ -1,5 +1,6 @@
 """What a host's firmware.supervisor.Supervisor does once its app failed
-(this module loads only then):
+(loaded with the supervisor, before the first press: a failure must not
+need a module it has to load first):
 
 - `fail`: log the traceback to `error.log` beside the saves (`log`: past
   LOG_LIMIT bytes the file becomes `error.log.1`, so the two stay
@@ -17,11 +18,16 @@
 import gc
 import sys
 
+from firmware import font
+
 LOG = "error.log"
 LOG_LIMIT = 2048  # bytes of error.log before it moves to error.log.1
+RESERVE = 2048  # bytes a Supervisor keeps in one block for this path (its `spare`)
 RECRASH_MS = 10000  # a failure this soon after a restart stops the app for good
 RESTART = "restart"  # Supervisor.fault: a new press starts the app again
 STOP = "stop"  # Supervisor.fault: the message stays
+RESET = "reset"  # the log's kind for a last-resort reset of the chip (log_reset)
+RESET_ENTRY = b"--- 0 ms reset\n(no room for the traceback)\n"
 
 
 def fail(sup, error, now, lang, held):
@@ -57,6 +63,8 @@ def restart(sup, now):
     """A fresh app for Supervisor `sup`; a saved game is resumed at its
     last save."""
     gc.collect()
+    if sup.spare is None:  # the failure path's block again, before the app takes the heap
+        sup.spare = reserve()
     app = sup.make_app(now)
     sup.app = app
     sup.adopt(app)
@@ -67,14 +75,40 @@ def restart(sup, now):
     sup.display.refresh()
 
 
-def log(fs, error, now):
-    """Append a report of `error` (time, type, traceback) to LOG on `fs`.
-    A log past LOG_LIMIT bytes becomes LOG + ".1" (replacing the one
-    before), so the two together stay under twice the limit; nothing is
-    read back, so a short heap does not stop the report."""
-    entry = ("--- %d ms %s\n%s" % (now, type(error).__name__, traceback_text(error))).encode()
+def reserve():
+    """The failure path's block (RESERVE bytes), or None when the heap has
+    no run that long (the path then works with what a collection frees)."""
+    try:
+        return bytearray(RESERVE)
+    except MemoryError:
+        return None
+
+
+def log(fs, error, now, kind=None):
+    """Append a report of `error` (time, type, traceback) to LOG on `fs`;
+    `kind` (RESET) heads the entry instead of the error's type, which then
+    starts its text. A log past LOG_LIMIT bytes becomes LOG + ".1"
+    (replacing the one before), so the two together stay under twice the
+    limit; nothing is read back, so a short heap does not stop the report."""
+    name = type(error).__name__
+    text = traceback_text(error)
+    if kind is None:
+        entry = "--- %d ms %s\n%s" % (now, name, text)
+    else:
+        entry = "--- %d ms %s\n%s while handling a failure\n%s" % (now, kind, name, text)
+    entry = entry.encode()
     if fs.append(LOG, entry[-LOG_LIMIT:]) > LOG_LIMIT:
         fs.rename(LOG, LOG + ".1")
+
+
+def log_reset(fs, error, now):
+    """The last resort's entry (firmware.device.Device.last_resort): a
+    RESET entry with `error`'s traceback, or, when the heap has no room
+    for that, the fixed RESET_ENTRY (made at import: it needs no heap)."""
+    try:
+        log(fs, error, now, RESET)
+    except Exception:
+        fs.append(LOG, RESET_ENTRY)
 
 
 def traceback_text(error):
@@ -111,8 +145,6 @@ def lines(lang, again):
 
 def show(display, width, lang, again):
     """Draw the message with the app's font for the screen size."""
-    from firmware import font
-
     f = font.REGULAR if width >= 128 else font.SMALL
     step = f.height + (2 if width >= 128 else 1)
     display.fill(0)

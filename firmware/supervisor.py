@@ -24,11 +24,22 @@ dead:
 A host that hands in the held buttons each step (the page, the
 simulator's window) runs the whole path with
 firmware.canvas.Hosted.guarded_step; the device loop reads its own
-buttons and calls the parts (so a boot carries only these).
+buttons and calls the parts.
+
+The failure path must work on the heap a failure leaves: a MemoryError
+comes when no free run is long enough, and loading a module then (its
+code, its new names) asks for more of the same. So firmware.recovery is
+loaded with this module (its code and names are on the heap before the
+first press), and each Supervisor keeps recovery.RESERVE bytes in one block that
+`failed` lets go of first: after a collection the log and the message
+have that run even when the heap held no free kilobyte. If handling the
+failure fails all the same, the device's last resort logs what it can
+and resets the chip (firmware.device.Device.last_resort).
 """
 
 import gc
 
+from firmware import recovery
 from firmware.clock import Due
 
 
@@ -38,7 +49,8 @@ class Supervisor:
     `display` is the canvas the failure message goes on (with `refresh`
     and `show`), `width` its width in pixels; `fs` the store's files,
     where the log goes (None: no log). What happens after a failure is in
-    firmware.recovery, which loads only then: a boot carries only this."""
+    firmware.recovery; `spare` is the block kept for it (recovery.RESERVE bytes,
+    made again at each restart)."""
 
     def __init__(self, app, display, width, make_app, fs=None):
         self.app = app
@@ -50,6 +62,7 @@ class Supervisor:
         self.fault_bits = 0  # the buttons held since it appeared (only a new press counts)
         self.swallow = 0  # bits kept from the app until released (a restarting press)
         self.recrash = Due()  # armed after a restart: a failure now stops for good
+        self.spare = recovery.reserve()  # let go of first by `failed`
 
     def failed(self, error, now, held=None):
         """Let go of the app (and collect, so that even after a MemoryError
@@ -58,17 +71,14 @@ class Supervisor:
         the host's `read_held()` once the log is written)."""
         lang = getattr(self.app, "lang", "de")  # (no app: it failed while being made)
         self.app = None
+        self.spare = None
         gc.collect()
-        from firmware.recovery import fail
-
-        fail(self, error, now, lang, held)
+        recovery.fail(self, error, now, lang, held)
 
     def after_fault(self, now, held):
         """One look at the buttons while the failure message shows: True
         when a new press restarted the app (firmware.recovery.after_fault)."""
-        from firmware.recovery import after_fault
-
-        return after_fault(self, now, held)
+        return recovery.after_fault(self, now, held)
 
     def adopt(self, app):
         """The host's own settings on a new app (the device: its feedback frames)."""

@@ -2,6 +2,7 @@
 
     python -m tools.chipsoak [--seeds 20] [--first-seed 1] [--minutes 100]
         [--cuts 2] [--jobs 1] [--board NAME] [--keep DIR] [--json] [--wall-limit MIN]
+        [--every-screen]
         --firmware firmware.elf --bootrom bootrom.mjs --rp2040js node_modules
 
 A soak, not a test: `make test` covers its generator and its report reading
@@ -19,23 +20,37 @@ What it does:
    Nothing of this is in the game: a device without the probe pays nothing.
 2. For each seed (a run) it plays `cuts + 1` parts, each a timeline for the
    harness (tools/hil/hil.mjs) drawn from random.Random(seed, part):
+   a burst of fast presses within the first second after the title is on
+   the panel (every boot: the warm-up is under way then), then
    single presses, fast bursts, long holds, two-button chords, waits
    (some long enough to dim and sleep the screen), and excursions: back
    out with B, then down the menu and in (the score pad, the rules
    editor, a new game, ...), and up the title menu to its last entries:
    the settings, where A on the first row changes the language, and the
    help with one of its pages. Every part but the
-   last ends in a power cut (`poweroff`) at a random instant; flash
-   writes take their real time
-   (`--flash-busy 45,0.5`), so a cut can land inside a save. Each part
-   boots from the flash the previous part left (`--save-fs` / `--fs`).
+   last ends in a power cut, one of ENDS: at a random line of its last
+   action (right after a press, mid-hold, in a question or dialog the
+   press opened), or during a save (`--cut-flash-op N:F`: the N-th flash
+   erase or program, F of it done; the part's own `poweroff` stays as
+   its end when it writes less). Flash writes take their real time
+   (`--flash-busy 45,0.5`). Each part boots from the flash the previous
+   part left (`--save-fs` / `--fs`); the screen each cut landed in is
+   counted. With `--every-screen` each cut part is played again from the
+   flash it booted from (the dice are seeded: it goes the same way) and
+   cut (`--cut-at-ms`) in the first of its screens that no cut of the run
+   landed in yet, questions and dialogs included; the next part boots
+   from that flash. A reset of the chip (the last resort, the watchdog) ends a
+   part (`--on-reset exit`) and is counted; the next part boots from the
+   flash it left.
 3. After each part it reads /data/error.log (and error.log.1) from the
    saved flash (littlefs-python): the entries new since the part before
    are the part's failures, with their tracebacks.
 4. Prints one table: per run the parts, emulated minutes, presses, cuts,
-   failures, the smallest free heap and largest free block seen in the
-   samples, the wall time; then totals, the screens visited, and every
-   failure with its traceback.
+   failures, resets, the smallest free heap and largest free block seen in
+   the samples, the wall time; then totals, the same two heap figures per
+   screen (each sample counts for the screen on top then), the screens
+   visited, the screens the cuts landed in (and how many in a flash
+   write), and every failure with its traceback.
 
 Emulation runs at a fraction of real time (about a quarter while the
 game works, near real time while it waits): `--wall-limit` stops starting
@@ -67,7 +82,14 @@ from tools.chipbench import (
 )
 
 SAMPLE_MS = 3000  # emulated ms between two heap samples of the probe
-BOOT_MS = 2500  # a part's first wait: boot, title, the start of the warm-up
+EARLY_MS = (1150, 1450)  # the boot's burst starts this long after power-on (title at ~1.2 s)
+EARLY_PRESSES = (3, 8)  # presses in it, within its first second
+# How a part that ends in a power cut ends: at a random line of its last
+# action, or during a flash write (the N-th erase/program of the part, N
+# drawn up to SAVE_OPS: a part of a few minutes makes about a hundred).
+ENDS = (("instant", 6), ("save", 4))
+SAVE_OPS = 90
+RESET_KINDS = ("reset", "watchdog")  # log entries of a chip reset (firmware.recovery, .watchdog)
 FLASH_BUSY = "45,0.5"  # a W25Q16JV's typical erase (4 KiB) and program (page) times
 KEYS = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
 # How often each action is drawn, and how often each key in single presses.
@@ -137,6 +159,8 @@ class Timeline:
     def __init__(self):
         self.lines = []
         self.ms = 0
+        self.harness = []  # extra harness arguments (the save cut: --cut-flash-op)
+        self.end = None  # how a cut part ends (ENDS), None when it is not cut
         self.counts = {"presses": 0, "bursts": 0, "holds": 0, "chords": 0, "waits": 0,
                        "excursions": 0}
 
@@ -158,6 +182,18 @@ class Timeline:
 
     def release(self, key):
         self.lines.append("release %s" % key)
+
+    def line(self, line):
+        """Append a line of another Timeline, with the time it takes."""
+        self.lines.append(line)
+        words = line.split()
+        if words[0] == "wait":
+            self.ms += int(words[1])
+        elif words[0] == "press":
+            self.ms += int(words[2])
+            self.counts["presses"] += 1
+        elif words[0] == "hold":
+            self.counts["presses"] += 1
 
     def comment(self, text):
         self.lines.append("# " + text)
@@ -252,22 +288,41 @@ def _back_out(rng, t):
         t.wait(350)
 
 
+def _early_burst(rng, t):
+    """Fast presses right after the boot's title: EARLY_PRESSES of them
+    within a second (the warm-up is under way; into a menu and on)."""
+    t.counts["bursts"] += 1
+    for _ in range(rng.randint(*EARLY_PRESSES)):
+        t.press(_pick(rng, KEY_WEIGHTS), rng.randint(25, 60))
+        t.wait(rng.randint(15, 70))
+
+
 def part_timeline(seed, part, part_ms, cut):
-    """The Timeline of part `part` of run `seed`: BOOT_MS of boot, then
-    random actions until `part_ms` emulated ms; `cut`: it ends in a power
-    cut at a random instant of its last action's wait."""
+    """The Timeline of part `part` of run `seed`: the boot, a burst of fast
+    presses as soon as the title shows (EARLY_MS), then random actions
+    until `part_ms` emulated ms; `cut`: it ends in a power cut, one of
+    ENDS (`t.end`; `t.harness` holds the save cut's harness argument)."""
     rng = random.Random("chipsoak:%d:%d" % (seed, part))
     t = Timeline()
     t.comment("tools/chipsoak.py: seed %d, part %d, %d ms%s" % (
         seed, part, part_ms, ", ends in a power cut" if cut else ""))
-    t.wait(BOOT_MS)
+    t.wait(rng.randint(*EARLY_MS))
+    _early_burst(rng, t)
     while t.ms < part_ms:
         _action(rng, t, _pick(rng, ACTIONS))
-    if cut:
-        t.wait(rng.randint(0, 400))  # the instant of the cut: mid-animation, mid-save
-        t.lines.append("poweroff")
-    else:
+    if not cut:
         t.wait(1500)
+        return t
+    t.end = _pick(rng, ENDS)
+    if t.end == "save":
+        t.harness = ["--cut-flash-op", "%d:%.2f" % (rng.randint(1, SAVE_OPS), rng.random())]
+        t.comment("or earlier: a power cut in a flash write (%s)" % " ".join(t.harness))
+    last = Timeline()  # the cut at a random line of one more action: a screen it opened
+    _action(rng, last, _pick(rng, ACTIONS))
+    for line in last.lines[:rng.randint(1, len(last.lines))]:
+        t.line(line)
+    t.wait(rng.randint(1, 80))  # the instant of the cut: mid-animation, mid-save
+    t.lines.append("poweroff")
     return t
 
 
@@ -283,11 +338,12 @@ BLOCK_BYTES = 16  # a heap block on the RP2040 (mem_info counts runs in blocks)
 
 def parse_serial(text):
     """The probe's lines in a part's serial text: {"samples": [(ms, free,
-    largest free run in bytes)], "screens": [(ms, name, lang)], "fails":
-    [(ms, kind)], "tracebacks": n}."""
+    largest free run in bytes, the screen on top then)], "screens": [(ms,
+    name, lang)], "fails": [(ms, kind)], "tracebacks": n}."""
     out = {"samples": [], "screens": [], "fails": [], "tracebacks": text.count(TRACEBACK)}
     pending = None
     free = None
+    screen = None
     for line in text.splitlines():
         m = SAMPLE_RE.search(line)
         if m:
@@ -301,12 +357,13 @@ def parse_serial(text):
                 continue
             m = MAXFREE_RE.search(line)
             if m and free is not None:
-                out["samples"].append((pending, free, int(m.group(1)) * BLOCK_BYTES))
+                out["samples"].append((pending, free, int(m.group(1)) * BLOCK_BYTES, screen))
                 pending = None
                 continue
         m = SCREEN_RE.search(line)
         if m:
-            out["screens"].append((int(m.group(1)), m.group(2), m.group(3)))
+            screen = m.group(2)
+            out["screens"].append((int(m.group(1)), screen, m.group(3)))
             continue
         m = FAIL_RE.search(line)
         if m:
@@ -367,10 +424,10 @@ def read_logs(image, block_size=4096, prog_size=256):
 def summarise(runs):
     """Totals over `runs` (the per-run dicts main builds)."""
     tot = {"runs": len(runs), "parts": 0, "emulated_ms": 0, "presses": 0, "cuts": 0,
-           "failures": 0, "min_free": None, "min_largest": None, "wall_s": 0.0}
+           "failures": 0, "resets": 0, "min_free": None, "min_largest": None, "wall_s": 0.0}
     for r in runs:
-        for key in ("parts", "emulated_ms", "presses", "cuts", "failures"):
-            tot[key] += r[key]
+        for key in ("parts", "emulated_ms", "presses", "cuts", "failures", "resets"):
+            tot[key] += r.get(key, 0)
         tot["wall_s"] += r["wall_s"]
         for key, src in (("min_free", "min_free"), ("min_largest", "min_largest")):
             if r[src] is not None and (tot[key] is None or r[src] < tot[key]):
@@ -385,23 +442,38 @@ def _kb(n):
 def format_table(res):
     """The table chipsoak prints."""
     out = [res["title"], ""]
-    out.append("%-6s %5s %9s %7s %4s %8s %10s %12s %8s" % (
-        "seed", "parts", "emul.min", "presses", "cuts", "failures", "min free",
+    out.append("%-6s %5s %9s %7s %4s %8s %6s %10s %12s %8s" % (
+        "seed", "parts", "emul.min", "presses", "cuts", "failures", "resets", "min free",
         "min largest", "wall min"))
     for r in res["runs"]:
-        out.append("%-6d %5d %9.1f %7d %4d %8d %10s %12s %8.1f" % (
+        out.append("%-6d %5d %9.1f %7d %4d %8d %6d %10s %12s %8.1f" % (
             r["seed"], r["parts"], r["emulated_ms"] / 60000, r["presses"], r["cuts"],
-            r["failures"], _kb(r["min_free"]), _kb(r["min_largest"]), r["wall_s"] / 60))
+            r["failures"], r.get("resets", 0), _kb(r["min_free"]), _kb(r["min_largest"]),
+            r["wall_s"] / 60))
     t = res["total"]
-    out.append("%-6s %5d %9.1f %7d %4d %8d %10s %12s %8.1f" % (
+    out.append("%-6s %5d %9.1f %7d %4d %8d %6d %10s %12s %8.1f" % (
         "total", t["parts"], t["emulated_ms"] / 60000, t["presses"], t["cuts"], t["failures"],
-        _kb(t["min_free"]), _kb(t["min_largest"]), t["wall_s"] / 60))
+        t.get("resets", 0), _kb(t["min_free"]), _kb(t["min_largest"]), t["wall_s"] / 60))
     out.append("")
-    out.append("runs %d, emulated minutes %.1f, presses %d, power cuts %d, failures %d; "
-               "smallest free heap %s, largest free block at its smallest %s (samples "
-               "every %d ms after a collection)" % (
+    out.append("runs %d, emulated minutes %.1f, presses %d, power cuts %d, failures %d, "
+               "resets %d; smallest free heap %s, largest free block at its smallest %s "
+               "(samples every %d ms after a collection)" % (
                    t["runs"], t["emulated_ms"] / 60000, t["presses"], t["cuts"],
-                   t["failures"], _kb(t["min_free"]), _kb(t["min_largest"]), SAMPLE_MS))
+                   t["failures"], t.get("resets", 0), _kb(t["min_free"]),
+                   _kb(t["min_largest"]), SAMPLE_MS))
+    by_screen = res.get("by_screen") or {}
+    if by_screen:
+        out.append("")
+        out.append("%-14s %8s %10s %12s" % ("screen", "samples", "min free", "min largest"))
+        for name, (n, free, largest) in sorted(by_screen.items(), key=lambda kv: kv[1][2]):
+            out.append("%-14s %8d %10s %12s" % (name, n, _kb(free), _kb(largest)))
+    if res.get("cut_screens"):
+        out.append("power cuts by screen on top (times): " + ", ".join(
+            "%s %d" % (k, v) for k, v in sorted(res["cut_screens"].items(),
+                                               key=lambda kv: -kv[1])))
+        out.append("power cuts in a flash write: %d" % res.get("cut_in_write", 0))
+        never = sorted(set(res.get("screens") or {}) - set(res["cut_screens"]))
+        out.append("screens visited that no cut landed in: " + (", ".join(never) or "none"))
     if res.get("screens"):
         out.append("screens visited (times): " + ", ".join(
             "%s %d" % (k, v) for k, v in sorted(res["screens"].items(), key=lambda kv: -kv[1])))
@@ -434,20 +506,24 @@ def parse_args(argv=None):
                     help="start no new part after MIN wall minutes")
     ap.add_argument("--jobs", type=int, default=1,
                     help="runs at once, one harness process each (default 1; up to the cores)")
+    ap.add_argument("--every-screen", action="store_true",
+                    help="after each cut part, play it again and cut in the first screen of it "
+                         "no cut of the run landed in yet (the next part boots from there)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--keep", metavar="DIR", help="keep the tree, scripts, images and output")
     add_part_args(ap)
     return ap.parse_args(argv)
 
 
-def run_part(parts, board, image, script_text, out, max_ms):
-    """One harness run of a part; (exit code, report dict or None, serial)."""
+def run_part(parts, board, image, script_text, out, max_ms, extra=()):
+    """One harness run of a part (`extra`: more harness arguments); (exit
+    code, report dict or None, serial). A reset of the chip ends it."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     script = out / "part.hil"
     script.write_text(script_text, encoding="utf-8")
     cmd = hil_command(parts, board, image, script, out, max_ms, 4 * 3600)
-    cmd += ["--flash-busy", FLASH_BUSY]
+    cmd += ["--flash-busy", FLASH_BUSY, "--on-reset", "exit"] + list(extra)
     with open(out / "serial.txt", "w") as so, open(out / "hil.log", "w") as se:
         code = subprocess.call(cmd, stdout=so, stderr=se)
     try:
@@ -463,9 +539,12 @@ def soak_seed(args, parts, work, seed, image, part_ms, t_start, log):
     visited, language changes and notes."""
     n_parts = args.cuts + 1
     run = {"seed": seed, "parts": 0, "emulated_ms": 0, "presses": 0, "cuts": 0,
-           "failures": 0, "min_free": None, "min_largest": None, "wall_s": 0.0}
-    out_of = {"run": run, "failures": [], "screens": {}, "lang_changes": 0, "notes": []}
+           "failures": 0, "resets": 0, "min_free": None, "min_largest": None, "wall_s": 0.0}
+    out_of = {"run": run, "failures": [], "screens": {}, "lang_changes": 0, "notes": [],
+              "by_screen": {}, "cut_screens": {}, "cut_in_write": 0}
     failures, screens, notes = out_of["failures"], out_of["screens"], out_of["notes"]
+    by_screen = out_of["by_screen"]
+    on_top = "title"  # the screen on top when the part before ended
     entries = log_entries(read_logs(image))
     last_lang = None
     for part in range(n_parts):
@@ -473,12 +552,14 @@ def soak_seed(args, parts, work, seed, image, part_ms, t_start, log):
             notes.append("wall limit reached: seed %d stopped before part %d" % (seed, part + 1))
             break
         cut = part < n_parts - 1
+        start_image, start_entries = image, entries
         t = part_timeline(seed, part, part_ms, cut)
         out = work / ("seed%d-part%d" % (seed, part + 1))
         if out.exists():
             shutil.rmtree(out)
         t0 = time.time()
-        code, report, serial = run_part(parts, args.board, image, t.text(), out, t.ms + 60000)
+        code, report, serial = run_part(parts, args.board, image, t.text(), out, t.ms + 60000,
+                                        t.harness)
         wall = time.time() - t0
         run["wall_s"] += wall
         run["parts"] += 1
@@ -489,11 +570,19 @@ def soak_seed(args, parts, work, seed, image, part_ms, t_start, log):
         if cut and end == "power-cut":
             run["cuts"] += 1
         seen = parse_serial(serial)
-        for _ms, free, largest in seen["samples"]:
+        for _ms, free, largest, name in seen["samples"]:
             if run["min_free"] is None or free < run["min_free"]:
                 run["min_free"] = free
             if run["min_largest"] is None or largest < run["min_largest"]:
                 run["min_largest"] = largest
+            n, low, short = by_screen.get(name or "boot", (0, free, largest))
+            by_screen[name or "boot"] = (n + 1, min(low, free), min(short, largest))
+        if seen["screens"]:
+            on_top = seen["screens"][-1][1]
+        if end == "power-cut":
+            out_of["cut_screens"][on_top] = out_of["cut_screens"].get(on_top, 0) + 1
+            if ((report or {}).get("power_cut") or {}).get("flash_op"):
+                out_of["cut_in_write"] += 1
         for _ms, name, lang in seen["screens"]:
             screens[name] = screens.get(name, 0) + 1
             if last_lang is not None and lang != last_lang:
@@ -506,6 +595,12 @@ def soak_seed(args, parts, work, seed, image, part_ms, t_start, log):
         for ms, kind, tb in fresh:
             failures.append({"seed": seed, "part": part + 1, "ms": ms, "type": kind,
                              "traceback": tb})
+        resets = len([e for e in fresh if e[1] in RESET_KINDS])
+        if end == "reset" and not resets:
+            resets = 1  # (a reset that logged nothing: the harness saw it)
+            failures.append({"seed": seed, "part": part + 1, "ms": "-", "type": "reset",
+                             "traceback": "the chip reset itself; no log entry (see %s)" % out})
+        run["resets"] += resets
         problems = []
         if seen["tracebacks"]:
             problems.append("a traceback on the serial (the loop itself ended)")
@@ -513,21 +608,92 @@ def soak_seed(args, parts, work, seed, image, part_ms, t_start, log):
             problems.append("%d recovery screens, %d new log entries" % (
                 len(seen["fails"]), len(fresh)))
         expected_end = "power-cut" if cut else "script-done"
-        if code != 0 or end != expected_end:
+        if end != "reset" and (code != 0 or end != expected_end):
             problems.append("harness exit %s, end %s" % (code, end))
         for p in problems:
             failures.append({"seed": seed, "part": part + 1, "ms": "-", "type": "run",
                              "traceback": p + " (see %s)" % out})
-        run["failures"] += len(fresh) + len(problems)
+        run["failures"] += len(fresh) - len([e for e in fresh if e[1] in RESET_KINDS]) + len(
+            problems)
         log("chipsoak: seed %d part %d/%d: %.1f emulated s in %.0f s wall, %d presses, "
-            "%d failures%s" % (seed, part + 1, n_parts, emulated / 1000, wall,
-                               t.counts["presses"], len(fresh) + len(problems),
-                               ", power cut" if end == "power-cut" else ""))
+            "%d failures, %d resets%s" % (
+                seed, part + 1, n_parts, emulated / 1000, wall, t.counts["presses"],
+                len(fresh) - resets + len(problems), resets,
+                ", power cut on %s" % on_top if end == "power-cut" else ""))
         if not saved.exists():
             notes.append("seed %d part %d saved no flash: the run stops" % (seed, part + 1))
             break
         image = saved
+        if cut and getattr(args, "every_screen", False) and end != "reset":
+            target = uncut_screen(seen["screens"], out_of["cut_screens"])
+            if target is not None:
+                replayed = _replay_cut(args, parts, work, seed, part, t, start_image,
+                                       start_entries, fresh, target, out_of, log)
+                if replayed is not None:
+                    image, entries = replayed
     return out_of
+
+
+def uncut_screen(screens, cut_screens, settle_ms=150):
+    """(screen, instant) for a replay's cut: the first screen of a part's
+    `screens` ([(ms, name, lang)] in order) that no cut of the run landed
+    in yet, and an instant `settle_ms` after it came up (halfway to the
+    next when that is sooner); None when every screen there had a cut."""
+    for i, (ms, name, _lang) in enumerate(screens[:-1]):
+        if name in cut_screens:
+            continue
+        after = screens[i + 1][0]
+        if after - ms < 2:
+            continue
+        return name, ms + min(settle_ms, (after - ms) // 2)
+    return None
+
+
+def _replay_cut(args, parts, work, seed, part, t, image, entries, seen_fresh, target, out_of,
+                log):
+    """--every-screen: play part `part` again from the flash it booted
+    from (`image`; the dice are seeded, so it goes the same way) and cut
+    the power at the instant `target` = (screen, ms) was on top; the next
+    part boots from that flash. Returns (image, log entries) for the next
+    part, or None when the replay left no flash."""
+    name, at = target
+    run = out_of["run"]
+    out = work / ("seed%d-part%d-cut" % (seed, part + 1))
+    if out.exists():
+        shutil.rmtree(out)
+    t0 = time.time()
+    code, report, serial = run_part(parts, args.board, image, t.text(), out, at + 60000,
+                                    ["--cut-at-ms", str(at)])
+    run["wall_s"] += time.time() - t0
+    run["parts"] += 1
+    run["emulated_ms"] += (report or {}).get("emulated_ms") or 0
+    end = (report or {}).get("end_reason")
+    seen = parse_serial(serial)
+    on_top = seen["screens"][-1][1] if seen["screens"] else "boot"
+    if end == "power-cut":
+        run["cuts"] += 1
+        out_of["cut_screens"][on_top] = out_of["cut_screens"].get(on_top, 0) + 1
+    if on_top != name:
+        out_of["notes"].append("seed %d part %d: the replay cut on %s, not %s" % (
+            seed, part + 1, on_top, name))
+    saved = out / "flash.img"
+    now_entries = log_entries(read_logs(saved))
+    known = [(e[0], e[1]) for e in seen_fresh]  # the first play's failures, counted there
+    fresh = [e for e in new_entries(entries, now_entries) if (e[0], e[1]) not in known]
+    for ms, kind, tb in fresh:
+        out_of["failures"].append({"seed": seed, "part": part + 1, "ms": ms, "type": kind,
+                                   "traceback": tb + " (the replay)"})
+    resets = len([e for e in fresh if e[1] in RESET_KINDS])
+    run["resets"] += resets
+    run["failures"] += len(fresh) - resets + (1 if seen["tracebacks"] else 0)
+    if seen["tracebacks"]:
+        out_of["failures"].append({"seed": seed, "part": part + 1, "ms": "-", "type": "run",
+                                   "traceback": "a traceback on the serial (see %s)" % out})
+    log("chipsoak: seed %d part %d replayed to a cut at %d ms on %s (%s): %d failures" % (
+        seed, part + 1, at, on_top, end, len(fresh)))
+    if not saved.exists() or code not in (0, 5):
+        return None
+    return saved, now_entries
 
 
 def main(argv=None):
@@ -576,8 +742,17 @@ def main(argv=None):
         if unrun:
             notes.append("wall limit reached: seed(s) %s not run" % ", ".join(map(str, unrun)))
         lang_changes = sum(d["lang_changes"] for d in done)
+        by_screen, cut_screens = {}, {}
+        for d in done:
+            for name, (n, free, largest) in d["by_screen"].items():
+                m, low, short = by_screen.get(name, (0, free, largest))
+                by_screen[name] = (m + n, min(low, free), min(short, largest))
+            for name, n in d["cut_screens"].items():
+                cut_screens[name] = cut_screens.get(name, 0) + n
         res = {"runs": runs, "total": summarise(runs), "failures": failures,
                "screens": screens, "lang_changes": lang_changes, "notes": notes,
+               "by_screen": by_screen, "cut_screens": cut_screens,
+               "cut_in_write": sum(d["cut_in_write"] for d in done),
                "board": args.board, "part_ms": part_ms, "cuts_per_run": args.cuts}
         res["title"] = ("chipsoak %s: seeds %d..%d asked, %d run(s), %d parts of %.1f emulated "
                         "min each (%d power cut(s) a run), flash busy %s, %d job(s), %.1f min "
@@ -588,7 +763,7 @@ def main(argv=None):
             print(json.dumps(res, indent=1))
         else:
             print(format_table(res))
-        return 1 if failures else 0
+        return 1 if failures else 0  # (a reset is listed there too)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)

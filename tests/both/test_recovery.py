@@ -151,3 +151,111 @@ def test_an_error_of_the_hook_is_not_swallowed():
     except AssertionError:
         return
     raise AssertionError("the hook's error was swallowed")
+
+
+def _fragment():
+    """Fill the heap (MicroPython) with blocks and let go of every other
+    one: the free heap is then runs of a few hundred bytes, none of 1 KB
+    (checked). Returns what holds it so; the caller drops it."""
+    import gc
+
+    gc.collect()
+    big = [None] * 1500
+    small = [None] * 1500
+    n = 0
+    try:
+        while n < len(big):
+            big[n] = bytearray(200)
+            n += 1
+    except MemoryError:
+        pass
+    m = 0
+    try:  # the ends of runs too short for 200 bytes
+        while m < len(small):
+            small[m] = bytearray(8)
+            m += 1
+    except MemoryError:
+        pass
+    for i in range(0, n, 2):  # free runs of ~200 bytes between kept ones
+        big[i] = None
+    gc.collect()
+    try:
+        bytearray(1024)
+    except MemoryError:
+        return (big, small)
+    raise AssertionError("the heap still has a free kilobyte: the rig proves nothing")
+
+
+def test_the_failure_path_works_on_a_heap_with_no_free_kilobyte():
+    import sys
+
+    board, model, clock, dev, fs = _rig()
+    if sys.implementation.name != "micropython":
+        assert dev.spare is not None and len(dev.spare) == recovery.RESERVE
+        return  # (CPython's heap is not the chip's: the path itself is tested above)
+    app = dev.app  # held here: letting go of the app frees nothing of the heap
+    app.push(Faulty(MemoryError("memory allocation failed, allocating 1280 bytes")))
+    hold = _fragment()
+    dev.loop(3, guard=True)
+    failed_then = (dev.fault, dev.app is None, len(machine.resets))
+    hold = None  # noqa: F841  (the heap comes back for the restart)
+    app = None  # noqa: F841
+    assert failed_then == (recovery.RESTART, True, 0), failed_then
+    log = fs.read(recovery.LOG).decode()
+    assert "MemoryError" in log and "1280" in log, log
+    assert model.shows(dev.display.buffer) and _text(model) > 0
+    tap(dev, board, "A")
+    assert dev.fault is None and dev.app.top().name == "title" and dev.spare is not None
+
+
+def test_a_failure_while_a_failure_is_handled_resets_and_the_next_boot_resumes():
+    board, model, clock, dev, fs = _rig()
+    app = dev.app
+    game = Game(preset("zehntausend"), [("Anna", ""), ("Ben", "")], app.dice)
+    app.session.save_game(game)
+    app.push(Faulty(ValueError("first")))
+    show = recovery.show
+
+    def broken_show(display, width, lang, again):
+        raise MemoryError("memory allocation failed, allocating 1280 bytes")
+
+    recovery.show = broken_show
+    try:
+        steps = dev.loop(10, guard=True)
+    finally:
+        recovery.show = show
+    assert len(machine.resets) == 1 and steps < 10  # reset, and the loop stopped there
+    log = fs.read(recovery.LOG).decode()
+    assert log.count("--- ") == 2, log  # the failure, then the reset, both counted
+    assert "ms ValueError" in log and "first" in log
+    head = log[log.rindex("--- "):]
+    assert head.split("\n")[0].endswith(" ms " + recovery.RESET), head
+    assert "MemoryError while handling a failure" in head and "broken_show" in head, head
+    # the next boot, on the same flash, resumes the saved game as after a power cut
+    board, model, clock = device_rig()
+    dev = device.start(board, machine, clock, dice=SeededDice(5), store=Store(fs), tables=None)
+    dev.loop(3, guard=True)
+    assert dev.fault is None and dev.app.top().name == "title"
+    assert dev.app.state()["index"] == 0  # on "Weiter": the saved game
+    tap(dev, board, "A")
+    assert dev.app.top().name in ("play", "handover")
+    assert isinstance(dev.app.stack[1], Play) and dev.app.stack[1].game.seats[0].name == "Anna"
+
+
+def test_the_last_resort_logs_a_fixed_line_when_the_traceback_does_not_fit():
+    fs = MemFS()
+
+    class Unprintable(Exception):
+        pass
+
+    real = recovery.traceback_text
+
+    def no_room(error):
+        raise MemoryError()
+
+    recovery.traceback_text = no_room
+    try:
+        recovery.log_reset(fs, Unprintable("x"), 5)
+    finally:
+        recovery.traceback_text = real
+    assert fs.read(recovery.LOG) == recovery.RESET_ENTRY

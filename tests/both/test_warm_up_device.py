@@ -81,3 +81,75 @@ def test_a_frozen_game_has_nothing_to_warm_up():
     finally:
         app_mod.frozen = real
     assert dev.app.warming is None
+
+
+def _pass_with(dev, board, key):
+    """A quick tap of `key`: one loop pass pressed (caught by its pin
+    interrupt), two let go (each pass may take a warm step)."""
+    pin = board.BUTTONS[key]
+    machine.press(pin)
+    dev.loop(1, guard=True)
+    machine.release(pin)
+    dev.loop(2, guard=True)
+
+
+def test_presses_at_every_step_of_the_warm_up_break_nothing():
+    """From every step of the warm-up on, a tap every three passes (into New
+    game and back, the cursor): each is answered, the warm-up ends, no
+    failure. (CPython has no warm-up: the presses are answered all the same.)"""
+    keys = ("A", "B", "DOWN", "UP", "A", "DOWN", "B")
+    for k in range(len(app_mod.WARM) + 1):
+        board, dev = _start()
+        dev.loop(1, guard=True)  # the title, the first warm step
+        dev.loop(k, guard=True)  # k more quiet steps
+        names = []
+        for key in keys:
+            _pass_with(dev, board, key)
+            assert dev.fault is None and dev.app is not None, (k, key)
+            names.append(dev.app.top().name)
+        assert names == ["setup", "title", "title", "title", "setup", "setup", "title"], names
+        assert dev.app.top().name == "title", (k, dev.app.top().name)
+        n = dev.loop(2 * len(app_mod.WARM), lambda d: d.app.warming is None, guard=True)
+        assert dev.fault is None and dev.app.warming is None and dev.app.pool_room is None, k
+        assert n <= len(app_mod.WARM), (k, n)
+
+
+def test_a_warm_step_short_of_room_gets_the_room_kept_for_it():
+    """A warm step whose qstr pool finds no run long enough (MemoryError)
+    lets go of the room kept since warm_up and goes again; with no room
+    left the MemoryError is the app's (the supervisor's path)."""
+    from firmware import qstr_warmup
+
+    board, dev = _start()
+    app = dev.app
+    app.warming = ["engine.scoring", "engine.game"]
+    app.pool_room = bytearray(64)
+    tried = []
+
+    def short_of_room(name):  # the heap has no long run while the room is held
+        tried.append((name, app.pool_room is not None))
+        if app.pool_room is not None:
+            raise MemoryError("memory allocation failed, allocating 1280 bytes")
+        return True
+
+    real = qstr_warmup.intern_module
+    qstr_warmup.intern_module = short_of_room
+    try:
+        app.warm_step()
+        assert tried == [("engine.scoring", True), ("engine.scoring", False)]
+        assert app.warming == ["engine.game"] and app.pool_room is None
+        app.warming = ["engine.game", "engine.levels"]
+        app.pool_room = None
+
+        def none_left(name):
+            raise MemoryError("memory allocation failed, allocating 1280 bytes")
+
+        qstr_warmup.intern_module = none_left
+        try:
+            app.warm_step()
+        except MemoryError:
+            pass
+        else:
+            raise AssertionError("a MemoryError with no room left was swallowed")
+    finally:
+        qstr_warmup.intern_module = real

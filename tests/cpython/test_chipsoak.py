@@ -37,7 +37,8 @@ def test_a_part_lasts_its_time_and_ends_in_a_cut_only_when_asked():
     waits = sum(int(line.split()[1]) for line in t.lines if line.startswith("wait "))
     presses = sum(int(line.split()[2]) for line in t.lines if line.startswith("press "))
     assert waits + presses == t.ms  # the harness's clock: holds add no time of their own
-    assert t.lines[1] == "wait %d" % chipsoak.BOOT_MS
+    first = int(t.lines[1].split()[1])  # the boot: the title is on the panel at ~1.2 s
+    assert chipsoak.EARLY_MS[0] <= first <= chipsoak.EARLY_MS[1]
     last = chipsoak.part_timeline(1, 2, 120000, False)
     assert "poweroff" not in last.lines
 
@@ -59,6 +60,87 @@ def test_the_parts_of_a_soak_hold_every_kind_of_press():
                                        "excursions")), counts
     assert not held_end  # every hold is let go
     assert most == 2  # chords: two buttons at once
+
+
+def test_every_boot_gets_fast_presses_within_its_first_second():
+    for part in range(4):
+        t = chipsoak.part_timeline(11, part, 60000, part < 3)
+        at, presses = 0, []
+        for line in t.lines:
+            words = line.split()
+            if words[0] == "wait":
+                at += int(words[1])
+            elif words[0] == "press":
+                presses.append(at)
+                at += int(words[2])
+        title = chipsoak.EARLY_MS[0]  # the title is on the panel from about here
+        early = [p for p in presses if p < title + 1000]
+        assert len(early) >= chipsoak.EARLY_PRESSES[0] and presses[0] <= chipsoak.EARLY_MS[1]
+
+
+def test_cut_parts_end_at_every_kind_of_instant_and_in_saves():
+    ends, last_lines, harness = {}, set(), []
+    for seed in range(40):
+        t = chipsoak.part_timeline(seed, 0, 20000, True)
+        ends[t.end] = ends.get(t.end, 0) + 1
+        assert t.lines[-1] == "poweroff" and t.lines[-2].startswith("wait ")
+        assert int(t.lines[-2].split()[1]) <= 80
+        last_lines.add(t.lines[-3].split()[0])  # what the cut follows: a press, a hold, a wait
+        if t.end == "save":
+            assert t.harness[0] == "--cut-flash-op"
+            n, f = t.harness[1].split(":")
+            assert 1 <= int(n) <= chipsoak.SAVE_OPS and 0 <= float(f) <= 1
+            harness.append(t.harness)
+        else:
+            assert t.harness == []
+        waits = sum(int(x.split()[1]) for x in t.lines if x.startswith("wait "))
+        presses = sum(int(x.split()[2]) for x in t.lines if x.startswith("press "))
+        assert waits + presses == t.ms
+    assert set(ends) == {"instant", "save"}, ends
+    assert {"press", "wait"} <= last_lines, last_lines
+    assert len({h[1] for h in harness}) > 1
+    assert chipsoak.part_timeline(3, 2, 20000, False).end is None
+
+
+def test_resets_and_the_heap_per_screen_are_counted(tmp_path, monkeypatch, capsys):
+    """A part that ends in a reset of the chip (a 'reset' log entry, the
+    harness's end 'reset') counts as a reset, not a failure; the next part
+    boots from its flash; the heap samples count per screen and the cut
+    parts by the screen they ended on."""
+    calls = []
+
+    def fake_run(parts, board, image, script, out, max_ms, extra=()):
+        part = len(calls)
+        calls.append((str(image), list(extra)))
+        out.mkdir(parents=True)
+        (out / "flash.img").write_text("part %d" % part)
+        if part == 0:
+            return 0, {"emulated_ms": 30000, "end_reason": "power-cut",
+                       "power_cut": {"flash_op": {"n": 3}}}, SERIAL.replace(
+                "[  5000.0 ms] @fail ms=4990 kind=restart\n", "")
+        if part == 1:
+            return 5, {"emulated_ms": 20000, "end_reason": "reset"}, ""
+        return 0, {"emulated_ms": 10000, "end_reason": "script-done"}, ""
+
+    logs = {"part 1": "--- 700 ms reset\nMemoryError while handling a failure\nTraceback\n"}
+    monkeypatch.setattr(chipsoak, "stage_tree", lambda board, tree, bench: tree.mkdir(
+        parents=True))
+    monkeypatch.setattr(chipsoak, "pack_image", lambda tree, image: image.write_bytes(b""))
+    monkeypatch.setattr(chipsoak, "run_part", fake_run)
+    monkeypatch.setattr(chipsoak, "ready_parts", lambda args: {"firmware": "fw"})
+    monkeypatch.setattr(chipsoak, "read_logs", lambda image: logs.get(
+        Path(image).read_text() if Path(image).stat().st_size else "", ""))
+    code = chipsoak.main(["--seeds", "1", "--minutes", "1", "--cuts", "2",
+                          "--keep", str(tmp_path / "work")])
+    out = capsys.readouterr().out
+    assert code == 1 and calls[2][0].endswith("seed1-part2/flash.img")
+    assert "power cuts 1, failures 0, resets 1" in out
+    assert "failure: seed 1 part 2 at 700 ms: reset" in out
+    assert re.search(r"settings\s+1\s+42.0 KB\s+1.9 KB", out), out
+    assert re.search(r"title\s+1\s+81.1 KB\s+22.7 KB", out), out
+    assert "power cuts by screen on top (times): settings 1" in out
+    assert "power cuts in a flash write: 1" in out
+    assert "screens visited that no cut landed in: title" in out
 
 
 def test_bursts_are_fast_and_long_holds_are_long():
@@ -89,7 +171,8 @@ SERIAL = """\
 
 def test_the_probe_lines_are_read():
     seen = chipsoak.parse_serial(SERIAL)
-    assert seen["samples"] == [(3001, 83024, 1451 * 16), (6003, 43024, 120 * 16)]
+    assert seen["samples"] == [(3001, 83024, 1451 * 16, "title"),  # the screen on top then
+                               (6003, 43024, 120 * 16, "settings")]
     assert seen["screens"] == [(25, "title", "de"), (3990, "settings", "de"),
                                (4090, "settings", "en")]
     assert seen["fails"] == [(4990, "restart")]
@@ -185,7 +268,7 @@ def test_a_soak_reads_each_part_and_counts_only_new_failures(tmp_path, monkeypat
     def fake_pack(tree, image):
         image.write_bytes(b"")
 
-    def fake_run(parts, board, image, script, out, max_ms):
+    def fake_run(parts, board, image, script, out, max_ms, extra=()):
         seed, part = len(calls) // 2 + 1, len(calls) % 2
         calls.append((seed, part, str(image), script.rstrip().endswith("poweroff")))
         out.mkdir(parents=True)
@@ -231,7 +314,7 @@ def test_jobs_run_seeds_at_once_and_the_table_is_the_same(tmp_path, monkeypatch,
     state = {"now": 0, "most": 0}
     calls = []
 
-    def fake_run(parts, board, image, script, out, max_ms):
+    def fake_run(parts, board, image, script, out, max_ms, extra=()):
         seed, part = (int(v) for v in re.match(r"seed(\d+)-part(\d+)", out.name).groups())
         with lock:
             calls.append((seed, part, Path(image).name))
@@ -270,3 +353,50 @@ def test_jobs_run_seeds_at_once_and_the_table_is_the_same(tmp_path, monkeypatch,
         tables[jobs] = (rows, [line for line in out.splitlines() if line.startswith("failure")])
     assert tables[1] == tables[2]
     assert tables[2][1]  # the failures are listed
+
+
+def test_the_first_uncut_screen_of_a_part_and_its_instant():
+    screens = [(25, "title", "de"), (1300, "setup", "de"), (1400, "rules_edit", "de"),
+               (2500, "rules_unsaved", "de"), (2600, "rules_edit", "de")]
+    assert chipsoak.uncut_screen(screens, {}) == ("title", 175)
+    assert chipsoak.uncut_screen(screens, {"title": 1}) == ("setup", 1350)  # halfway: 100 ms
+    assert chipsoak.uncut_screen(screens, {"title": 1, "setup": 2, "rules_edit": 1}) == (
+        "rules_unsaved", 2550)
+    every = {"title": 1, "setup": 1, "rules_edit": 1, "rules_unsaved": 1}
+    assert chipsoak.uncut_screen(screens, every) is None  # (the last one: no end known)
+
+
+def test_every_screen_replays_a_cut_part_into_its_uncut_screen(tmp_path, monkeypatch, capsys):
+    calls = []
+    serial = ("[ 30.0 ms] @scr ms=25 title de\n[ 1310.0 ms] @scr ms=1300 confirm de\n"
+              "[ 2010.0 ms] @scr ms=2000 title de\n")
+
+    def fake_run(parts, board, image, script, out, max_ms, extra=()):
+        calls.append((out.name, Path(image).name, list(extra), str(image)))
+        out.mkdir(parents=True)
+        (out / "flash.img").write_text(out.name)
+        if "--cut-at-ms" in extra:
+            return 0, {"emulated_ms": 1450, "end_reason": "power-cut"}, serial[:serial.index(
+                "[ 2010")]
+        if out.name.endswith("part1"):
+            return 0, {"emulated_ms": 9000, "end_reason": "power-cut"}, serial
+        return 0, {"emulated_ms": 9000, "end_reason": "script-done"}, ""
+
+    monkeypatch.setattr(chipsoak, "stage_tree", lambda board, tree, bench: tree.mkdir(
+        parents=True))
+    monkeypatch.setattr(chipsoak, "pack_image", lambda tree, image: image.write_bytes(b""))
+    monkeypatch.setattr(chipsoak, "run_part", fake_run)
+    monkeypatch.setattr(chipsoak, "ready_parts", lambda args: {"firmware": "fw"})
+    monkeypatch.setattr(chipsoak, "read_logs", lambda image: "")
+    code = chipsoak.main(["--seeds", "1", "--minutes", "0.3", "--cuts", "1", "--every-screen",
+                          "--keep", str(tmp_path / "work")])
+    out = capsys.readouterr().out
+    assert code == 0
+    # part 1 ends its own way on title; its replay from the same flash cuts on confirm
+    # (the first screen no cut landed in), and part 2 boots from the replay's flash
+    assert calls[0][:2] == ("seed1-part1", "seed1-part0.img")
+    assert calls[1][:3] == ("seed1-part1-cut", "seed1-part0.img", ["--cut-at-ms", "1450"])
+    assert calls[2][0] == "seed1-part2" and calls[2][3].endswith("seed1-part1-cut/flash.img")
+    assert (tmp_path / "work" / "seed1-part1-cut" / "flash.img").read_text() == "seed1-part1-cut"
+    assert "power cuts by screen on top (times): " in out
+    assert "confirm 1" in out and "title 1" in out and "power cuts 2" in out

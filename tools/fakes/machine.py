@@ -25,6 +25,12 @@ the pin), `I2C` (`writeto`, `writevto`, `scan`), `SPI` (`write`), `ADC`
   `pin_pull(pin)` is the pull a pin was last given.
 - `reset_fakes()` forgets every pin, device, ADC value, log and the clock.
 
+- `WDT(timeout=ms)`: a watchdog that counts its `feed`s (`wdts` lists the
+  ones started) and sets the RP2040 registers the Pico SDK does in `mem32`
+  (a dict of the 32-bit words written, 0 elsewhere): CTRL's enable bit and
+  SCRATCH4's magic. `watchdog_fires()` makes `mem32` read as after a reset
+  by the watchdog's timer (REASON set).
+
 Counters: `lightsleeps` (list of the ms asked for), `resets`.
 """
 
@@ -42,6 +48,7 @@ lightsleeps = []
 resets = []
 _clock = [None]
 _freq = [125000000]
+wdts = []
 
 
 def reset_fakes():
@@ -58,6 +65,8 @@ def reset_fakes():
     _log_pins[0] = False
     del lightsleeps[:]
     del resets[:]
+    del wdts[:]
+    mem32.clear()
     _clock[0] = None
 
 
@@ -323,8 +332,54 @@ def unique_id():
 
 
 def reset():
-    """Record a reset request (a real board would restart)."""
+    """Record a reset request (a real board would restart); `mem32` reads
+    as after the Pico SDK's watchdog_reboot (REASON set, SCRATCH4 0)."""
     resets.append(1)
+    mem32[_WD_REASON] = 1
+    mem32[_WD_SCRATCH4] = 0
+    mem32[_WD_CTRL] = 0
+
+
+class _Mem32(dict):
+    """machine.mem32: the words written, 0 where none was."""
+
+    def __getitem__(self, addr):
+        return self.get(addr, 0)
+
+
+mem32 = _Mem32()
+_WD_CTRL = 0x40058000
+_WD_REASON = 0x40058008
+_WD_SCRATCH4 = 0x4005801C
+
+
+class WDT:
+    """A watchdog: counts `feeds`; started as the Pico SDK's
+    watchdog_enable starts the RP2040's (see `mem32`)."""
+
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+        self.feeds = 0
+        mem32[_WD_SCRATCH4] = 0x6AB73121
+        mem32[_WD_CTRL] = mem32[_WD_CTRL] | (1 << 30)
+        wdts.append(self)
+
+    def feed(self):
+        """The loop is alive."""
+        self.feeds += 1
+
+
+def watchdog_running():
+    """True while a started watchdog's enable bit is set."""
+    return bool(mem32[_WD_CTRL] & (1 << 30))
+
+
+def watchdog_fires():
+    """The registers as the boot after a reset by the watchdog's timer reads
+    them (SCRATCH4 keeps the magic its start wrote: a reset keeps it)."""
+    mem32[_WD_REASON] = 1
+    mem32[_WD_SCRATCH4] = 0x6AB73121
+    mem32[_WD_CTRL] = 0
 
 
 def idle():
