@@ -33,7 +33,7 @@ def test_course_plays_a_whole_game_against_the_master(course):
     assert {p["kind"] for p in course.presses} == kinds  # every kind is measured
     screens = {p["screen"] for p in course.presses}
     assert {"title", "setup", "rules_edit", "settings", "help", "text", "play", "handover",
-            "winner", "stats"} <= screens
+            "winner", "stats", "pad_setup", "pad", "pad_table", "pad_menu"} <= screens
     start, end = course.marks["game_start"], course.marks["game_end"]
     assert course.presses[start]["screen"] == "setup"
     assert course.presses[start]["after"] in ("play", "handover")
@@ -316,7 +316,20 @@ def test_analyse_and_table(tmp_path):
     assert h["game"] == {"lines": 2, "min_free": 80000, "min_free_screen": "play",
                          "max_live": 120000, "max_live_screen": "play"}
     assert h["all"]["min_free"] == 70000 and h["all"]["max_live"] == 130000
+    # Per screen: each screen's presses by kind, in the order the course met them.
+    assert [(r["screen"], r["kind"], r["count"], r["median"], r["max"])
+            for r in res["screens"]] == [
+        ("title", "cursor", 2, 45.5, 55.0), ("title", "screen", 1, 126.0, 126.0),
+        ("handover", "roll", 1, 53.0, 53.0), ("play", "pick", 1, 526.1, 526.1),
+        ("winner", "screen", 0, None, None)]
+    # The limits of issue 30: cursor median 16.7, screen change 45, every press 80, boot 300.
+    assert res["limits"] == [
+        "boot 526.0 ms > 300 ms", "cursor move on title: median 45.5 ms > 16.7 ms",
+        "screen change on title: median 126.0 ms > 45.0 ms",
+        "screen change on title: max 126.0 ms > 80 ms", "die pick on play: max 526.1 ms > 80 ms"]
     table = cb.format_table(res)
+    assert "  title: cursor move              2      45.5      55.0      55.0  over" in table
+    assert "  handover: roll                  1      53.0      53.0      53.0\n" in table
     for row in ("boot: power-on to the title on the panel", "cursor move", "die pick",
                 "value change", "screen change", "roll", "bank", "computer step",
                 "slowest press", "526.1 ms: die pick on play", "smallest free 80000 B",

@@ -258,6 +258,7 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
     cut = [t for t in (crash_at, shots["drift_ms"]) if t is not None]
     cut_at = min(cut) if cut else None
     by_kind = {k: [] for k, _ in KINDS}
+    by_screen = {}  # (screen, kind): the press-to-panel times of the presses made there
     phases = {k: {"read": [], "step": [], "draw": [], "show": []} for k, _ in KINDS}
     slowest = None
     late = []
@@ -270,6 +271,7 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
         if ms is not None and p.get("frame") in where:  # the whole update, not its first frame
             ms = round(panel_done_ms(log, where[p["frame"]]) - p["down_ms"], 3)
         by_kind[c["kind"]].append(ms)
+        by_screen.setdefault((c["screen"], c["kind"]), []).append(ms)
         if ms is None:
             warnings.append("press %d (%s on %s) drew no frame" % (
                 i + 1, KIND_LABEL[c["kind"]], c["screen"]))
@@ -293,6 +295,7 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
                         "too short for this tree (raise WAIT_MS/SLOW_SCREENS, or --slow)" % (
                             ", ".join(map(str, late[:10])) + (" ..." if len(late) > 10 else "")))
     kinds = {k: summary(v) for k, v in by_kind.items()}
+    screens = per_screen(by_screen)
     phase_medians = {}
     for k, cols in phases.items():
         if any(cols.values()):
@@ -319,6 +322,8 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
         "boot_ms": boot,
         "presses": len(presses),
         "kinds": kinds,
+        "screens": screens,
+        "limits": limit_breaches(screens, boot),
         "slowest": slowest,
         "phases": phase_medians,
         "alloc": {"frames": alloc["count"], "median": alloc["median"], "max": alloc["max"],
@@ -337,6 +342,47 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
     }
     if heap is not None:
         out["heap"] = heap_figures(heap_course or course, heap)
+    return out
+
+
+# Issue 30, point 3: what a player may wait on the chip, press to panel.
+LIMIT_MEDIAN_MS = {"cursor": 16.7, "value": 16.7, "screen": 45.0}  # median per screen
+LIMIT_MAX_MS = 80.0  # no press at all
+LIMIT_BOOT_MS = 300.0  # power-on to the title
+
+
+def per_screen(by_screen):
+    """[{screen, kind, count, median, p90, max}] from {(screen, kind): [ms]},
+    in the order the course first pressed on each screen, then by kind."""
+    order = {}
+    for screen, _kind in by_screen:
+        order.setdefault(screen, len(order))
+    rank = {k: i for i, (k, _) in enumerate(KINDS)}
+    rows = []
+    for screen, kind in sorted(by_screen, key=lambda sk: (order[sk[0]], rank[sk[1]])):
+        row = {"screen": screen, "kind": kind}
+        row.update(summary(by_screen[(screen, kind)]))
+        rows.append(row)
+    return rows
+
+
+def limit_breaches(screens, boot):
+    """What breaks the limits of issue 30 point 3 (LIMIT_*), as texts: a
+    median per screen over its kind's limit, a press over LIMIT_MAX_MS, a
+    boot over LIMIT_BOOT_MS (or not measured)."""
+    out = []
+    if boot is None:
+        out.append("boot not measured")
+    elif boot > LIMIT_BOOT_MS:
+        out.append("boot %.1f ms > %.0f ms" % (boot, LIMIT_BOOT_MS))
+    for row in screens:
+        limit = LIMIT_MEDIAN_MS.get(row["kind"])
+        if limit is not None and row["median"] is not None and row["median"] > limit:
+            out.append("%s on %s: median %.1f ms > %.1f ms" % (
+                KIND_LABEL[row["kind"]], row["screen"], row["median"], limit))
+        if row["max"] is not None and row["max"] > LIMIT_MAX_MS:
+            out.append("%s on %s: max %.1f ms > %.0f ms" % (
+                KIND_LABEL[row["kind"]], row["screen"], row["max"], LIMIT_MAX_MS))
     return out
 
 

@@ -364,7 +364,11 @@ class Course:
     # ------------------------------------------------------------ the parts
 
     def menus(self):
-        """Title moves, rules & help with the odds page, settings."""
+        """Title moves, rules & help with the odds page, settings, the
+        new-game form, the rules editor, the statistics' list and the score
+        pad (`forms`, `pad`): a cursor move, a value change and a screen
+        change on each menu screen the chip has (the online screens are
+        the page's only)."""
         c = self
         # Title: down through the entries and back up.
         count = len(c.labels())
@@ -387,7 +391,60 @@ class Course:
         c.press("RIGHT", "value")
         c.press("LEFT", "value")
         c.shot("settings")
+        c.press("DOWN", "cursor")
+        c.press("UP", "cursor")
         c.back(want="title")
+        c.forms()
+        c.pad()
+
+    def forms(self):
+        """The new-game form and the rules editor (moves and value changes
+        that change nothing in the end), the statistics' list."""
+        c = self
+        c.open("new_game", want="setup")
+        c.press("DOWN", "cursor")
+        c.press("DOWN", "cursor")
+        c.press("RIGHT", "value")
+        c.press("LEFT", "value")
+        c.shot("setup_form")
+        c.move_to(0)
+        if c.press("A", "screen") != "rules_edit":
+            raise CourseError("A on the rules row gave %r" % c.screen())
+        c.press("DOWN", "cursor")
+        c.press("DOWN", "cursor")
+        c.press("RIGHT", "value")
+        c.press("LEFT", "value")
+        c.shot("rules_form")
+        c.back(want="setup")
+        c.back(want="title")
+        c.open("stats_title", want="stats")
+        c.press("DOWN", "cursor")
+        c.press("UP", "cursor")
+        c.back(want="title")
+
+    def pad(self):
+        """The score pad: its form (moves, a value change), a pad started,
+        points set with UP/DOWN, its overview and menu, back to the title."""
+        c = self
+        c.open("pad_title", want="pad_setup")
+        c.press("DOWN", "cursor")
+        c.press("RIGHT", "value")
+        c.press("LEFT", "value")
+        c.press("UP", "cursor")
+        c.move_to(len(c.labels()) - 1)
+        if c.press("A", "screen") != "pad":
+            raise CourseError("the pad form's start gave %r" % c.screen())
+        c.press("UP", "value")
+        c.press("UP", "value")
+        c.press("DOWN", "value")
+        c.shot("pad")
+        c.back(want="pad_table")
+        if c.press("A", "screen") != "pad_menu":
+            raise CourseError("A on the pad's overview gave %r" % c.screen())
+        c.press("DOWN", "cursor")
+        c.move_to(c.find("to_title"))
+        if c.press("A", "screen") != "title":
+            raise CourseError("the pad menu's 'to title' gave %r" % c.screen())
 
     def master_game(self):
         """A whole game against the Master, tips on."""
