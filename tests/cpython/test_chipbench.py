@@ -486,3 +486,22 @@ def test_stage_keeps_the_title_picture(trees, frozen):
 
     title = trees[frozen] / (deploy.FROZEN_TITLE if frozen else deploy.TITLE_FRAME)
     assert title.stat().st_size == 1024
+
+
+def test_settled_is_when_the_panel_shows_what_it_keeps():
+    """A screen change's first update is a "working" mark; the panel settles
+    with the last change before the next press."""
+    from tools.chipbench.analysis import settled_ms
+
+    log = [
+        {"start_ms": 5.0, "bus_us": 1000.0, "sha1": "old"},  # before the press
+        {"start_ms": 12.0, "bus_us": 2000.0, "sha1": "busy"},  # the mark: 14.0
+        {"start_ms": 150.0, "bus_us": 10000.0, "sha1": "half"},  # a window of the new screen
+        {"start_ms": 160.5, "bus_us": 3000.0, "sha1": "new"},  # the last window: 163.5
+        {"start_ms": 300.0, "bus_us": 500.0, "sha1": "new"},  # sent again, nothing changed
+        {"start_ms": 900.0, "bus_us": 500.0, "sha1": "next"},  # after the next press
+    ]
+    assert settled_ms(log, 10.0, 800.0) == 163.5
+    assert settled_ms(log, 10.0, 100.0) == 14.0  # the next press came before the screen
+    assert settled_ms(log, 400.0, 800.0) is None  # no frame: nothing settled
+    assert settled_ms(log, 0.0, 10.0) == 6.0

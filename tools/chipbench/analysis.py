@@ -77,6 +77,23 @@ def panel_done_ms(log, at, gap_ms=None):
     return end
 
 
+def settled_ms(log, down_ms, until_ms):
+    """When the panel settled after a press at `down_ms`: the end of the
+    frame from which on every frame started before `until_ms` (the next
+    press) leaves the panel as the last of them does (sha1). A screen
+    change's first update may be a "working" mark, a roll's its first
+    picture; this is when the panel shows what it keeps. None when no
+    frame started in between."""
+    frames = [f for f in log if down_ms <= f["start_ms"] < until_ms]
+    if not frames:
+        return None
+    final = frames[-1].get("sha1")
+    k = len(frames) - 1
+    while k > 0 and frames[k - 1].get("sha1") == final:
+        k -= 1
+    return frame_end_ms(frames[k])
+
+
 def boot_ms(report, title_shot):
     """Power-on to the title complete on the panel: the end of the first
     frame whose panel (sha1) equals the title shot's, taken before that
@@ -271,7 +288,10 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
         if ms is not None and p.get("frame") in where:  # the whole update, not its first frame
             ms = round(panel_done_ms(log, where[p["frame"]]) - p["down_ms"], 3)
         by_kind[c["kind"]].append(ms)
-        by_screen.setdefault((c["screen"], c["kind"]), []).append(ms)
+        until = presses[i + 1]["down_ms"] if i + 1 < len(presses) else float("inf")
+        settled = settled_ms(log, p["down_ms"], until)
+        by_screen.setdefault((c["screen"], c["kind"]), []).append(
+            None if settled is None else round(settled - p["down_ms"], 3))
         if ms is None:
             warnings.append("press %d (%s on %s) drew no frame" % (
                 i + 1, KIND_LABEL[c["kind"]], c["screen"]))

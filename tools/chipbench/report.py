@@ -20,7 +20,7 @@ def format_table(res):
         k = res["kinds"].get(kind, {"count": 0})
         out.append("  %-26s %6d %9s %9s %9s" % (label, k["count"], _f(k.get("median")),
                                                 _f(k.get("p90")), _f(k.get("max"))))
-    out.append("%-28s %6s %9s %9s %9s" % ("press to panel per screen", "count", "median",
+    out.append("%-28s %6s %9s %9s %9s" % ("press to settled panel (ms)", "count", "median",
                                           "p90", "max"))
     limits = LIMIT_MEDIAN_MS
     for row in res.get("screens", []):
