@@ -34,7 +34,7 @@ from engine.rules import (
     RulesError,
     settle,
 )
-from firmware.screen import Menu
+from firmware.screen import Kept, Menu
 
 # The values LEFT/RIGHT step through (the target: `steps`).
 VALUES = {
@@ -134,6 +134,9 @@ def explain(app, key, opts):
     return t("ex_" + key)
 
 
+_MADE_MAX = 64  # row texts the editor keeps (it starts again beyond: a long edit)
+
+
 class RulesEditor(Menu):
     """See the module docstring. `start` is the Rules to begin from, `done(app,
     rules, name)` receives the chosen set (name None when unsaved), `name` the
@@ -149,6 +152,7 @@ class RulesEditor(Menu):
         self.set_name = name
         self.found = None
         self.back_to = None  # (key, value before, options before) of a change that moved others
+        self._made = Kept()  # {(option, mark, value) or action key: row text} (see labels)
 
     def _rows(self):
         rows = list(ROWS) + ["save"]
@@ -161,20 +165,40 @@ class RulesEditor(Menu):
         return self.set_name or app.t("rules_edit")
 
     def labels(self, app):
-        """'Option: value' rows (a refused option marked '!'), then the actions."""
+        """'Option: value' rows (a refused option marked '!'), then the actions.
+        Each row's text is kept by its option, value and mark while the
+        app's version stays (firmware.screen.Kept): a value change makes
+        only its own row again. Making all of them took 25 ms of a value
+        change on the chip (the texts are more than App.t keeps, so each
+        was looked up again, then measured and fitted)."""
+        made = self._made.get(app)
+        if made is None or len(made) > _MADE_MAX:
+            made = self._made.keep(app, {})
         out = []
         bad = self.found[0] if self.found else ""
-        ui = app.ui
         for key in ROWS:
             mark = "!" if key == bad else ""
-            value = ": " + value_text(app, key, self.opts[key])
-            room = ui.w - 6 - ui.width(value)  # the value stays whole, the name gives way
-            out.append(ui.fit(mark + app.t("opt_" + key), room) + value)
-        out.append(app.t("rules_save"))
-        if self.set_name:
-            out.append(app.t("rules_delete"))
-        out.append(app.t("rules_use"))
+            value = self.opts[key]
+            kept_as = (key, mark, tuple(value) if type(value) is list else value)
+            text = made.get(kept_as)
+            if text is None:
+                text = made[kept_as] = self._row_text(app, key, value, mark)
+            out.append(text)
+        for key in ("rules_save", "rules_delete", "rules_use"):
+            if key == "rules_delete" and not self.set_name:
+                continue
+            text = made.get(key)
+            if text is None:
+                text = made[key] = app.t(key)
+            out.append(text)
         return out
+
+    def _row_text(self, app, key, value, mark):
+        """One option's row: its name fitted before its whole value."""
+        ui = app.ui
+        value = ": " + value_text(app, key, value)
+        room = ui.w - 6 - ui.width(value)  # the value stays whole, the name gives way
+        return ui.fit(mark + app.t("opt_" + key), room) + value
 
     def hint(self, app):
         """The keys of the row: an option changes with LEFT/RIGHT and A
