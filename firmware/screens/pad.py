@@ -679,16 +679,17 @@ class PadSetup(Menu):
 
             app.push(Message(app.t("pad_title"), [refusal_text(app, e)]))
             return
+        screen = PadScreen(pad)
+        app.home(screen)
+        app.flush()  # the pad shows before the saves (about 140 ms of flash on the chip)
         for name in self.names:
             app.session.remember_name(name)
         settings = app.session.settings
         if settings["pad"] != [self.entry, self.penalty]:
             settings["pad"] = [self.entry, self.penalty]
             app.session.save_settings()
-        screen = PadScreen(pad)
         if app.session.save_pad(pad):
             screen.msg = app.t("save_failed")
-        app.home(screen)
 
     def hint(self, app):
         """What the keys do on the row: LEFT/RIGHT change a value, A names
