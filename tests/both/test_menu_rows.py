@@ -1,0 +1,61 @@
+"""A menu's value change makes only what changed, under CPython and the
+MicroPython Unix port (issue 30, point 3): the rules editor's rows are
+kept by option, value and mark; a setting no text depends on keeps the
+app's texts."""
+
+import framebuf  # (CPython: the simulator's stand-in, installed by tests/conftest.py)
+
+from engine.dice import SeededDice  # noqa: E402
+from engine.rules import preset  # noqa: E402
+from firmware import buttons  # noqa: E402
+from firmware.app import App  # noqa: E402
+from firmware.store import Store  # noqa: E402
+from tools.fakes.memfs import MemFS  # noqa: E402
+
+
+def _app():
+    canvas = framebuf.FrameBuffer(bytearray(128 * 8), 128, 64, framebuf.MONO_VLSB)
+    return App(canvas, 128, 64, Store(MemFS()), SeededDice(1), None, 0)
+
+
+def test_a_rules_change_makes_its_row_again():
+    from firmware.screens.rules_edit import ROWS, RulesEditor
+
+    app = _app()
+    editor = RulesEditor(preset("zehntausend"), lambda *a: None)
+    app.push(editor)
+    made = []
+    real = editor._row_text
+
+    def counting(app, key, value, mark):
+        made.append(key)
+        return real(app, key, value, mark)
+
+    editor._row_text = counting
+    first = editor.labels(app)
+    assert sorted(made) == sorted(ROWS)
+    del made[:]
+    editor.index = ROWS.index("three_pairs")
+    editor.on_key(app, buttons.RIGHT, "press")
+    labels = editor.labels(app)
+    assert made == ["three_pairs"]
+    assert labels != first and labels[editor.index] != first[editor.index]
+    other = RulesEditor(preset("zehntausend"), lambda *a: None)
+    other.opts = dict(editor.opts)
+    assert other.labels(app) == labels  # the kept rows are what making them gives
+
+
+def test_contrast_keeps_the_texts_and_the_language_does_not():
+    from firmware.screens.settings import Settings
+
+    app = _app()
+    app.push(Settings())
+    settings = app.top()
+    rows = settings._rows(app)
+    version = app.version
+    settings.index = rows.index("contrast")
+    settings.on_key(app, buttons.RIGHT, "press")
+    assert app.version == version and app.settings_version == 1
+    settings.index = rows.index("lang")
+    settings.on_key(app, buttons.RIGHT, "press")
+    assert app.version == version + 1 and app.settings_version == 2
