@@ -59,3 +59,32 @@ def test_contrast_keeps_the_texts_and_the_language_does_not():
     settings.index = rows.index("lang")
     settings.on_key(app, buttons.RIGHT, "press")
     assert app.version == version + 1 and app.settings_version == 2
+
+
+def test_a_rules_change_shows_before_the_engine_checks_it():
+    """The new value goes to the panel (App.flush) before `problem` makes a
+    Rules to check the set; a refused set still gets its mark after."""
+    from firmware.screens import rules_edit
+    from firmware.screens.rules_edit import ROWS, RulesEditor
+
+    app = _app()
+    shown = []
+    app.show_now = lambda: shown.append(1)
+    editor = RulesEditor(preset("zehntausend"), lambda *a: None)
+    app.push(editor)
+    editor.labels(app)
+    checks = []
+    real = rules_edit.problem
+
+    def checking(opts):
+        checks.append(len(shown))
+        return real(opts)
+
+    rules_edit.problem = checking
+    try:
+        editor.index = ROWS.index("three_pairs")
+        editor.on_key(app, buttons.RIGHT, "press")
+        assert checks == [1]  # one frame was on the panel when the set was checked
+        assert editor.found is None
+    finally:
+        rules_edit.problem = real
