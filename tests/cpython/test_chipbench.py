@@ -52,7 +52,9 @@ def test_course_plays_a_whole_game_against_the_master(course):
 def test_course_keeps_the_simulators_screens(course):
     names = [s["name"] for s in course.steps if s["op"] == "shot"]
     assert names == list(course.shots)
-    assert names[0].endswith("_title")
+    # First the boot shot (the title on the panel 300 ms after power-on), then the title.
+    assert names[0].endswith("_boot") and names[1].endswith("_title")
+    assert course.shots[names[0]] == course.shots[names[1]]
     for pixels in course.shots.values():
         assert len(pixels) == W * H and set(pixels) <= {0, 1}
     # The game's dice are in the shots: the same seed gives the same course.
@@ -505,3 +507,18 @@ def test_settled_is_when_the_panel_shows_what_it_keeps():
     assert settled_ms(log, 10.0, 100.0) == 14.0  # the next press came before the screen
     assert settled_ms(log, 400.0, 800.0) is None  # no frame: nothing settled
     assert settled_ms(log, 0.0, 10.0) == 6.0
+
+
+def test_a_slow_boot_is_no_drift():
+    """The boot shot (course.BOOT_SHOT_MS) that shows no title yet: boot not
+    measured (the limit broken), the presses after it still counted."""
+    course, report, heap = _hand_made()
+    title = course.shots["01_title"]
+    course.shots = {"00_boot": title, **course.shots}
+    report["shots"].insert(0, {"name": "00_boot", "sha1": "dark", "at_ms": 300.0,
+                               "panel_lit": False})
+    res = cb.analyse(course, report, heap)
+    assert res["boot_ms"] is None and "boot not measured" in res["limits"]
+    assert res["shots"]["drift_ms"] is None and res["shots"]["different"][0]["name"] == "00_boot"
+    assert res["kinds"]["cursor"]["count"] == 2  # nothing left out
+    assert any("00_boot at 300 ms" in w for w in res["warnings"])

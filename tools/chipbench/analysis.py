@@ -12,6 +12,11 @@ from tools.chipbench.course import KIND_LABEL, KINDS
 from tools.chipbench.serial_log import TRACEBACK, parse_serial
 
 BURST_GAP_MS = 2.0  # frames this close after each other belong to one show()
+BOOT_SHOT = "_boot"  # the name's end of the course's first shot (course.BOOT_SHOT_MS)
+
+
+def _f(value):
+    return "-" if value is None else "%.0f" % value
 
 
 def summary(values):
@@ -249,8 +254,8 @@ def compare_shots(course, report, shots_dir=None, width=128, height=64, dead_at=
                 except OSError:
                     pass
             out["different"].append({"name": name, "pixels": diff})
-            if out["drift_ms"] is None:
-                out["drift_ms"] = last_equal
+            if out["drift_ms"] is None and not name.endswith(BOOT_SHOT):
+                out["drift_ms"] = last_equal  # (a slow boot is no press gone astray)
     return out
 
 
@@ -324,7 +329,8 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
     boot = boot_ms(timing, title) if title is not None else None
     got = {s["name"]: s for s in timing.get("shots", [])}
     if title is not None and got.get(title, {}).get("sha1") != sha1_bits(course.shots[title]):
-        warnings.append("the first shot is not the simulator's title: boot not measured")
+        warnings.append("the first shot (%s at %s ms) is not the simulator's title: boot not "
+                        "measured" % (title, _f(got.get(title, {}).get("at_ms"))))
         boot = None
     # Allocations and idle passes. A collection during the pass makes its
     # count negative: not an allocation. The heap run measures them (a
