@@ -34,6 +34,7 @@ from engine.rules import (
     RulesError,
     settle,
 )
+from firmware import font
 from firmware.screen import Kept, Menu
 
 # The values LEFT/RIGHT step through (the target: `steps`).
@@ -137,6 +138,26 @@ def explain(app, key, opts):
 _MADE_MAX = 64  # row texts the editor keeps (it starts again beyond: a long edit)
 
 
+class _Rows:
+    """The rules editor's rows as a sequence whose texts are made when read
+    (RulesEditor.texts)."""
+
+    def __init__(self, editor, app):
+        self.editor = editor
+        self.app = app
+        self.n = editor._count()
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        return self.editor.row_label(self.app, i)
+
+
 class RulesEditor(Menu):
     """See the module docstring. `start` is the Rules to begin from, `done(app,
     rules, name)` receives the chosen set (name None when unsaved), `name` the
@@ -165,33 +186,48 @@ class RulesEditor(Menu):
         return self.set_name or app.t("rules_edit")
 
     def labels(self, app):
-        """'Option: value' rows (a refused option marked '!'), then the actions.
-        Each row's text is kept by its option, value and mark while the
-        app's version stays (firmware.screen.Kept): a value change makes
-        only its own row again. Making all of them took 25 ms of a value
-        change on the chip (the texts are more than App.t keeps, so each
-        was looked up again, then measured and fitted)."""
+        """'Option: value' rows (a refused option marked '!'), then the actions."""
+        return [self.row_label(app, i) for i in range(self._count())]
+
+    def texts(self, app):
+        """The rows for the list: made when the list asks for them (Ui.menu
+        asks only for the rows it shows). A host's recorder reads every
+        row: it gets them all (Menu.texts)."""
+        if font.recorder is not None:
+            return Menu.texts(self, app)
+        return _Rows(self, app)
+
+    def _count(self):
+        return len(ROWS) + (3 if self.set_name else 2)
+
+    def row_label(self, app, i):
+        """The text of row `i`. Each is kept by its option, value and mark
+        while the app's version stays (firmware.screen.Kept): a value change
+        makes only its own row again. Making all of them took 25 ms of a
+        value change on the chip (the texts are more than App.t keeps, so
+        each was looked up again, then measured and fitted), and 50 ms of
+        the editor's first frame."""
         made = self._made.get(app)
         if made is None or len(made) > _MADE_MAX:
             made = self._made.keep(app, {})
-        out = []
-        bad = self.found[0] if self.found else ""
-        for key in ROWS:
-            mark = "!" if key == bad else ""
-            value = self.opts[key]
-            kept_as = (key, mark, tuple(value) if type(value) is list else value)
-            text = made.get(kept_as)
-            if text is None:
-                text = made[kept_as] = self._row_text(app, key, value, mark)
-            out.append(text)
-        for key in ("rules_save", "rules_delete", "rules_use"):
-            if key == "rules_delete" and not self.set_name:
-                continue
+        if i >= len(ROWS):  # the actions
+            key = "rules_use"
+            if i == len(ROWS):
+                key = "rules_save"
+            elif i == len(ROWS) + 1 and self.set_name:
+                key = "rules_delete"
             text = made.get(key)
             if text is None:
                 text = made[key] = app.t(key)
-            out.append(text)
-        return out
+            return text
+        key = ROWS[i]
+        mark = "!" if self.found and key == self.found[0] else ""
+        value = self.opts[key]
+        kept_as = (key, mark, tuple(value) if type(value) is list else value)
+        text = made.get(kept_as)
+        if text is None:
+            text = made[kept_as] = self._row_text(app, key, value, mark)
+        return text
 
     def _row_text(self, app, key, value, mark):
         """One option's row: its name fitted before its whole value."""

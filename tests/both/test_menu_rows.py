@@ -88,3 +88,30 @@ def test_a_rules_change_shows_before_the_engine_checks_it():
         assert editor.found is None
     finally:
         rules_edit.problem = real
+
+
+def test_the_editor_makes_only_the_rows_it_shows():
+    """Its first frame makes the rows the list shows, not all 20 (Ui.menu
+    reads them from RulesEditor.texts as it draws)."""
+    from firmware.screens.rules_edit import ROWS, RulesEditor
+
+    app = _app()
+    editor = RulesEditor(preset("zehntausend"), lambda *a: None)
+    app.push(editor)
+    made = []
+    real = editor._row_text
+
+    def counting(app, key, value, mark):
+        made.append(key)
+        return real(app, key, value, mark)
+
+    editor._row_text = counting
+    editor.draw(app, app.canvas)
+    shown = app.ui.scroll(0)[1]
+    assert made == list(ROWS[:shown])
+    rows = editor.texts(app)
+    assert len(rows) == len(ROWS) + 2 and rows[-1] == app.t("rules_use")
+    assert rows[len(ROWS)] == app.t("rules_save")
+    editor.on_key(app, buttons.UP, "press")  # round to "use": the list shows the last rows
+    editor.draw(app, app.canvas)
+    assert editor.index == len(rows) - 1 and len(made) == 2 * shown - 2  # (two are actions)
