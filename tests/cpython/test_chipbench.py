@@ -329,6 +329,7 @@ def test_analyse_and_table(tmp_path):
     assert h["game"] == {"lines": 2, "min_free": 80000, "min_free_screen": "play",
                          "max_live": 120000, "max_live_screen": "play"}
     assert h["all"]["min_free"] == 70000 and h["all"]["max_live"] == 130000
+    assert res["slowest_settled"]["ms"] == 526.1 and res["slowest_settled"]["screen"] == "play"
     # Per screen: each screen's presses by kind, in the order the course met them.
     assert [(r["screen"], r["kind"], r["count"], r["median"], r["max"])
             for r in res["screens"]] == [

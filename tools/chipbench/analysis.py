@@ -283,6 +283,7 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
     by_screen = {}  # (screen, kind): the press-to-panel times of the presses made there
     phases = {k: {"read": [], "step": [], "draw": [], "show": []} for k, _ in KINDS}
     slowest = None
+    slowest_settled = None  # the same by the settled panel (settled_ms)
     late = []
     left_out = 0
     for i, (p, c) in enumerate(zip(presses, course.presses, strict=False)):
@@ -295,8 +296,11 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
         by_kind[c["kind"]].append(ms)
         until = presses[i + 1]["down_ms"] if i + 1 < len(presses) else float("inf")
         settled = settled_ms(log, p["down_ms"], until)
-        by_screen.setdefault((c["screen"], c["kind"]), []).append(
-            None if settled is None else round(settled - p["down_ms"], 3))
+        settled = None if settled is None else round(settled - p["down_ms"], 3)
+        by_screen.setdefault((c["screen"], c["kind"]), []).append(settled)
+        if settled is not None and (slowest_settled is None or settled > slowest_settled["ms"]):
+            slowest_settled = {"ms": settled, "kind": c["kind"], "screen": c["screen"],
+                               "key": c["key"], "after": c.get("after"), "n": i + 1}
         if ms is None:
             warnings.append("press %d (%s on %s) drew no frame" % (
                 i + 1, KIND_LABEL[c["kind"]], c["screen"]))
@@ -351,6 +355,7 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
         "screens": screens,
         "limits": limit_breaches(screens, boot),
         "slowest": slowest,
+        "slowest_settled": slowest_settled,
         "phases": phase_medians,
         "alloc": {"frames": alloc["count"], "median": alloc["median"], "max": alloc["max"],
                   "idle_passes": idle_n, "idle_bytes": idle_bytes},

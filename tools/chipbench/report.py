@@ -37,6 +37,11 @@ def format_table(res):
     s = res.get("slowest")
     out.append("%-46s %s" % ("slowest press", "-" if not s else "%.1f ms: %s on %s (%s -> %s)" % (
         s["ms"], KIND_LABEL[s["kind"]], s["screen"], s["key"], s.get("after"))))
+    s = res.get("slowest_settled")
+    if s:
+        out.append("%-46s %.1f ms: %s on %s (%s -> %s)" % (
+            "slowest press to the settled panel", s["ms"], KIND_LABEL[s["kind"]], s["screen"],
+            s["key"], s.get("after")))
     h = (res.get("heap") or {}).get("game")
     out.append("%-46s %s" % ("heap, game vs Master with tips (after gc)",
                              "-" if not h else "smallest free %d B (%s), largest live %d B (%s)" % (
