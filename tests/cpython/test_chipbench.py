@@ -523,3 +523,28 @@ def test_a_slow_boot_is_no_drift():
     assert res["shots"]["drift_ms"] is None and res["shots"]["different"][0]["name"] == "00_boot"
     assert res["kinds"]["cursor"]["count"] == 2  # nothing left out
     assert any("00_boot at 300 ms" in w for w in res["warnings"])
+
+
+def test_board_all_runs_every_board(monkeypatch, capsys, tmp_path):
+    """`--board all`: each board in turn (the default, SPI, SH1106, Thumby),
+    its own --keep folder, the other options as given; one JSON by board."""
+    from tools.chipbench import cli
+
+    seen = []
+
+    def one(argv, results=None):
+        board = argv[argv.index("--board") + 1]
+        seen.append(argv)
+        results[board] = {"board": board}
+        return 1 if board == "thumby" else 0
+
+    monkeypatch.setattr(cli, "main", one)
+    code = cli.main_all(["--parts", "menus", "--board", "all", "--keep", str(tmp_path), "--json"])
+    assert code == 1  # the worst
+    assert [a[a.index("--board") + 1] for a in seen] == [
+        "pico_ssd1306_i2c", "pico_ssd1306_spi", "pico_sh1106_i2c", "thumby"]
+    for a in seen:
+        assert a.count("--board") == 1 and a[:3] == ["--parts", "menus", "--json"]
+        assert a[a.index("--keep") + 1] == str(tmp_path / a[a.index("--board") + 1])
+    assert sorted(json.loads(capsys.readouterr().out)) == sorted(cli.BOARDS_ALL)
+    assert cli.main_all(["--board", "all", "--freq", "1000000"]) == 2
