@@ -383,14 +383,14 @@ class Course:
         c.move_to(c.find("help_odds"))
         c.press("A", "screen")
         c.shot("odds")
-        c.press("DOWN", "cursor")  # scroll a line
+        for _ in range(3):
+            c.press("DOWN", "cursor")  # scroll a line
         c.back()
         c.back(want="title")
         # Settings: move, change the contrast and back.
         c.open("settings_title", want="settings")
         c.press("DOWN", "cursor")
-        c.press("RIGHT", "value")
-        c.press("LEFT", "value")
+        c.values()
         c.shot("settings")
         c.press("DOWN", "cursor")
         c.press("UP", "cursor")
@@ -405,23 +405,27 @@ class Course:
         c.open("new_game", want="setup")
         c.press("DOWN", "cursor")
         c.press("DOWN", "cursor")
-        c.press("RIGHT", "value")
-        c.press("LEFT", "value")
+        c.values()
         c.shot("setup_form")
         c.move_to(0)
         if c.press("A", "screen") != "rules_edit":
             raise CourseError("A on the rules row gave %r" % c.screen())
         c.press("DOWN", "cursor")
         c.press("DOWN", "cursor")
-        c.press("RIGHT", "value")
-        c.press("LEFT", "value")
+        c.values()
         c.shot("rules_form")
         c.back(want="setup")
         c.back(want="title")
         c.open("stats_title", want="stats")
-        c.press("DOWN", "cursor")
-        c.press("UP", "cursor")
+        for key in ("DOWN", "DOWN", "UP", "UP"):
+            c.press(key, "cursor")
         c.back(want="title")
+
+    def values(self):
+        """Four value changes on the row: there and back, twice (the value
+        stays)."""
+        for key in ("RIGHT", "LEFT", "RIGHT", "LEFT"):
+            self.press(key, "value")
 
     def pad(self):
         """The score pad: its form (moves, a value change), a pad started,
@@ -429,15 +433,13 @@ class Course:
         c = self
         c.open("pad_title", want="pad_setup")
         c.press("DOWN", "cursor")
-        c.press("RIGHT", "value")
-        c.press("LEFT", "value")
+        c.values()
         c.press("UP", "cursor")
         c.move_to(len(c.labels()) - 1)
         if c.press("A", "screen") != "pad":
             raise CourseError("the pad form's start gave %r" % c.screen())
-        c.press("UP", "value")
-        c.press("UP", "value")
-        c.press("DOWN", "value")
+        for key in ("UP", "UP", "DOWN", "UP"):
+            c.press(key, "value")
         c.shot("pad")
         c.back(want="pad_table")
         if c.press("A", "screen") != "pad_menu":
