@@ -30,7 +30,6 @@ The buzzer (firmware/sound.py, which never blocks the loop) loads only on
 boards that have one: a boot carries no code it does not need.
 """
 
-import gc
 import os
 
 from firmware.buttons import NAMES
@@ -45,7 +44,6 @@ SLEEP_MS = const(120000)  # idle this long: display off, light sleep
 SLICE_MS = const(50)  # one light sleep between two button reads
 DIM_CONTRAST = const(0x08)  # dimmed brightness
 ENTROPY_SAMPLE = const(64)  # bytes read by the start-up self-test
-STILL_MS = const(120)  # no frame and no button change this long: collect the garbage
 DATA_DIR = "/data"
 TABLES_DIR = "/tables"
 STUCK_LINES = ("Fehler:", "Zufall", "defekt.", "(RNG", "stuck)")
@@ -185,9 +183,6 @@ class Device(Supervisor):
         self.heap = False  # collect and print an @heap line per frame (bench.json)
         self.settings_version = getattr(app, "settings_version", 0)  # the app's, applied
         app.show_now = self.show_now  # feedback frames in the middle of a step
-        self.shown_at = self.active_at  # when the last frame went out
-        self.collected = True  # the garbage was collected since (collect_when_still)
-        self.collect = gc.collect  # (tests count the calls)
 
     def apply_settings(self):
         """Contrast, sleep and dim times and sound from the app's settings."""
@@ -232,7 +227,6 @@ class Device(Supervisor):
         splash, and the app warms up (App.warm_up)."""
         self.display.show()
         self.shows += 1
-        self.shown()
         if self.booting:
             self.booting = False
             if self.splash is not None:
@@ -247,24 +241,6 @@ class Device(Supervisor):
         """Send the canvas to the panel at once (App.flush and App.busy)."""
         self.display.show()
         self.shows += 1
-        self.shown()
-
-    def shown(self):
-        """A frame went out: the garbage of making it is owed a collection."""
-        self.shown_at = self.clock.ticks_ms()
-        self.collected = False
-
-    def collect_when_still(self, now):
-        """Collect the garbage once the screen has been still (no frame, no
-        button change) for STILL_MS after a frame: MicroPython collects
-        only when an allocation finds no room, which came in the middle of
-        a press's drawing on the chip (24 ms of a 36 ms value change in
-        the new-game form; a collection takes 7 to 27 ms there). Once a
-        frame: an idle screen is not collected again."""
-        if ticks_diff(now, self.active_at) >= STILL_MS and ticks_diff(
-                now, self.shown_at) >= STILL_MS:
-            self.collected = True
-            self.collect()
 
     def read(self, now):
         """The button bits for the app at `now` (a change counts as activity,
@@ -302,8 +278,6 @@ class Device(Supervisor):
             self.display.contrast(DIM_CONTRAST)
         if app.warming is not None and not self.keys.caught:
             app.warm_step()  # (about 27 ms on the chip: a press waits at most that)
-        elif not self.collected and not self.keys.caught:
-            self.collect_when_still(now)
         # Wait for the next poll in 1 ms slices, and not at all once a press
         # was caught (the pin interrupt sets keys.caught): the press then
         # reaches the app within a millisecond instead of 2.5 on average.
