@@ -680,8 +680,11 @@ class PadSetup(Menu):
             app.push(Message(app.t("pad_title"), [refusal_text(app, e)]))
             return
         screen = PadScreen(pad)
-        app.home(screen)
-        app.flush()  # the pad shows before the saves (about 140 ms of flash on the chip)
+        # The pad shows before the saves (about 140 ms of flash on the
+        # chip), drawn while the form's texts are still loaded: going home
+        # lets the help book go, which the pad's texts come from.
+        app.push(screen)
+        app.flush()
         for name in self.names:
             app.session.remember_name(name)
         settings = app.session.settings
@@ -690,6 +693,7 @@ class PadSetup(Menu):
             app.session.save_settings()
         if app.session.save_pad(pad):
             screen.msg = app.t("save_failed")
+        app.home(screen)
 
     def hint(self, app):
         """What the keys do on the row: LEFT/RIGHT change a value, A names
