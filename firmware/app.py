@@ -109,11 +109,15 @@ class App:
         self.session.settings["lang"] = lang
         self.settings_changed()
 
-    def settings_changed(self):
+    def settings_changed(self, texts=True):
         """Say that the settings changed (the settings screen does): the
-        device loop applies them, and every kept text is stale (`version`)."""
+        device loop applies them, and every kept text is stale (`version`).
+        `texts` False: a setting no text depends on (contrast, sleep, dice,
+        ...), so the kept texts stay: looking them all up again made a
+        contrast change miss the frame on the chip."""
         self.settings_version += 1
-        self.version += 1
+        if texts:
+            self.version += 1
         self.dirty = True
 
     def t(self, key):

@@ -34,7 +34,8 @@ from engine.rules import (
     RulesError,
     settle,
 )
-from firmware.screen import Menu
+from firmware import font
+from firmware.screen import Kept, Menu
 
 # The values LEFT/RIGHT step through (the target: `steps`).
 VALUES = {
@@ -134,6 +135,29 @@ def explain(app, key, opts):
     return t("ex_" + key)
 
 
+_MADE_MAX = 64  # row texts the editor keeps (it starts again beyond: a long edit)
+
+
+class _Rows:
+    """The rules editor's rows as a sequence whose texts are made when read
+    (RulesEditor.texts)."""
+
+    def __init__(self, editor, app):
+        self.editor = editor
+        self.app = app
+        self.n = editor._count()
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        return self.editor.row_label(self.app, i)
+
+
 class RulesEditor(Menu):
     """See the module docstring. `start` is the Rules to begin from, `done(app,
     rules, name)` receives the chosen set (name None when unsaved), `name` the
@@ -149,6 +173,7 @@ class RulesEditor(Menu):
         self.set_name = name
         self.found = None
         self.back_to = None  # (key, value before, options before) of a change that moved others
+        self._made = Kept()  # {(option, mark, value) or action key: row text} (see labels)
 
     def _rows(self):
         rows = list(ROWS) + ["save"]
@@ -162,19 +187,54 @@ class RulesEditor(Menu):
 
     def labels(self, app):
         """'Option: value' rows (a refused option marked '!'), then the actions."""
-        out = []
-        bad = self.found[0] if self.found else ""
+        return [self.row_label(app, i) for i in range(self._count())]
+
+    def texts(self, app):
+        """The rows for the list: made when the list asks for them (Ui.menu
+        asks only for the rows it shows). A host's recorder reads every
+        row: it gets them all (Menu.texts)."""
+        if font.recorder is not None:
+            return Menu.texts(self, app)
+        return _Rows(self, app)
+
+    def _count(self):
+        return len(ROWS) + (3 if self.set_name else 2)
+
+    def row_label(self, app, i):
+        """The text of row `i`. Each is kept by its option, value and mark
+        while the app's version stays (firmware.screen.Kept): a value change
+        makes only its own row again. Making all of them took 25 ms of a
+        value change on the chip (the texts are more than App.t keeps, so
+        each was looked up again, then measured and fitted), and 50 ms of
+        the editor's first frame."""
+        made = self._made.get(app)
+        if made is None or len(made) > _MADE_MAX:
+            made = self._made.keep(app, {})
+        if i >= len(ROWS):  # the actions
+            key = "rules_use"
+            if i == len(ROWS):
+                key = "rules_save"
+            elif i == len(ROWS) + 1 and self.set_name:
+                key = "rules_delete"
+            text = made.get(key)
+            if text is None:
+                text = made[key] = app.t(key)
+            return text
+        key = ROWS[i]
+        mark = "!" if self.found and key == self.found[0] else ""
+        value = self.opts[key]
+        kept_as = (key, mark, tuple(value) if type(value) is list else value)
+        text = made.get(kept_as)
+        if text is None:
+            text = made[kept_as] = self._row_text(app, key, value, mark)
+        return text
+
+    def _row_text(self, app, key, value, mark):
+        """One option's row: its name fitted before its whole value."""
         ui = app.ui
-        for key in ROWS:
-            mark = "!" if key == bad else ""
-            value = ": " + value_text(app, key, self.opts[key])
-            room = ui.w - 6 - ui.width(value)  # the value stays whole, the name gives way
-            out.append(ui.fit(mark + app.t("opt_" + key), room) + value)
-        out.append(app.t("rules_save"))
-        if self.set_name:
-            out.append(app.t("rules_delete"))
-        out.append(app.t("rules_use"))
-        return out
+        value = ": " + value_text(app, key, value)
+        room = ui.w - 6 - ui.width(value)  # the value stays whole, the name gives way
+        return ui.fit(mark + app.t("opt_" + key), room) + value
 
     def hint(self, app):
         """The keys of the row: an option changes with LEFT/RIGHT and A
@@ -236,7 +296,15 @@ class RulesEditor(Menu):
             self.opts, changes = settle(opts, key)
             if changes:
                 self.back_to = (key, before[key], before)
+        found = self.found
+        if not changes:
+            # The new value on the panel before the engine checks the set
+            # (a Rules made: about 8 ms on the chip); settle() keeps it
+            # valid, so a refusal, marked after, is rare.
+            app.flush()
         self.found = problem(self.opts)
+        if self.found != found:
+            self.relabel()  # (the flush kept the rows without the mark)
         if changes:
             self._tell(app, changes)
         return True

@@ -98,7 +98,9 @@ class Settings(Menu):
             s["speed"] = (s["speed"] + step) % len(SPEEDS)
         else:
             s[row] = not s[row]
-        app.settings_changed()  # (first: the frame below shows the new language)
+        # (first: the frame below shows the new language; the texts are
+        # made again only when it changed)
+        app.settings_changed(row == "lang")
         app.flush()  # the new value shows before the save (about 50 ms of flash on the chip)
         app.session.save_settings()
         return True

@@ -33,7 +33,7 @@ def test_course_plays_a_whole_game_against_the_master(course):
     assert {p["kind"] for p in course.presses} == kinds  # every kind is measured
     screens = {p["screen"] for p in course.presses}
     assert {"title", "setup", "rules_edit", "settings", "help", "text", "play", "handover",
-            "winner", "stats"} <= screens
+            "winner", "stats", "pad_setup", "pad", "pad_table", "pad_menu"} <= screens
     start, end = course.marks["game_start"], course.marks["game_end"]
     assert course.presses[start]["screen"] == "setup"
     assert course.presses[start]["after"] in ("play", "handover")
@@ -52,7 +52,9 @@ def test_course_plays_a_whole_game_against_the_master(course):
 def test_course_keeps_the_simulators_screens(course):
     names = [s["name"] for s in course.steps if s["op"] == "shot"]
     assert names == list(course.shots)
-    assert names[0].endswith("_title")
+    # First the boot shot (the title on the panel 300 ms after power-on), then the title.
+    assert names[0].endswith("_boot") and names[1].endswith("_title")
+    assert course.shots[names[0]] == course.shots[names[1]]
     for pixels in course.shots.values():
         assert len(pixels) == W * H and set(pixels) <= {0, 1}
     # The game's dice are in the shots: the same seed gives the same course.
@@ -125,7 +127,8 @@ def test_boards():
     assert cb.check_board("pico_ssd1306_i2c", None) is None
     assert cb.check_board("pico_ssd1306_i2c", 1_000_000) is None
     assert cb.check_board("thumby", None) is None
-    assert "SH1106" in cb.check_board("pico_sh1106_i2c", None)
+    assert cb.check_board("pico_sh1106_i2c", None) is None  # the harness models the SH1106
+    assert cb.check_board("pico_sh1106_i2c", 1_000_000) is None  # (an I2C board)
     assert "SPI" in cb.check_board("pico_ssd1306_spi", 400_000)
     assert "unknown" in cb.check_board("nope", None)
     cmd = cb.hil_command({"firmware": "f.elf", "bootrom": "b.mjs", "rp2040js": "nm"},
@@ -135,6 +138,16 @@ def test_boards():
     assert "--buttons UP=10,DOWN=11,LEFT=12,RIGHT=13,A=14,B=15" in joined
     assert "--button-pulls internal" in joined
     assert "--fw f.elf --bootrom b.mjs --rp2040js nm --fs a.img" in joined
+    assert "--controller" not in joined  # the SSD1306 is the harness's default
+    sh = " ".join(cb.hil_command({"firmware": "f.elf", "bootrom": "b.mjs", "rp2040js": "nm"},
+                                 "pico_sh1106_i2c", "a.img", "c.hil", "out", 1000, 60))
+    assert "--controller sh1106 --i2c 0 --sda 4 --scl 5 --addr 0x3C" in sh
+    # Every board of boards/ can be benchmarked.
+    from pathlib import Path
+
+    boards = {p.stem for p in (Path(cb.__file__).parents[2] / "boards").glob("*.py")
+              if p.stem != "__init__"}
+    assert boards == set(cb.WIRING)
 
 
 # ---------------------------------------------------------------- missing parts
@@ -168,8 +181,8 @@ def test_missing_parts_message(tmp_path, capsys, monkeypatch):
         monkeypatch.delenv(name, raising=False)
     assert cb.main([]) == 2
     assert "build-firmware.sh" in capsys.readouterr().err
-    assert cb.main(["--board", "pico_sh1106_i2c"]) == 2
-    assert "SH1106" in capsys.readouterr().err
+    assert cb.main(["--board", "nope"]) == 2
+    assert "unknown board" in capsys.readouterr().err
     assert cb.main(["--parts", "menus,nope"]) == 2
     assert "--parts" in capsys.readouterr().err
 
@@ -316,7 +329,21 @@ def test_analyse_and_table(tmp_path):
     assert h["game"] == {"lines": 2, "min_free": 80000, "min_free_screen": "play",
                          "max_live": 120000, "max_live_screen": "play"}
     assert h["all"]["min_free"] == 70000 and h["all"]["max_live"] == 130000
+    assert res["slowest_settled"]["ms"] == 526.1 and res["slowest_settled"]["screen"] == "play"
+    # Per screen: each screen's presses by kind, in the order the course met them.
+    assert [(r["screen"], r["kind"], r["count"], r["median"], r["max"])
+            for r in res["screens"]] == [
+        ("title", "cursor", 2, 45.5, 55.0), ("title", "screen", 1, 126.0, 126.0),
+        ("handover", "roll", 1, 53.0, 53.0), ("play", "pick", 1, 526.1, 526.1),
+        ("winner", "screen", 0, None, None)]
+    # The limits of issue 30: cursor median 16.7, screen change 45, every press 80, boot 300.
+    assert res["limits"] == [
+        "boot 526.0 ms > 300 ms", "cursor move on title: median 45.5 ms > 16.7 ms",
+        "screen change on title: median 126.0 ms > 45.0 ms",
+        "screen change on title: max 126.0 ms > 80 ms", "die pick on play: max 526.1 ms > 80 ms"]
     table = cb.format_table(res)
+    assert "  title: cursor move              2      45.5      55.0      55.0  over" in table
+    assert "  handover: roll                  1      53.0      53.0      53.0\n" in table
     for row in ("boot: power-on to the title on the panel", "cursor move", "die pick",
                 "value change", "screen change", "roll", "bank", "computer step",
                 "slowest press", "526.1 ms: die pick on play", "smallest free 80000 B",
@@ -462,3 +489,62 @@ def test_stage_keeps_the_title_picture(trees, frozen):
 
     title = trees[frozen] / (deploy.FROZEN_TITLE if frozen else deploy.TITLE_FRAME)
     assert title.stat().st_size == 1024
+
+
+def test_settled_is_when_the_panel_shows_what_it_keeps():
+    """A screen change's first update is a "working" mark; the panel settles
+    with the last change before the next press."""
+    from tools.chipbench.analysis import settled_ms
+
+    log = [
+        {"start_ms": 5.0, "bus_us": 1000.0, "sha1": "old"},  # before the press
+        {"start_ms": 12.0, "bus_us": 2000.0, "sha1": "busy"},  # the mark: 14.0
+        {"start_ms": 150.0, "bus_us": 10000.0, "sha1": "half"},  # a window of the new screen
+        {"start_ms": 160.5, "bus_us": 3000.0, "sha1": "new"},  # the last window: 163.5
+        {"start_ms": 300.0, "bus_us": 500.0, "sha1": "new"},  # sent again, nothing changed
+        {"start_ms": 900.0, "bus_us": 500.0, "sha1": "next"},  # after the next press
+    ]
+    assert settled_ms(log, 10.0, 800.0) == 163.5
+    assert settled_ms(log, 10.0, 100.0) == 14.0  # the next press came before the screen
+    assert settled_ms(log, 400.0, 800.0) is None  # no frame: nothing settled
+    assert settled_ms(log, 0.0, 10.0) == 6.0
+
+
+def test_a_slow_boot_is_no_drift():
+    """The boot shot (course.BOOT_SHOT_MS) that shows no title yet: boot not
+    measured (the limit broken), the presses after it still counted."""
+    course, report, heap = _hand_made()
+    title = course.shots["01_title"]
+    course.shots = {"00_boot": title, **course.shots}
+    report["shots"].insert(0, {"name": "00_boot", "sha1": "dark", "at_ms": 300.0,
+                               "panel_lit": False})
+    res = cb.analyse(course, report, heap)
+    assert res["boot_ms"] is None and "boot not measured" in res["limits"]
+    assert res["shots"]["drift_ms"] is None and res["shots"]["different"][0]["name"] == "00_boot"
+    assert res["kinds"]["cursor"]["count"] == 2  # nothing left out
+    assert any("00_boot at 300 ms" in w for w in res["warnings"])
+
+
+def test_board_all_runs_every_board(monkeypatch, capsys, tmp_path):
+    """`--board all`: each board in turn (the default, SPI, SH1106, Thumby),
+    its own --keep folder, the other options as given; one JSON by board."""
+    from tools.chipbench import cli
+
+    seen = []
+
+    def one(argv, results=None):
+        board = argv[argv.index("--board") + 1]
+        seen.append(argv)
+        results[board] = {"board": board}
+        return 1 if board == "thumby" else 0
+
+    monkeypatch.setattr(cli, "main", one)
+    code = cli.main_all(["--parts", "menus", "--board", "all", "--keep", str(tmp_path), "--json"])
+    assert code == 1  # the worst
+    assert [a[a.index("--board") + 1] for a in seen] == [
+        "pico_ssd1306_i2c", "pico_ssd1306_spi", "pico_sh1106_i2c", "thumby"]
+    for a in seen:
+        assert a.count("--board") == 1 and a[:3] == ["--parts", "menus", "--json"]
+        assert a[a.index("--keep") + 1] == str(tmp_path / a[a.index("--board") + 1])
+    assert sorted(json.loads(capsys.readouterr().out)) == sorted(cli.BOARDS_ALL)
+    assert cli.main_all(["--board", "all", "--freq", "1000000"]) == 2

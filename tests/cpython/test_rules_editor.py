@@ -372,3 +372,36 @@ def test_editor_starts_from_any_preset():
     for key in PRESETS:
         editor = RulesEditor(preset(key), None)
         assert Rules(**editor.opts) == preset(key)
+
+
+def test_a_value_change_makes_only_its_own_row_again(tmp_path):
+    """The rows' texts are kept by option, value and mark: a change makes
+    its row's text again, the others are the kept ones; the texts equal a
+    fresh editor's, and a language change makes them all again."""
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), 1)
+    _open_editor(sim)
+    editor = sim.app.top()
+    made = []
+    real = editor._row_text
+
+    def counting(app, key, value, mark):
+        made.append(key)
+        return real(app, key, value, mark)
+
+    editor._row_text = counting
+    editor.labels(sim.app)  # drawn already: the rows shown are kept, the rest made now
+    shown = sim.app.ui.scroll(0)[1]
+    assert sorted(made) == sorted(ROWS[shown:])
+    del made[:]
+    editor.labels(sim.app)
+    assert made == []  # every row is kept
+    _to_index(sim, ROWS.index("three_pairs"))
+    assert _step(sim, "RIGHT") == []  # (no linked option moved along: no page opened)
+    assert made == ["three_pairs"]
+    fresh = RulesEditor(Rules(**editor.opts), lambda *a: None)
+    assert editor.labels(sim.app) == fresh.labels(sim.app)
+    del made[:]
+    sim.app.lang = "en" if sim.app.lang == "de" else "de"
+    labels = editor.labels(sim.app)
+    assert sorted(made) == sorted(ROWS)
+    assert labels == RulesEditor(Rules(**editor.opts), lambda *a: None).labels(sim.app)

@@ -12,6 +12,11 @@ from tools.chipbench.course import KIND_LABEL, KINDS
 from tools.chipbench.serial_log import TRACEBACK, parse_serial
 
 BURST_GAP_MS = 2.0  # frames this close after each other belong to one show()
+BOOT_SHOT = "_boot"  # the name's end of the course's first shot (course.BOOT_SHOT_MS)
+
+
+def _f(value):
+    return "-" if value is None else "%.0f" % value
 
 
 def summary(values):
@@ -75,6 +80,23 @@ def panel_done_ms(log, at, gap_ms=None):
             break
         end = frame_end_ms(f)
     return end
+
+
+def settled_ms(log, down_ms, until_ms):
+    """When the panel settled after a press at `down_ms`: the end of the
+    frame from which on every frame started before `until_ms` (the next
+    press) leaves the panel as the last of them does (sha1). A screen
+    change's first update may be a "working" mark, a roll's its first
+    picture; this is when the panel shows what it keeps. None when no
+    frame started in between."""
+    frames = [f for f in log if down_ms <= f["start_ms"] < until_ms]
+    if not frames:
+        return None
+    final = frames[-1].get("sha1")
+    k = len(frames) - 1
+    while k > 0 and frames[k - 1].get("sha1") == final:
+        k -= 1
+    return frame_end_ms(frames[k])
 
 
 def boot_ms(report, title_shot):
@@ -232,8 +254,8 @@ def compare_shots(course, report, shots_dir=None, width=128, height=64, dead_at=
                 except OSError:
                     pass
             out["different"].append({"name": name, "pixels": diff})
-            if out["drift_ms"] is None:
-                out["drift_ms"] = last_equal
+            if out["drift_ms"] is None and not name.endswith(BOOT_SHOT):
+                out["drift_ms"] = last_equal  # (a slow boot is no press gone astray)
     return out
 
 
@@ -258,8 +280,10 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
     cut = [t for t in (crash_at, shots["drift_ms"]) if t is not None]
     cut_at = min(cut) if cut else None
     by_kind = {k: [] for k, _ in KINDS}
+    by_screen = {}  # (screen, kind): the press-to-panel times of the presses made there
     phases = {k: {"read": [], "step": [], "draw": [], "show": []} for k, _ in KINDS}
     slowest = None
+    slowest_settled = None  # the same by the settled panel (settled_ms)
     late = []
     left_out = 0
     for i, (p, c) in enumerate(zip(presses, course.presses, strict=False)):
@@ -270,6 +294,13 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
         if ms is not None and p.get("frame") in where:  # the whole update, not its first frame
             ms = round(panel_done_ms(log, where[p["frame"]]) - p["down_ms"], 3)
         by_kind[c["kind"]].append(ms)
+        until = presses[i + 1]["down_ms"] if i + 1 < len(presses) else float("inf")
+        settled = settled_ms(log, p["down_ms"], until)
+        settled = None if settled is None else round(settled - p["down_ms"], 3)
+        by_screen.setdefault((c["screen"], c["kind"]), []).append(settled)
+        if settled is not None and (slowest_settled is None or settled > slowest_settled["ms"]):
+            slowest_settled = {"ms": settled, "kind": c["kind"], "screen": c["screen"],
+                               "key": c["key"], "after": c.get("after"), "n": i + 1}
         if ms is None:
             warnings.append("press %d (%s on %s) drew no frame" % (
                 i + 1, KIND_LABEL[c["kind"]], c["screen"]))
@@ -293,6 +324,7 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
                         "too short for this tree (raise WAIT_MS/SLOW_SCREENS, or --slow)" % (
                             ", ".join(map(str, late[:10])) + (" ..." if len(late) > 10 else "")))
     kinds = {k: summary(v) for k, v in by_kind.items()}
+    screens = per_screen(by_screen)
     phase_medians = {}
     for k, cols in phases.items():
         if any(cols.values()):
@@ -301,7 +333,8 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
     boot = boot_ms(timing, title) if title is not None else None
     got = {s["name"]: s for s in timing.get("shots", [])}
     if title is not None and got.get(title, {}).get("sha1") != sha1_bits(course.shots[title]):
-        warnings.append("the first shot is not the simulator's title: boot not measured")
+        warnings.append("the first shot (%s at %s ms) is not the simulator's title: boot not "
+                        "measured" % (title, _f(got.get(title, {}).get("at_ms"))))
         boot = None
     # Allocations and idle passes. A collection during the pass makes its
     # count negative: not an allocation. The heap run measures them (a
@@ -319,7 +352,10 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
         "boot_ms": boot,
         "presses": len(presses),
         "kinds": kinds,
+        "screens": screens,
+        "limits": limit_breaches(screens, boot),
         "slowest": slowest,
+        "slowest_settled": slowest_settled,
         "phases": phase_medians,
         "alloc": {"frames": alloc["count"], "median": alloc["median"], "max": alloc["max"],
                   "idle_passes": idle_n, "idle_bytes": idle_bytes},
@@ -337,6 +373,47 @@ def analyse(course, timing, heap=None, shots_dir=None, width=128, height=64, hea
     }
     if heap is not None:
         out["heap"] = heap_figures(heap_course or course, heap)
+    return out
+
+
+# Issue 30, point 3: what a player may wait on the chip, press to panel.
+LIMIT_MEDIAN_MS = {"cursor": 16.7, "value": 16.7, "screen": 45.0}  # median per screen
+LIMIT_MAX_MS = 80.0  # no press at all
+LIMIT_BOOT_MS = 300.0  # power-on to the title
+
+
+def per_screen(by_screen):
+    """[{screen, kind, count, median, p90, max}] from {(screen, kind): [ms]},
+    in the order the course first pressed on each screen, then by kind."""
+    order = {}
+    for screen, _kind in by_screen:
+        order.setdefault(screen, len(order))
+    rank = {k: i for i, (k, _) in enumerate(KINDS)}
+    rows = []
+    for screen, kind in sorted(by_screen, key=lambda sk: (order[sk[0]], rank[sk[1]])):
+        row = {"screen": screen, "kind": kind}
+        row.update(summary(by_screen[(screen, kind)]))
+        rows.append(row)
+    return rows
+
+
+def limit_breaches(screens, boot):
+    """What breaks the limits of issue 30 point 3 (LIMIT_*), as texts: a
+    median per screen over its kind's limit, a press over LIMIT_MAX_MS, a
+    boot over LIMIT_BOOT_MS (or not measured)."""
+    out = []
+    if boot is None:
+        out.append("boot not measured")
+    elif boot > LIMIT_BOOT_MS:
+        out.append("boot %.1f ms > %.0f ms" % (boot, LIMIT_BOOT_MS))
+    for row in screens:
+        limit = LIMIT_MEDIAN_MS.get(row["kind"])
+        if limit is not None and row["median"] is not None and row["median"] > limit:
+            out.append("%s on %s: median %.1f ms > %.1f ms" % (
+                KIND_LABEL[row["kind"]], row["screen"], row["median"], limit))
+        if row["max"] is not None and row["max"] > LIMIT_MAX_MS:
+            out.append("%s on %s: max %.1f ms > %.0f ms" % (
+                KIND_LABEL[row["kind"]], row["screen"], row["max"], LIMIT_MAX_MS))
     return out
 
 

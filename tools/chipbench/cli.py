@@ -39,8 +39,8 @@ def parse_args(argv=None):
     ap = argparse.ArgumentParser(prog="python -m tools.chipbench",
                                  description="Speed and heap of the game on an emulated Pico.")
     ap.add_argument("--board", default=DEFAULT_BOARD,
-                    help="the board to stage (default %s; harness boards: %s)" % (
-                        DEFAULT_BOARD, ", ".join(WIRING)))
+                    help="the board to stage (default %s; harness boards: %s; all: each "
+                    "of them in turn)" % (DEFAULT_BOARD, ", ".join(WIRING)))
     ap.add_argument("--freq", type=int, help="I2C frequency in Hz written into the staged "
                     "board file (I2C boards; default: the board's FREQ)")
     add_part_args(ap)
@@ -72,9 +72,52 @@ def write_sim_shots(course, folder, width, height):
         write_png(str(folder / (name + ".png")), rows, SCALE)
 
 
-def main(argv=None):
-    """`python -m tools.chipbench`: the options, the two runs, the table; an exit status."""
+BOARDS_ALL = (DEFAULT_BOARD, "pico_ssd1306_spi", "pico_sh1106_i2c", "thumby")  # --board all
+
+
+def main_all(argv):
+    """`--board all`: every board of BOARDS_ALL one after the other (--keep
+    DIR: DIR/<board>), then their tables (or one JSON object by board); the
+    worst exit status."""
     args = parse_args(argv)
+    if args.freq is not None:
+        print("chipbench: --freq is for one I2C board, not --board all", file=sys.stderr)
+        return 2
+    rest = []
+    skip = False
+    for a in argv:  # the options without --board and --keep
+        if skip:
+            skip = False
+            continue
+        if a in ("--board", "--keep"):
+            skip = True
+            continue
+        if a.startswith("--board=") or a.startswith("--keep="):
+            continue
+        rest.append(a)
+    code = 0
+    results = {}
+    for board in BOARDS_ALL:
+        one = rest + ["--board", board]
+        if args.keep:
+            one += ["--keep", str(Path(args.keep) / board)]
+        code = max(code, main(one, results))
+    if args.json:
+        print(json.dumps(results, indent=1))
+    else:
+        print("\n\n".join(format_table(results[b]) for b in BOARDS_ALL if b in results))
+    return code
+
+
+def main(argv=None, results=None):
+    """`python -m tools.chipbench`: the options, the two runs, the table; an
+    exit status. `results` (a dict): the figures go there by board instead
+    of being printed (main_all)."""
+    if argv is None:
+        argv = sys.argv[1:]
+    args = parse_args(argv)
+    if args.board == "all":
+        return main_all(argv)
     why = check_board(args.board, args.freq)
     if why:
         print("chipbench: " + why, file=sys.stderr)
@@ -158,7 +201,9 @@ def main(argv=None):
         if args.keep:
             for name, c in courses.items():
                 write_sim_shots(c, work / ("sim-" + name), width, height)
-        if args.json:
+        if results is not None:
+            results[args.board] = res
+        elif args.json:
             print(json.dumps(res, indent=1))
         else:
             print(format_table(res))

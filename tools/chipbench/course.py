@@ -47,6 +47,7 @@ WAIT_MS = {
 SLOW_SCREENS = {"text": 1200, "play": 500, "handover": 1000, "stats": 400, "winner": 600,
                 "message": 600, "rules_edit": 200, "setup": 300, "stats_name": 200}
 BOOT_WAIT_MS = 3000  # power-on to the first press of the menus
+BOOT_SHOT_MS = 300  # power-on to the first shot: the title must be on the panel (issue 30)
 TITLE_SHOT_MS = 700  # power-on to the shot of the title
 WARMUP_PRESS_MS = 800  # a player's first press, while the game warms up (App.warm_up)
 QUIET_MS = 250  # a computer is hurried only after its screen was still this long
@@ -364,7 +365,11 @@ class Course:
     # ------------------------------------------------------------ the parts
 
     def menus(self):
-        """Title moves, rules & help with the odds page, settings."""
+        """Title moves, rules & help with the odds page, settings, the
+        new-game form, the rules editor, the statistics' list and the score
+        pad (`forms`, `pad`): a cursor move, a value change and a screen
+        change on each menu screen the chip has (the online screens are
+        the page's only)."""
         c = self
         # Title: down through the entries and back up.
         count = len(c.labels())
@@ -378,16 +383,71 @@ class Course:
         c.move_to(c.find("help_odds"))
         c.press("A", "screen")
         c.shot("odds")
-        c.press("DOWN", "cursor")  # scroll a line
+        for _ in range(3):
+            c.press("DOWN", "cursor")  # scroll a line
         c.back()
         c.back(want="title")
         # Settings: move, change the contrast and back.
         c.open("settings_title", want="settings")
         c.press("DOWN", "cursor")
-        c.press("RIGHT", "value")
-        c.press("LEFT", "value")
+        c.values()
         c.shot("settings")
+        c.press("DOWN", "cursor")
+        c.press("UP", "cursor")
         c.back(want="title")
+        c.forms()
+        c.pad()
+
+    def forms(self):
+        """The new-game form and the rules editor (moves and value changes
+        that change nothing in the end), the statistics' list."""
+        c = self
+        c.open("new_game", want="setup")
+        c.press("DOWN", "cursor")
+        c.press("DOWN", "cursor")
+        c.values()
+        c.shot("setup_form")
+        c.move_to(0)
+        if c.press("A", "screen") != "rules_edit":
+            raise CourseError("A on the rules row gave %r" % c.screen())
+        c.press("DOWN", "cursor")
+        c.press("DOWN", "cursor")
+        c.values()
+        c.shot("rules_form")
+        c.back(want="setup")
+        c.back(want="title")
+        c.open("stats_title", want="stats")
+        for key in ("DOWN", "DOWN", "UP", "UP"):
+            c.press(key, "cursor")
+        c.back(want="title")
+
+    def values(self):
+        """Four value changes on the row: there and back, twice (the value
+        stays)."""
+        for key in ("RIGHT", "LEFT", "RIGHT", "LEFT"):
+            self.press(key, "value")
+
+    def pad(self):
+        """The score pad: its form (moves, a value change), a pad started,
+        points set with UP/DOWN, its overview and menu, back to the title."""
+        c = self
+        c.open("pad_title", want="pad_setup")
+        c.press("DOWN", "cursor")
+        c.values()
+        c.press("UP", "cursor")
+        c.move_to(len(c.labels()) - 1)
+        if c.press("A", "screen") != "pad":
+            raise CourseError("the pad form's start gave %r" % c.screen())
+        for key in ("UP", "UP", "DOWN", "UP"):
+            c.press(key, "value")
+        c.shot("pad")
+        c.back(want="pad_table")
+        if c.press("A", "screen") != "pad_menu":
+            raise CourseError("A on the pad's overview gave %r" % c.screen())
+        c.press("DOWN", "cursor")
+        c.move_to(c.find("to_title"))
+        if c.press("A", "screen") != "title":
+            raise CourseError("the pad menu's 'to title' gave %r" % c.screen())
 
     def master_game(self):
         """A whole game against the Master, tips on."""
@@ -486,7 +546,11 @@ def build_course(board=DEFAULT_BOARD, seed=SEED, data_dir=None, slow=1.0, parts=
             raise CourseError("the simulator starts on %r, not the title" % c.screen())
         # Not scaled: the title is up (about 0.55 s), the warm-up under way.
         # The shot comes first: boot_ms looks for the title before it.
-        c.run(TITLE_SHOT_MS)
+        # The boot shot: the title on the panel within BOOT_SHOT_MS (the
+        # kept picture, firmware.splash); analysis.boot_ms finds when.
+        c.run(BOOT_SHOT_MS)
+        c.shot("boot")
+        c.run(TITLE_SHOT_MS - c.total_ms())
         c.shot("title")
         c.run(WARMUP_PRESS_MS - c.total_ms())
         c.press("DOWN", "warmup")

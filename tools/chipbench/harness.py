@@ -23,6 +23,8 @@ _BUTTONS = "UP=10,DOWN=11,LEFT=12,RIGHT=13,A=14,B=15"
 WIRING = {
     "pico_ssd1306_i2c": ["--i2c", "0", "--sda", "4", "--scl", "5", "--addr", "0x3C",
                          "--buttons", _BUTTONS, "--button-pulls", "internal"],
+    "pico_sh1106_i2c": ["--controller", "sh1106", "--i2c", "0", "--sda", "4", "--scl", "5",
+                        "--addr", "0x3C", "--buttons", _BUTTONS, "--button-pulls", "internal"],
     "pico_ssd1306_spi": ["--spi", "0", "--sck", "18", "--mosi", "19", "--cs", "17", "--dc", "16",
                          "--res", "20", "--panel", "128x64", "--buttons", _BUTTONS,
                          "--button-pulls", "internal"],
@@ -30,12 +32,8 @@ WIRING = {
                "--res", "20", "--panel", "72x40", "--pin-level", "15=0",
                "--buttons", "UP=4,DOWN=6,LEFT=3,RIGHT=5,A=27,B=24", "--button-pulls", "internal"],
 }
-REFUSED = {
-    "pico_sh1106_i2c": "the harness models only the SSD1306 controller; the SH1106's 132-column "
-                       "RAM (and its page-mode only addressing) is not modelled, so its frames "
-                       "and shots would be wrong",
-}
-I2C_BOARDS = ("pico_ssd1306_i2c",)
+REFUSED = {}  # boards the harness cannot model (every board of boards/ it can now)
+I2C_BOARDS = ("pico_ssd1306_i2c", "pico_sh1106_i2c")
 
 
 def check_board(board, freq):

@@ -1,5 +1,6 @@
 """The one table chipbench prints, from the figures of `analysis.analyse`."""
 
+from tools.chipbench.analysis import LIMIT_MAX_MS, LIMIT_MEDIAN_MS
 from tools.chipbench.course import KIND_LABEL, KINDS
 
 
@@ -19,9 +20,28 @@ def format_table(res):
         k = res["kinds"].get(kind, {"count": 0})
         out.append("  %-26s %6d %9s %9s %9s" % (label, k["count"], _f(k.get("median")),
                                                 _f(k.get("p90")), _f(k.get("max"))))
+    out.append("%-28s %6s %9s %9s %9s" % ("press to settled panel (ms)", "count", "median",
+                                          "p90", "max"))
+    limits = LIMIT_MEDIAN_MS
+    for row in res.get("screens", []):
+        limit = limits.get(row["kind"])
+        over = (limit is not None and row["median"] is not None and row["median"] > limit) or (
+            row["max"] is not None and row["max"] > LIMIT_MAX_MS)
+        out.append("  %-26s %6d %9s %9s %9s%s" % (
+            ("%s: %s" % (row["screen"], KIND_LABEL[row["kind"]]))[:26], row["count"],
+            _f(row["median"]), _f(row["p90"]), _f(row["max"]), "  over" if over else ""))
+    breaches = res.get("limits")
+    if breaches is not None:
+        out.append("%-46s %s" % ("limits (issue 30: 16.7 / 45 / 80 / 300 ms)",
+                                 "held" if not breaches else "; ".join(breaches)))
     s = res.get("slowest")
     out.append("%-46s %s" % ("slowest press", "-" if not s else "%.1f ms: %s on %s (%s -> %s)" % (
         s["ms"], KIND_LABEL[s["kind"]], s["screen"], s["key"], s.get("after"))))
+    s = res.get("slowest_settled")
+    if s:
+        out.append("%-46s %.1f ms: %s on %s (%s -> %s)" % (
+            "slowest press to the settled panel", s["ms"], KIND_LABEL[s["kind"]], s["screen"],
+            s["key"], s.get("after")))
     h = (res.get("heap") or {}).get("game")
     out.append("%-46s %s" % ("heap, game vs Master with tips (after gc)",
                              "-" if not h else "smallest free %d B (%s), largest live %d B (%s)" % (
