@@ -1,0 +1,84 @@
+"""Issue 34, "at the table, third round", by key presses on both layouts
+and in both languages: the race line on banked points, the final round's
+hand-over with three or more, names in few presses, exact landing."""
+
+import pytest
+
+from engine.rules import preset
+from simulator.host import Sim
+from tests.cpython.simdriver import press
+from tests.cpython.test_at_the_table import _sim, drawn  # noqa: F401  (drawn: a fixture)
+
+BOARDS = ("pico_ssd1306_i2c", "thumby")
+LANGS = ("de", "en")
+
+
+def _head(sim, drawn):  # noqa: F811
+    """The play header's two texts: who, total and race; the turn's points."""
+    return drawn(sim)[:2]
+
+
+# ------------------------------------------------------------ 1. the race line
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_seed_11_farkle_shows_no_lead_from_lost_points(tmp_path, board, lang, drawn):  # noqa: F811
+    """The issue's keys: a new game, a farkle with 1050 on the table. The
+    scores are [0, 0]: no race, and the header's turn says +0."""
+    sim = Sim(board, str(tmp_path), seed=11)
+    sim.app.lang = lang
+    sim.keys("A,UP,A,A,WAIT:1500,UP,UP,WAIT:1500")
+    state = sim.state()
+    assert state["phase"] == "farkle" and state["scores"] == [0, 0]
+    assert state["turn_total"] == 1050  # what was lost (the status line says it)
+    head, turn = _head(sim, drawn)
+    t = sim.app.t
+    small = "" if sim.app.big else "_small"
+    for kind in ("lead", "behind", "need"):
+        assert (t("race_" + kind + small) % 1050) not in head
+    assert turn == "+0"
+    assert head.startswith("Spieler 1" if lang == "de" else "Player 1")  # not cut to "S…"
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_race_counts_banked_points_only(tmp_path, board, lang, drawn):  # noqa: F811
+    # Anna 350, Ben 1050: 700 behind, whatever is on the table.
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 5, 5, 2, 3, 4] + [1, 3, 4],
+                     scores=(350, 1050), lang=lang)
+    t = sim.app.t
+    small = "" if sim.app.big else "_small"
+    press(sim, "A", "UP", "UP")  # 200 more on the table, three dice rolled
+    assert game.turn_total == 200
+    head, turn = _head(sim, drawn)
+    assert t("race_behind" + small) % 700 in head and turn == "+200"
+    assert head.startswith("Anna")
+    # with nothing banked on either side and points on the table: no race
+    sim2, game2 = _sim(tmp_path / "b", board, preset("zehntausend"), [1, 2, 3, 4, 6, 6] + [2] * 5,
+                       lang=lang)
+    press(sim2, "A", "UP", "UP")
+    assert game2.turn_total == 100
+    head, turn = _head(sim2, drawn)
+    assert head == "Anna: 0" and turn == "+100"
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_name_stays_in_the_header_with_the_race(tmp_path, board, lang, drawn):  # noqa: F811
+    """Thumby lost the name ("6700 »3550 +150"); default names keep their
+    number when shortened."""
+    for i, names in enumerate((("Anna", "Ben"), ("Spieler 1", "Spieler 2"))):
+        sim, game = _sim(tmp_path / str(i), board, preset("zehntausend"),
+                         [1, 5, 2, 3, 4, 4] + [1, 3, 4, 6], names=names, scores=(6700, 3150),
+                         lang=lang)
+        press(sim, "A", "UP", "UP")
+        head, turn = _head(sim, drawn)
+        t = sim.app.t
+        assert "6700" in head and turn == "+150"
+        if sim.app.big:  # in a sign where the words do not fit beside the name
+            assert t("race_lead") % 3550 in head or t("race_lead_small") % 3550 in head
+        if names[0] == "Anna":
+            assert head.startswith("Anna")
+        else:
+            assert head.startswith("Sp") and head.split(":")[0].endswith("1")  # the number stays
