@@ -261,3 +261,31 @@ def test_the_house_rules_of_a_table_are_quicker_to_set(tmp_path):
         sim = Sim("pico_ssd1306_i2c", str(tmp_path / str(i)), seed=1)
         counts.append(_set_house_rules(sim, preset_key, wanted))
     assert counts == [24, 28]
+
+
+def test_what_each_needs_in_the_final_round_no_press(tmp_path, monkeypatch):
+    """The final-round hand-over with four at the table names what the one
+    to move and each one after needs, with no press on it (was: B for the
+    standings, which marked them with • and named no need)."""
+    from firmware import font
+
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
+    game = scripted_game(preset("zehntausend"), [(n, "") for n in ("Anna", "Ben", "Cleo", "Dora")],
+                         [1, 1, 1, 2, 3, 4], (9500, 9000, 8000, 3000))
+    sim.app.home(Play(sim.app, game))
+    sim.run(200)
+    sim.keys("A,DOWN,DOWN")  # Anna banks 1000: 10500, the final round
+    assert game.final == 0 and sim.state()["screen"] == "handover"
+    drawn = []
+    orig = font.Font.draw
+
+    def draw(self, canvas, s, x, y, c=1):
+        drawn.append(s)
+        return orig(self, canvas, s, x, y, c)
+
+    monkeypatch.setattr(font.Font, "draw", draw)
+    sim.app.redraw()
+    sim.step(0)  # a redraw, no key
+    t = sim.app.t
+    assert t("final_need") % 1550 in drawn
+    assert t("final_then") % ("Cleo", 2550) in drawn and t("final_then") % ("Dora", 7550) in drawn

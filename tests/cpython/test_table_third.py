@@ -82,3 +82,53 @@ def test_the_name_stays_in_the_header_with_the_race(tmp_path, board, lang, drawn
             assert head.startswith("Anna")
         else:
             assert head.startswith("Sp") and head.split(":")[0].endswith("1")  # the number stays
+
+
+# ------------------------------------------------------------ 2. the final round with 3+
+
+FARKLE = [2, 3, 4, 6, 6, 2]
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_final_hand_over_names_everyone_still_to_play_and_their_need(tmp_path, board, lang,
+                                                                         drawn):  # noqa: F811
+    """Anna (9500) banks 1000 and reaches 10500: Ben, Cleo and Dora still
+    play. Each hand-over says what the one to move needs and what each one
+    after needs ("Cleo: noch 2550"); nobody is left to a • the screen does
+    not show."""
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 1, 1, 2, 3, 4] + FARKLE * 3,
+                     names=("Anna", "Ben", "Cleo", "Dora"), scores=(9500, 9000, 8000, 3000),
+                     lang=lang)
+    t = sim.app.t
+    press(sim, "A", "DOWN", "DOWN")
+    assert game.final == 0 and sim.state()["next"] == "Ben"
+    texts = drawn(sim)
+    assert t("final_need") % 1550 in texts
+    assert t("final_then") % ("Cleo", 2550) in texts
+    assert t("final_then") % ("Dora", 7550) in texts
+    by = sim.app.ui.fit_name(t("final_by") % ("%s", 10500), "Anna", sim.app.ui.w)
+    assert (by in texts) == sim.app.big  # on 72x40 it gives way to who still plays
+    assert not any("•" in s for s in texts)
+    sim.keys("A,WAIT:1500,A")  # Ben farkles and passes: Cleo's hand-over
+    assert sim.state()["next"] == "Cleo"
+    texts = drawn(sim)
+    assert t("final_need") % 2550 in texts and t("final_then") % ("Dora", 7550) in texts
+    assert by in texts  # room again
+    assert not any(t("final_then") % ("Ben", 1550) == s for s in texts)  # Ben is done
+    sim.keys("A,WAIT:1500,A")  # Cleo farkles: Dora, the last
+    texts = drawn(sim)
+    assert sim.state()["next"] == "Dora" and t("final_need") % 7550 in texts
+    assert t("final_then") % ("Ben", 1550) not in texts  # both have played
+    assert t("final_then") % ("Cleo", 2550) not in texts
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_three_seats_the_hand_over_keeps_the_target_line(tmp_path, board, drawn):  # noqa: F811
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 1, 1, 2, 3, 4] + FARKLE,
+                     names=("Anna", "Ben", "Cleo"), scores=(9500, 9000, 8000))
+    press(sim, "A", "DOWN", "DOWN")
+    texts = drawn(sim)
+    t = sim.app.t
+    assert t("final_need") % 1550 in texts and t("final_then") % ("Cleo", 2550) in texts
+    assert sim.app.ui.fit_name(t("final_by") % ("%s", 10500), "Anna", sim.app.ui.w) in texts
