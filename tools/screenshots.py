@@ -404,8 +404,9 @@ def scenes():
         sim.keys("UP")
 
     def typer(sim):
-        # New game, first seat, "New name…", then A-n-n-a on the letter grid.
-        sim.keys("A,DOWN,DOWN,DOWN,A,A,A,DOWN,A,A,UP,A")
+        # New game, first seat, "New name…", then A-n-n-a on the letter grid
+        # (to the A, then the cursor goes to each next letter itself).
+        sim.keys("A,DOWN,DOWN,DOWN,A,A,RIGHT,RIGHT,A,A,A,A")
 
     def handover(sim):
         sim.keys("A,UP,A")

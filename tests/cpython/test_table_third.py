@@ -132,3 +132,84 @@ def test_three_seats_the_hand_over_keeps_the_target_line(tmp_path, board, drawn)
     t = sim.app.t
     assert t("final_need") % 1550 in texts and t("final_then") % ("Cleo", 2550) in texts
     assert sim.app.ui.fit_name(t("final_by") % ("%s", 10500), "Anna", sim.app.ui.w) in texts
+
+
+# ------------------------------------------------------------ 3. names
+
+NINE = ("Paul", "Timo", "Karl", "Ines", "Jörg", "Tina", "Lena", "Bert", "Emma")
+
+
+def _typer(tmp_path, board, lang="de", used=()):
+    """A fresh device on the letter grid for seat 1 (A, A from the seat row)."""
+    sim = Sim(board, str(tmp_path), seed=1)
+    sim.app.lang = lang
+    for name in reversed(used):
+        sim.app.session.remember_name(name)
+    press(sim, "A", "DOWN", "DOWN", "DOWN", "A")
+    if used:
+        press(sim, "UP")  # "New name…" below the saved names
+    press(sim, "A")
+    assert sim.state()["screen"] == "typer"
+    return sim
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_nine_names_in_at_most_15_presses_from_the_seat_row(tmp_path, board, lang):
+    from tests.cpython.simdriver import type_name
+
+    for name in NINE:
+        sim = _typer(tmp_path / name, board, lang)
+        count = 2 + type_name(sim, name)
+        assert sim.state()["screen"] == "setup" and sim.state()["seats"][0][0] == name
+        assert count <= 15, (name, count)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_name_used_before_leads_the_cursor(tmp_path, board):
+    """"Zoe" is in no list: used before (and not on the list's top), the
+    grid's cursor follows it letter by letter: A on each, A on the ✓."""
+    sim = _typer(tmp_path, board, used=("Ben", "Zoe"))
+    from tests.cpython.simdriver import type_name
+
+    first = type_name(sim, "Z", take=False)
+    assert sim.state()["text"] == "Z"
+    press(sim, "A", "A", "A")  # o, e, then the ✓: the cursor was on each
+    assert sim.state()["screen"] == "setup" and sim.state()["seats"][0][0] == "Zoe"
+    assert first + 3 + 3 <= 15
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_text_layer_names_the_letter_under_the_cursor(tmp_path, board):
+    from firmware import font
+    from tests.cpython.test_textlayer import textlayer
+
+    sim = _typer(tmp_path, board)
+    rec = textlayer.install(sim.app.big)
+    try:
+        for key in ("RIGHT", "DOWN", "A", "LEFT"):
+            press(sim, key)
+            rec.clear()
+            sim.app.redraw()
+            sim.step(0)
+            snap = rec.snapshot("de")
+            typer = sim.app.top()
+            from firmware.screens.names import grid_rows
+
+            rows = grid_rows(13)
+            row = rows[typer.row]
+            want = typer._cell(rows, typer.row, typer.col)
+            assert snap["menu"]["items"][snap["menu"]["index"]] == want
+            assert want in row or want.upper() in row
+    finally:
+        font.recorder = None
+
+
+def test_a_rule_set_name_gets_no_first_name_guess(tmp_path):
+    """The grid also names rule sets: there the cursor stays where it was."""
+    from firmware.screens.names import Typer
+
+    typer = Typer([], lambda app, name: None)
+    assert (typer.row, typer.col) == (0, 0)
+    person = Typer([], lambda app, name: None, [])
+    assert (person.row, person.col) != (0, 0)  # a guess for a person's first letter
