@@ -623,14 +623,40 @@ class Play(Screen):
                 return said
             full = said + " " + app.t("lost") % game.lost
             return full if app.ui.width(full) <= app.ui.w else said + " -%d" % game.lost
-        if game.phase == "keep" and self.person_to_move():
-            chosen = self.selected()
-            if chosen:
-                points = self._score(chosen)
-                if points is not None:
-                    return app.t("selection") % points
+        if game.phase in ("keep", "decide") and self.person_to_move():
+            points = None
+            if game.phase == "keep":
+                chosen = self.selected()
+                if chosen:
+                    points = self._score(chosen)
+            land = self._landing(app, points)
+            if land:
+                return land
+            if game.phase == "decide":
+                return ""
+            if points is not None:
+                return app.t("selection") % points
             return app.t("pick_hint" if app.big else "pick_hint_small")
         return ""
+
+    def _landing(self, app, points):
+        """On an exact target, with points on the table or picked (`points`,
+        None for none): that banking them lands exactly, or how much is left
+        to land; else None."""
+        game = self.game
+        rules = game.rules
+        picked = points or 0
+        if not rules.exact or not game.turn_total + picked:
+            return None
+        left = rules.target - game.seat().score - game.turn_total - picked
+        small = "" if app.big else "_small"
+        if points is not None:
+            if left == 0:
+                return app.t("land_sel_exact" + small) % points
+            return app.t("land_sel" + small) % (points, left)
+        if left == 0:
+            return app.t("land_exact" + small)
+        return app.t("land_left" + small) % left
 
     def _hint(self, app):
         game = self.game

@@ -213,3 +213,58 @@ def test_a_rule_set_name_gets_no_first_name_guess(tmp_path):
     assert (typer.row, typer.col) == (0, 0)
     person = Typer([], lambda app, name: None, [])
     assert (person.row, person.col) != (0, 0)  # a guess for a person's first letter
+
+
+# ------------------------------------------------------------ 4. exact landing
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_exact_target_says_what_is_left_and_when_banking_lands(tmp_path, board, lang,
+                                                               drawn):  # noqa: F811
+    """9650 on an exact 10000: 250 picked leave 100; rolled on, 100 are
+    left; the 1 picked lands exactly (the issue's 9650 with +350), and
+    banking it wins."""
+    rules = preset("zehntausend").replace(exact=True, finish="exact")
+    sim, game = _sim(tmp_path, board, rules, [1, 1, 5, 2, 3, 6] + [1, 4, 6],
+                     scores=(9650, 500), lang=lang)
+    t = sim.app.t
+    small = "" if sim.app.big else "_small"
+    press(sim, "A")
+    assert t("pick_hint" + small) in drawn(sim)  # nothing on the table yet: the keys
+    press(sim, "UP", "B")  # every scoring die picked, the question said no to
+    assert sim.state()["selected"] == [1, 1, 5]
+    assert t("land_sel" + small) % (250, 100) in drawn(sim)
+    press(sim, "UP", "UP")  # rolled on: 250 on the table, [1, 4, 6]
+    assert game.turn_total == 250 and game.roll == (1, 4, 6)
+    texts = drawn(sim)
+    assert t("land_left" + small) % 100 in texts
+    press(sim, "A")  # the 1 under the cursor
+    assert t("land_sel_exact" + small) % 100 in drawn(sim)
+    press(sim, "DOWN", "DOWN")
+    assert game.seats[0].score == 10000 and game.winner == 0
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_auto_keep_exact_target_says_it_too(tmp_path, board, lang, drawn):  # noqa: F811
+    """Punktlandung (auto-keep): 9650 + 300 kept leave 50; at 9700 + 300
+    banking lands exactly."""
+    for score, key, args in ((9650, "land_left", (50,)), (9700, "land_exact", ())):
+        sim, game = _sim(tmp_path / str(score), board, preset("punktlandung"),
+                         [1, 1, 5, 5, 2], scores=(score, 500), lang=lang)
+        small = "" if sim.app.big else "_small"
+        press(sim, "A")
+        assert game.phase == "decide" and game.turn_total == 300
+        assert (sim.app.t(key + small) % args if args else sim.app.t(key + small)) in drawn(sim)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_no_landing_words_without_an_exact_target(tmp_path, board, drawn):  # noqa: F811
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 1, 5, 2, 3, 6],
+                     scores=(9650, 500))
+    press(sim, "A", "UP", "B")  # all scoring dice picked, the question said no to
+    texts = drawn(sim)
+    assert sim.app.t("selection") % 250 in texts
+    small = "" if sim.app.big else "_small"
+    assert sim.app.t("land_sel" + small) % (250, 100) not in texts
