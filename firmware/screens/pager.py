@@ -14,6 +14,9 @@ class Pager(Screen):
     name = "sheet"
     hint_key = "sheet_hint"
     then = None  # run after A or B closed the page (when set)
+    # An arrow with nothing left to scroll closes the page and goes on to
+    # the screen below (a notice over a form: the press is not lost).
+    passes = False
 
     def __init__(self, title, lines=(), name=None):
         self.title_text = title
@@ -52,6 +55,12 @@ class Pager(Screen):
         if first != self.first:
             self.first = first
             app.redraw()
+        elif self.passes and kind == "press" and key in (buttons.UP, buttons.DOWN, buttons.LEFT,
+                                                          buttons.RIGHT):
+            app.pop()
+            if self.then is not None:
+                self.then(app)
+            app.top().on_key(app, key, kind)
 
     def draw(self, app, canvas):
         """Title, the visible lines with scroll marks, hint."""

@@ -268,3 +268,31 @@ def test_no_landing_words_without_an_exact_target(tmp_path, board, drawn):  # no
     assert sim.app.t("selection") % 250 in texts
     small = "" if sim.app.big else "_small"
     assert sim.app.t("land_sel" + small) % (250, 100) not in texts
+
+
+# ------------------------------------------------------------ 9. "Auch geändert" passes keys
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_linked_page_passes_an_arrow_on_to_the_editor(tmp_path, board):
+    """Turning "Genau treffen" on changes the end along and names it on a
+    page; an arrow there (nothing to scroll) closes it and moves on in the
+    editor: no press is lost."""
+    from firmware.screens.rules_edit import ROWS
+    from tests.cpython.test_rules_editor import _open_editor, _to_index
+
+    sim = Sim(board, str(tmp_path), 1)
+    _open_editor(sim)
+    _to_index(sim, ROWS.index("exact"))
+    press(sim, "RIGHT")
+    state = sim.state()
+    assert state["screen"] == "rules_linked"
+    rows = sim.app.top()._rows(sim.app)
+    for _ in range(max(0, len(state["lines"]) - rows)):  # a long page scrolls first
+        press(sim, "DOWN")
+        assert sim.state()["screen"] == "rules_linked"
+    index = sim.app.stack[-2].index
+    press(sim, "DOWN")
+    assert sim.state()["screen"] == "rules_edit"
+    assert sim.state()["index"] == (index + 1) % len(sim.app.top()._rows())
+    assert sim.app.top().opts["exact"] is True
