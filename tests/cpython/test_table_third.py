@@ -296,3 +296,89 @@ def test_the_linked_page_passes_an_arrow_on_to_the_editor(tmp_path, board):
     assert sim.state()["screen"] == "rules_edit"
     assert sim.state()["index"] == (index + 1) % len(sim.app.top()._rows())
     assert sim.app.top().opts["exact"] is True
+
+
+# ------------------------------------------------------------ 6. the score pad
+
+
+def _pad(tmp_path, board, lang, names=3, target=5000):
+    from tests.cpython.test_pad_screens import start_pad
+
+    sim = Sim(board, str(tmp_path), 1)
+    sim.app.lang = lang
+    start_pad(sim, target, names)
+    return sim
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_pad_leave_asks_and_b_keeps_the_seat(tmp_path, board, lang):
+    from tests.cpython.test_pad_screens import pad_menu, pad_of
+
+    sim = _pad(tmp_path, board, lang)
+    t = sim.app.t
+    pad_menu(sim, t("menu_leave"))
+    press(sim, "DOWN", "A")  # Spieler 2
+    state = sim.state()
+    assert state["screen"] == "confirm"
+    name = pad_of(sim).seats[1].name
+    assert state["title"] == sim.app.ui.fit_name(t("leave_ask"), name, sim.app.ui.w - 2)
+    press(sim, "B")  # no: still at the table
+    assert sim.state()["screen"] == "pad" and pad_of(sim).seats[1].active
+    pad_menu(sim, t("menu_leave"))
+    press(sim, "DOWN", "A", "A")
+    assert sim.state()["screen"] == "pad" and not pad_of(sim).seats[1].active
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_pad_winner_b_asks_before_taking_the_entry_back(tmp_path, board, lang):
+    from tests.cpython.test_pad_screens import enter, pad_of
+
+    sim = _pad(tmp_path, board, lang, names=1, target=5000)
+    for points in (4500, 500):
+        enter(sim, points)
+    assert sim.state()["screen"] == "pad_winner"
+    press(sim, "B")
+    state = sim.state()
+    assert state["screen"] == "confirm" and state["title"] == sim.app.t("pad_undo_ask")
+    assert any("+500" in line for line in state["lines"])  # the entry it would take back
+    press(sim, "B")  # no: the evening stays decided
+    assert sim.state()["screen"] == "pad_winner" and pad_of(sim).over
+    press(sim, "B", "A")  # yes
+    assert sim.state()["screen"] == "pad" and not pad_of(sim).over
+    assert sim.state()["scores"] == [4500]
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_pad_third_nichts_at_0_names_the_nichts_not_0_penalty(tmp_path, board, lang):
+    sim = _pad(tmp_path, board, lang, names=1)
+    t = sim.app.t
+    press(sim, "A", "A", "A")  # three Nichts at 0: the penalty takes nothing
+    message = sim.state()["message"]
+    name = t("player_n") % 1
+    assert message == sim.app.ui.fit_name(t("pad_nothing_n") % ("%s", 3), name, sim.app.ui.w)
+    assert message != sim.app.ui.fit_name(t("penalty") % ("%s", 0), name, sim.app.ui.w)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_pad_final_round_tells_each_later_seat_its_need(tmp_path, board, lang):
+    from tests.cpython.test_pad_screens import enter
+
+    sim = _pad(tmp_path, board, lang, names=3, target=5000)
+    t = sim.app.t
+    enter(sim, 5000)  # Spieler 1 reaches the target: the final round
+    assert sim.app.top().status(sim.app) == t("pad_final_need") % 5050
+    enter(sim, 1000)  # Spieler 2
+    assert sim.app.top().status(sim.app) == t("pad_final_need") % 5050  # Spieler 3 too
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_pad_hint_names_left_right(tmp_path, board, lang):
+    sim = _pad(tmp_path, board, lang, names=2)
+    assert "←→" in sim.app.top()._hint_text(sim.app)
+    press(sim, "RIGHT")  # 500: the arrows say what they do
+    assert sim.state()["value"] == 500 and "←→" in sim.app.top()._hint_text(sim.app)

@@ -299,6 +299,8 @@ PLACES = {
     "pad_adjust_hint": _p(HINT, on=BIG),
     "pad_adjust_hint_small": _p(HINT, on=SMALL),
     "pad_winner_hint": _p(HINT),
+    "pad_final_need": _p(LINE, PTS),
+    "pad_undo_ask": _p(TITLE),
     "stats_bot": _p(MENU, "Vorsichtig"),
     "stats_custom": _p(LINE, line="{} %d" % TARGET),
     "stats_none": _p(LINE),
