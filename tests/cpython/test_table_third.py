@@ -382,3 +382,32 @@ def test_pad_hint_names_left_right(tmp_path, board, lang):
     assert "←→" in sim.app.top()._hint_text(sim.app)
     press(sim, "RIGHT")  # 500: the arrows say what they do
     assert sim.state()["value"] == 500 and "←→" in sim.app.top()._hint_text(sim.app)
+
+
+# ------------------------------------------------------------ 10. smaller
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_keys_page_follows_the_ask_setting(tmp_path, board, lang):
+    from firmware.screens import help as helpmod
+    from tests.cpython.test_at_the_table import _ask_off
+    from tests.cpython.test_help_screens import _open_help, _page
+
+    sim = Sim(board, str(tmp_path), 1)
+    sim.app.lang = lang
+    page = 1 + helpmod.PAGES.index("help_keys")
+    _open_help(sim)
+    from firmware.screens.wrap import wrap
+
+    t = sim.app.t
+    width = sim.app.ui.w - sim.app.ui.width("↓") - 2
+    assert " ".join(wrap(sim.app, t("ky_2"), width)) in " ".join(_page(sim, page))  # asks
+    sim.app.home(sim.app.stack[0])
+    _ask_off(sim)
+    sim.app.home(sim.app.stack[0])
+    _open_help(sim)
+    lines = _page(sim, page)
+    joined = " ".join(lines)
+    assert " ".join(wrap(sim.app, t("ky_2_quick"), width)) in joined
+    assert " ".join(wrap(sim.app, t("ky_2"), width)) not in joined

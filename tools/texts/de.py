@@ -475,6 +475,9 @@ TEXTS = {
     "ky_2": ("↑ würfelt mit der Auswahl weiter, ↓ sichert sie. Beide fragen erst nach (ohne "
              "Auswahl nehmen sie alle zählenden Würfel); dieselbe Taste noch einmal führt es "
              "aus, B heißt nein."),
+    "ky_2_quick": ("↑ würfelt mit der Auswahl weiter, ↓ sichert sie, gleich und ohne Nachfrage "
+                   "(Einstellung Nachfragen: aus); ohne Auswahl nehmen sie alle zählenden "
+                   "Würfel."),
     "ky_3": ("B nimmt sonst die Auswahl zurück oder zeigt die Tabelle mit Tipps, Hilfe, Kommt "
              "dazu, Geht und dem Weg ins Hauptmenü."),
     "ky_4": ("Zu Zugbeginn würfelt A. Bei einem Angebot zum Erben: ↑ erbt, A würfelt neu. "

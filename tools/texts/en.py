@@ -471,6 +471,8 @@ TEXTS = {
     "ky_1": "←→ move the bar below the dice, A picks the die above it.",
     "ky_2": ("↑ rolls on with the pick, ↓ banks it. Both ask first (with nothing picked they "
              "take every scoring die); the same key again does it, B says no."),
+    "ky_2_quick": ("↑ rolls on with the pick, ↓ banks it, at once and without asking (setting "
+                   "Ask first: off); with nothing picked they take every scoring die."),
     "ky_3": ("Otherwise B drops the pick or shows the standings with tips, help, joining, "
              "leaving and the way to the main menu."),
     "ky_4": ("At the start of a turn A rolls. With a takeover offer ↑ takes it over, A rolls "

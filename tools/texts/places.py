@@ -476,7 +476,7 @@ for _key in ("sc_one", "sc_five", "sc_ones", "sc_triple", "sc_double", "sc_tripl
              "op_triples_across", "op_penalty", "op_takeover", "op_exact", "op_last_turn",
              "op_round", "op_exact_finish", "op_immediate", "op_trigger", "op_playoff",
              "op_decisions", "dec_penalty", "dec_takeover", "dec_bust", "od_note",
-             "ky_1", "ky_2", "ky_3", "ky_4"):
+             "ky_1", "ky_2", "ky_2_quick", "ky_3", "ky_4"):
     PLACES[_key] = _p(WRAP, PTS, PTS)
 # The rules editor's explanations (A on an option), on the same pager.
 for _key in ("ex_target", "ex_n_of_kind", "ex_ones_triple", "ex_straight",
