@@ -23,11 +23,11 @@ ENDS = (
     b'\x04\x84\x04\x91\x04\x99\x04\x9f\x04\xa8\x04\xb8\x04\xc9\x04\xd6\x04\xe1\x04\xf4\x05\x04\x05\x16\x05)\x059\x05F\x05O\x05X\x05j\x05w\x05\x8b\x05\x91\x05\x9b\x05\xae\x05\xb3\x05\xc7\x05\xdc\x05\xed\x05\xf8\x06\x08\x06\x10'
     b"\x06\x1b\x06'\x06;\x06L\x06_\x06n\x06q\x06\x83\x06\x90\x06\x9a\x06\xa4\x06\xb6\x06\xc0\x06\xd0\x06\xde\x06\xef\x06\xfc\x07\x08\x07\x18\x07%\x074\x07=\x07F\x07T\x07X\x07]\x07k\x07t\x07\x88\x07\x95"
     b'\x07\x9b\x07\xab\x07\xbe\x07\xc3\x07\xd4\x07\xd7\x07\xe6\x07\xf5\x08\x08\x08\x13\x08$\x08(\x083\x08I\x08T\x08b\x08t\x08x\x08\x8f\x08\x9f\x08\xb0\x08\xc1\x08\xd0\x08\xd6\x08\xe4\x08\xef\t\x03\t\r\t\x1f\t4'
-    b'\tF\tQ\tc\ti\tu\t|\t\x8d\t\x92\t\xa1\t\xb5\t\xb9\t\xbe\t\xc9\t\xd8\t\xe8\t\xee\n\x02\n\x13\n(\n9\nB\nR\nU\n`\nd\nv\n\x81\n\x90\n\xa1\n\xa5'
-    b'\n\xb5\n\xcb\n\xcf\n\xd4\n\xdb\n\xe4\n\xec\n\xf5\x0b\r\x0b\x16\x0b\x1f\x0b/\x0b?\x0bG\x0bX\x0bh\x0bp\x0b\x7f\x0b\x8a\x0b\xa0\x0b\xa6\x0b\xb4\x0b\xb8\x0b\xbe\x0b\xd0\x0b\xda\x0b\xe7\x0b\xef\x0c\x05\x0c\x17'
-    b'\x0c&\x0c0\x0c=\x0cM',
+    b'\tF\tQ\tc\ti\tu\t|\t\x8d\t\x92\t\xa1\t\xb5\t\xb9\t\xbe\t\xc9\t\xd9\t\xe9\t\xef\n\x03\n\x14\n)\n:\nC\nS\nV\na\ne\nw\n\x82\n\x91\n\xa2\n\xa6'
+    b'\n\xb6\n\xcc\n\xd0\n\xd5\n\xdc\n\xe5\n\xed\n\xf6\x0b\x0e\x0b\x17\x0b \x0b0\x0b@\x0bH\x0bY\x0bi\x0bq\x0b\x80\x0b\x8b\x0b\xa1\x0b\xa7\x0b\xb5\x0b\xb9\x0b\xbf\x0b\xd1\x0b\xdb\x0b\xe8\x0b\xf0\x0c\x06\x0c\x18'
+    b"\x0c'\x0c1\x0c>\x0cN",
 )
-CUTS = (0, 1021, 2037, 3055)
+CUTS = (0, 1021, 2037, 3056)
 BLOB = (
     # piece 0: 1021 bytes from offset 0
     b'Tips: costTie: earlier seatCost %d%% chanceStops playingTo t'
@@ -66,7 +66,7 @@ BLOB = (
     b'e3rd farkle -%d\xc2\xbb%dBust!Better roll onPlayer %dWin chance: v'
     b'ery lowSaving failedPersonRecord: %d turnsSolving strategy\xe2\x80'
     b'\xa6Start\xe2\x86\x91 take  A fresh-%dCost ~%d pointsNo turn to take',
-    # piece 2: 1018 bytes from offset 2037
+    # piece 2: 1019 bytes from offset 2037
     b'Then bank: you win!%s needs %dOlder save loadedrollTurn %d: '
     b'%dTake %d, %d, %d and %dTake the %dTake %d and %dTake %d, %d'
     b' and %dbank\xe2\x86\x91\xe2\x86\x93 move  A put downThe game is over\xe2\x86\x91 roll  '
@@ -74,17 +74,17 @@ BLOB = (
     b'elected %d1 roll in %d farklesnot in yetB to the main menu\xe2\x86'
     b'\x90\xe2\x86\x92 change  B backMissed a sure win!%s: nothingHot dice: ro'
     b'll on!CustomFinal round!Seat %dA replace  B keepneverContras'
-    b't: %d/%d%d rolls in %d scoreTipsSeatsNot allowedTurn brings '
-    b'~%d\xe2\x86\x90\xe2\x86\x92 A +personA nextToo late: last roundNo farkle to pa'
-    b'ssA faster  B standingsNo %d in the rolltake overReplace old'
-    b' pad?-%d%s: ~%d ptsA okName: 1-%d lettersZehntausendRoll on '
-    b'or bankA replace  B keeppipsNext farkle: -%d\xe2\x86\x91 take over  A'
-    b' freshTurnroundneed %dPub rulesBank %d?Hot dice!Tie: first a'
-    b"t the target%s's turnScore padRoll on with %d?Farkles are ra"
-    b'reSettingsLast move missingTie: first there%s wins!A start  '
-    b'B backNew name\xe2\x80\xa6%d does not score here%d min3 farkles: -%dB'
-    b'oldTargetTarget in %d turns%s pays %d\xe2\x86\x91 yes  B noPace: %s',
-    # piece 3: 94 bytes from offset 3055
+    b't: %d/%d%d rolls in %d scoreTipsSeatsNot allowedTurn average'
+    b' ~%d\xe2\x86\x90\xe2\x86\x92 A +personA nextToo late: last roundNo farkle to p'
+    b'assA faster  B standingsNo %d in the rolltake overReplace ol'
+    b'd pad?-%d%s: ~%d ptsA okName: 1-%d lettersZehntausendRoll on'
+    b' or bankA replace  B keeppipsNext farkle: -%d\xe2\x86\x91 take over  '
+    b'A freshTurnroundneed %dPub rulesBank %d?Hot dice!Tie: first '
+    b"at the target%s's turnScore padRoll on with %d?Farkles are r"
+    b'areSettingsLast move missingTie: first there%s wins!A start '
+    b' B backNew name\xe2\x80\xa6%d does not score here%d min3 farkles: -%d'
+    b'BoldTargetTarget in %d turns%s pays %d\xe2\x86\x91 yes  B noPace: %s',
+    # piece 3: 94 bytes from offset 3056
     b'Banking lands exactly!\xe2\x86\x91\xe2\x86\x93 move A drop%d left to landRoll '
     b'firstReplace game?Taken %d (%d d.)',
 )

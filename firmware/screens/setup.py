@@ -202,7 +202,8 @@ class Setup(Menu):
             people = [name for name, kind in self.seats if not kind]
             self.tips = [] if [n for n in people if n in self.tips] else people
         elif row == "target":
-            i = TARGETS.index(self.target) if self.target in TARGETS else 7
+            # (a target of no step, from a saved set: stepping goes on from 10000)
+            i = TARGETS.index(self.target if self.target in TARGETS else 10000)
             self.target = TARGETS[(i + step) % len(TARGETS)]
         elif row == "count":
             n = len(self.seats) + step

@@ -411,3 +411,17 @@ def test_the_keys_page_follows_the_ask_setting(tmp_path, board, lang):
     joined = " ".join(lines)
     assert " ".join(wrap(sim.app, t("ky_2_quick"), width)) in joined
     assert " ".join(wrap(sim.app, t("ky_2"), width)) not in joined
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_target_steps_by_1000_up_to_10000(tmp_path, board):
+    from tests.cpython.simdriver import to_row
+
+    sim = Sim(board, str(tmp_path), 1)
+    press(sim, "A")  # the new-game form
+    to_row(sim, 1)
+    seen = [sim.state()["target"]]
+    for _ in range(9):
+        press(sim, "LEFT")
+        seen.append(sim.state()["target"])
+    assert seen == list(range(10000, 0, -1000))

@@ -280,7 +280,7 @@ TEXTS = {
     "tip_wins": "Sichern gewinnt!",
     "tip_take_over": "Besser übernehmen",
     "tip_fresh": "Lieber neu anfangen",
-    "tip_turn": "Zug bringt ~%d",
+    "tip_turn": "Mittel je Zug %d",
     "tip_hits": "%d von %d Würfen treffen",
     "tip_hits_one": "1 von %d Würfen trifft",
     "tip_hits_sure": "Fast jeder Wurf trifft",

@@ -280,7 +280,7 @@ TEXTS = {
     "tip_wins": "Banking wins!",
     "tip_take_over": "Better take over",
     "tip_fresh": "Better start fresh",
-    "tip_turn": "Turn brings ~%d",
+    "tip_turn": "Turn average ~%d",
     "tip_hits": "%d rolls in %d score",
     "tip_hits_one": "1 roll in %d scores",
     "tip_hits_sure": "Nearly all rolls score",
