@@ -20,14 +20,14 @@ ENDS = (
     b'\x00\n\x00\x1b\x00+\x008\x00H\x00P\x00]\x00h\x00q\x00\x84\x00\x8c\x00\x96\x00\xaa\x00\xbc\x00\xbe\x00\xc6\x00\xdd\x00\xed\x00\xfd\x01\x10\x01\x1f\x01+\x01;\x01F\x01N\x01W\x01k\x01p\x01\x86\x01\x92'
     b'\x01\x99\x01\xa4\x01\xb0\x01\xb2\x01\xc4\x01\xca\x01\xd7\x01\xec\x02\x03\x02\x13\x02\x1e\x02"\x02)\x021\x02<\x02B\x02T\x02[\x02g\x02q\x02\x84\x02\x93\x02\x9e\x02\xb0\x02\xc4\x02\xd0\x02\xe4\x02\xeb\x02\xfb\x03\n'
     b'\x03\x0e\x03\x12\x03\x1b\x03(\x033\x03>\x03O\x03_\x03n\x03z\x03\x88\x03\x99\x03\x9c\x03\xad\x03\xaf\x03\xc3\x03\xd1\x03\xde\x03\xe1\x03\xf1\x03\xf5\x03\xfd\x04\x13\x04%\x04-\x04?\x04G\x04O\x04`\x04m'
-    b'\x04\x84\x04\x91\x04\x99\x04\x9f\x04\xa8\x04\xb8\x04\xc9\x04\xd6\x04\xe1\x04\xf4\x05\x04\x05\x16\x05)\x059\x05F\x05O\x05X\x05j\x05w\x05\x8b\x05\x91\x05\x9b\x05\xae\x05\xb3\x05\xc7\x05\xdc\x05\xed\x05\xf8\x06\x08\x06\x10'
-    b"\x06\x1b\x06'\x06;\x06L\x06_\x06n\x06q\x06\x83\x06\x90\x06\x9a\x06\xa4\x06\xb6\x06\xc0\x06\xd0\x06\xde\x06\xef\x06\xfc\x07\x08\x07\x18\x07%\x074\x07=\x07F\x07T\x07X\x07]\x07k\x07t\x07\x88\x07\x95"
-    b'\x07\x9b\x07\xab\x07\xbe\x07\xc3\x07\xd4\x07\xd7\x07\xe6\x07\xf5\x08\x08\x08\x13\x08$\x08(\x083\x08I\x08T\x08b\x08t\x08x\x08\x8f\x08\x9f\x08\xb0\x08\xc1\x08\xd0\x08\xd6\x08\xe4\x08\xef\t\x03\t\r\t\x1f\t4'
-    b'\tF\tQ\tc\ti\tu\t|\t\x8d\t\x92\t\xa1\t\xb5\t\xb9\t\xbe\t\xc9\t\xd9\t\xe9\t\xef\n\x03\n\x14\n)\n:\nC\nS\nV\na\ne\nw\n\x82\n\x91\n\xa2\n\xa6'
-    b'\n\xb6\n\xcc\n\xd0\n\xd5\n\xdc\n\xe5\n\xed\n\xf6\x0b\x0e\x0b\x17\x0b \x0b0\x0b@\x0bH\x0bY\x0bi\x0bq\x0b\x80\x0b\x8b\x0b\xa1\x0b\xa7\x0b\xb5\x0b\xb9\x0b\xbf\x0b\xd1\x0b\xdb\x0b\xe8\x0b\xf0\x0c\x06\x0c\x18'
-    b"\x0c'\x0c1\x0c>\x0cN",
+    b'\x04\x87\x04\x94\x04\x9c\x04\xa2\x04\xab\x04\xbb\x04\xcc\x04\xd9\x04\xe4\x04\xf7\x05\x07\x05\x19\x05,\x05<\x05I\x05R\x05[\x05m\x05z\x05\x8e\x05\x94\x05\x9e\x05\xb1\x05\xb6\x05\xca\x05\xdf\x05\xf0\x05\xfb\x06\x0b\x06\x13'
+    b'\x06\x1e\x06*\x06>\x06O\x06b\x06q\x06t\x06\x86\x06\x93\x06\x9d\x06\xa7\x06\xb9\x06\xc3\x06\xd3\x06\xe1\x06\xf2\x06\xff\x07\x0b\x07\x1b\x07(\x077\x07@\x07I\x07W\x07[\x07`\x07n\x07w\x07\x8b\x07\x98'
+    b'\x07\x9e\x07\xae\x07\xc1\x07\xc6\x07\xd7\x07\xda\x07\xe9\x07\xf8\x08\x0b\x08\x16\x08\'\x08+\x086\x08L\x08W\x08e\x08w\x08{\x08\x92\x08\xa2\x08\xb3\x08\xc4\x08\xd3\x08\xd9\x08\xe7\x08\xf2\t\x06\t\x10\t"\t7'
+    b'\tI\tT\tf\tl\tx\t\x7f\t\x90\t\x95\t\xa4\t\xb8\t\xbc\t\xc1\t\xcc\t\xdc\t\xef\t\xf5\n\t\n\x1a\n/\n@\nI\nY\n\\\ng\nk\n}\n\x88\n\x97\n\xa8\n\xac'
+    b'\n\xbc\n\xd2\n\xd6\n\xdb\n\xe2\n\xeb\n\xf3\n\xfc\x0b\x14\x0b\x1d\x0b&\x0b6\x0bF\x0bN\x0b_\x0bo\x0bw\x0b\x86\x0b\x91\x0b\xa7\x0b\xad\x0b\xbb\x0b\xbf\x0b\xc5\x0b\xd7\x0b\xe1\x0b\xee\x0b\xf6\x0c\x0c\x0c\x1e'
+    b'\x0c-\x0c7\x0cD\x0cT',
 )
-CUTS = (0, 1021, 2037, 3056)
+CUTS = (0, 1021, 2040, 3062)
 BLOB = (
     # piece 0: 1021 bytes from offset 0
     b'Tips: costTie: earlier seatCost %d%% chanceStops playingTo t'
@@ -48,25 +48,25 @@ BLOB = (
     b'>%d)Language: EnglishoffTake all the diceinA win is nearly s'
     b'ureCannot be readBanking wins!offNot at the tablefastDice: %'
     b's',
-    # piece 1: 1016 bytes from offset 1021
+    # piece 1: 1019 bytes from offset 1021
     b'\xe2\x86\x90\xe2\x86\x92 level  A personBetter start freshContinue\xe2\x86\x90\xe2\x86\x92 A pic'
-    b'k diceTips: %s%d to goScoring dice onlyPlay-off: \xe2\x80\xa2\xe2\x86\x90\xe2\x86\x92 c'
-    b'ount  A +personOne must stayNew gameExpertSleep: %s\xe2\x86\x91 roll '
-    b' A pickSomeone leaves\xe2\x80\xa6No saved gamePlay online1 roll in %d'
-    b' scoresBack to the gameName already taken\xe2\x86\x91\xe2\x86\x93 scroll  A ok'
-    b'Simple tips only%s farkle -%d%s leavesSound: %s\xe2\x86\x91 roll  \xe2\x86\x93'
-    b' bankEntry from %dSet dice aside firstdigitsEdit rules\xe2\x86\x90\xe2\x86\x92'
-    b' comp. A nameup %d\xe2\x86\x90\xe2\x86\x92 rules  A edit%d rolls in %d farkleA'
-    b' pick up  B doneZehntausendA on/off  B backTips forA yes  B '
-    b'noRules & help\xe2\x86\x90\xe2\x86\x92 change targetA faster  B table2 farkles'
-    b' in a row!Pick %d: exact!off\xe2\x86\x91 roll  \xe2\x86\x93 bank\xe2\x86\x90\xe2\x86\x92 A pickT'
-    b'o win: %dSeat orderIt cost ~%d points%s leaves?\xe2\x86\x91 roll  A p'
-    b'ickLands exactly!Marked dice scoreNew score pad%d, %d to goG'
-    b'o: ~%ds solving\xe2\x86\x93 yes  B noA roll  B tableStandingsPick dic'
-    b'e3rd farkle -%d\xc2\xbb%dBust!Better roll onPlayer %dWin chance: v'
-    b'ery lowSaving failedPersonRecord: %d turnsSolving strategy\xe2\x80'
-    b'\xa6Start\xe2\x86\x91 take  A fresh-%dCost ~%d pointsNo turn to take',
-    # piece 2: 1019 bytes from offset 2037
+    b'k diceTips: %s%d to goScoring dice onlyPlay-off: \xe2\x80\xa2\xe2\x86\x90less '
+    b'\xe2\x86\x92+Expert A+humanOne must stayNew gameExpertSleep: %s\xe2\x86\x91 ro'
+    b'll  A pickSomeone leaves\xe2\x80\xa6No saved gamePlay online1 roll in'
+    b' %d scoresBack to the gameName already taken\xe2\x86\x91\xe2\x86\x93 scroll  A'
+    b' okSimple tips only%s farkle -%d%s leavesSound: %s\xe2\x86\x91 roll  '
+    b'\xe2\x86\x93 bankEntry from %dSet dice aside firstdigitsEdit rules\xe2\x86\x90'
+    b'\xe2\x86\x92 comp. A nameup %d\xe2\x86\x90\xe2\x86\x92 rules  A edit%d rolls in %d fark'
+    b'leA pick up  B doneZehntausendA on/off  B backTips forA yes '
+    b' B noRules & help\xe2\x86\x90\xe2\x86\x92 change targetA faster  B table2 fark'
+    b'les in a row!Pick %d: exact!off\xe2\x86\x91 roll  \xe2\x86\x93 bank\xe2\x86\x90\xe2\x86\x92 A pi'
+    b'ckTo win: %dSeat orderIt cost ~%d points%s leaves?\xe2\x86\x91 roll  '
+    b'A pickLands exactly!Marked dice scoreNew score pad%d, %d to '
+    b'goGo: ~%ds solving\xe2\x86\x93 yes  B noA roll  B tableStandingsPick '
+    b'dice3rd farkle -%d\xc2\xbb%dBust!Better roll onPlayer %dWin chance'
+    b': very lowSaving failedPersonRecord: %d turnsSolving strateg'
+    b'y\xe2\x80\xa6Start\xe2\x86\x91 take  A fresh-%dCost ~%d pointsNo turn to take',
+    # piece 2: 1022 bytes from offset 2040
     b'Then bank: you win!%s needs %dOlder save loadedrollTurn %d: '
     b'%dTake %d, %d, %d and %dTake the %dTake %d and %dTake %d, %d'
     b' and %dbank\xe2\x86\x91\xe2\x86\x93 move  A put downThe game is over\xe2\x86\x91 roll  '
@@ -75,16 +75,17 @@ BLOB = (
     b'\x90\xe2\x86\x92 change  B backMissed a sure win!%s: nothingHot dice: ro'
     b'll on!CustomFinal round!Seat %dA replace  B keepneverContras'
     b't: %d/%d%d rolls in %d scoreTipsSeatsNot allowedTurn average'
-    b' ~%d\xe2\x86\x90\xe2\x86\x92 A +personA nextToo late: last roundNo farkle to p'
-    b'assA faster  B standingsNo %d in the rolltake overReplace ol'
-    b'd pad?-%d%s: ~%d ptsA okName: 1-%d lettersZehntausendRoll on'
-    b' or bankA replace  B keeppipsNext farkle: -%d\xe2\x86\x91 take over  '
-    b'A freshTurnroundneed %dPub rulesBank %d?Hot dice!Tie: first '
-    b"at the target%s's turnScore padRoll on with %d?Farkles are r"
-    b'areSettingsLast move missingTie: first there%s wins!A start '
-    b' B backNew name\xe2\x80\xa6%d does not score here%d min3 farkles: -%d'
-    b'BoldTargetTarget in %d turns%s pays %d\xe2\x86\x91 yes  B noPace: %s',
-    # piece 3: 94 bytes from offset 3056
+    b' ~%d\xe2\x86\x92+Expert A+personA nextToo late: last roundNo farkle t'
+    b'o passA faster  B standingsNo %d in the rolltake overReplace'
+    b' old pad?-%d%s: ~%d ptsA okName: 1-%d lettersZehntausendRoll'
+    b' on or bankA replace  B keeppipsNext farkle: -%d\xe2\x86\x91 take ove'
+    b'r  A freshTurnroundneed %dPub rulesBank %d?Hot dice!Tie: fir'
+    b"st at the target%s's turnScore padRoll on with %d?Farkles ar"
+    b'e rareSettingsLast move missingTie: first there%s wins!A sta'
+    b'rt  B backNew name\xe2\x80\xa6%d does not score here%d min3 farkles: '
+    b'-%dBoldTargetTarget in %d turns%s pays %d\xe2\x86\x91 yes  B noPace: '
+    b'%s',
+    # piece 3: 94 bytes from offset 3062
     b'Banking lands exactly!\xe2\x86\x91\xe2\x86\x93 move A drop%d left to landRoll '
     b'firstReplace game?Taken %d (%d d.)',
 )

@@ -425,3 +425,19 @@ def test_the_target_steps_by_1000_up_to_10000(tmp_path, board):
         press(sim, "LEFT")
         seen.append(sim.state()["target"])
     assert seen == list(range(10000, 0, -1000))
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_seat_count_hint_says_what_right_adds(tmp_path, board, lang):
+    from tests.cpython.simdriver import to_row
+
+    sim = Sim(board, str(tmp_path), 1)
+    sim.app.lang = lang
+    press(sim, "A")
+    to_row(sim, 2)  # the seat count
+    hint = sim.app.top().hint(sim.app)
+    press(sim, "RIGHT")
+    added = sim.state()["seats"][-1]
+    assert added[1] == "profi"
+    assert "+" + sim.app.t("level_profi") in hint
