@@ -127,7 +127,8 @@ def event_text(app, pad, events):
         elif kind == "adjust" and not ev[2] and not msg:  # a minus at 0: say so, not "+0"
             msg = ui.fit_name(app.t("pad_at_zero"), pad.seats[ev[1]].name, ui.w)
         elif kind in ("adjust", "turn") and not msg:
-            msg = "%s %s = %d" % (pad.seats[ev[1]].name, signed(ev[2]), ev[3])
+            # the name gives way: the points and the new total stay whole (72x40 cut them)
+            msg = ui.fit_name("%%s %s = %d" % (signed(ev[2]), ev[3]), pad.seats[ev[1]].name, ui.w)
     return msg
 
 

@@ -441,3 +441,14 @@ def test_the_seat_count_hint_says_what_right_adds(tmp_path, board, lang):
     added = sim.state()["seats"][-1]
     assert added[1] == "profi"
     assert "+" + sim.app.t("level_profi") in hint
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_thumby_pad_keeps_the_new_total_whole(tmp_path, lang):
+    from tests.cpython.test_pad_screens import enter
+
+    sim = _pad(tmp_path, "thumby", lang, names=2, target=10000)
+    enter(sim, 3000)
+    message = sim.state()["message"]
+    assert message.endswith("+3000 = 3000") and sim.app.ui.width(message) <= sim.app.ui.w
+    assert sim.app.top().status(sim.app) == message
