@@ -195,5 +195,8 @@ def _page(app, title, paragraphs, name):
     from firmware.screens.pager import TextPage
 
     page = TextPage(app.t(title), [app.t(k) for k in paragraphs], name=name)
+    if name == "lesson":  # the intro: say that A starts, and move a page a press
+        page.hint_key = "lesson_hint" if app.big else "lesson_hint_small"
+        page.by_page = True
     strings.release()
     app.push(page)

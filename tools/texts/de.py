@@ -315,6 +315,8 @@ TEXTS = {
         "den Würfeln sagt, was danach klug ist: weiterwürfeln (↑) oder sichern (↓)."),
     "lesson_3": ("Jede Entscheidung zählt: weiterwürfeln, sichern oder nach einem Fehlwurf die "
         "Würfel weitergeben (A). Nach der dritten ist die Lektion vorbei."),
+    "lesson_hint": "A los  ↓ weiter",
+    "lesson_hint_small": "A los ↓ weiter",
     "lesson_step": "Lektion: %d von %d",
     "lesson_done": "Lektion geschafft",
     "lesson_end_1": "Drei Entscheidungen mit Tipps: fertig. Die Tipps sind jetzt wieder aus.",

@@ -315,6 +315,8 @@ TEXTS = {
         "wise next: roll on (↑) or bank (↓)."),
     "lesson_3": ("Every decision counts: rolling on, banking, or passing the dice on after a "
         "farkle (A). After the third, the lesson ends."),
+    "lesson_hint": "A start  ↓ more",
+    "lesson_hint_small": "A start ↓ more",
     "lesson_step": "Lesson: %d of %d",
     "lesson_done": "Lesson done",
     "lesson_end_1": "Three decisions with tips: done. The tips are off again.",

@@ -386,6 +386,8 @@ PLACES = {
     "lesson_1": _p(WRAP),
     "lesson_2": _p(WRAP),
     "lesson_3": _p(WRAP),
+    "lesson_hint": _p(HINT, on=BIG),
+    "lesson_hint_small": _p(HINT, on=SMALL),
     "lesson_step": _p(LINE, 3, 3),
     "lesson_done": _p(TITLE),
     "lesson_end_1": _p(WRAP),
