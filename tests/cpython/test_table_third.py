@@ -491,3 +491,17 @@ def test_the_lesson_intro_says_a_starts_and_reads_in_few_presses(tmp_path, board
     assert presses < len(lines) - rows or len(lines) - rows <= 1
     press(sim, "A")  # A starts the lesson
     assert sim.state()["screen"] in ("play", "handover")
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_after_a_join_the_standings_cursor_rests_on_back_to_the_game(tmp_path, board):
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), FARKLE * 4)
+    t = sim.app.t
+    press(sim, "B")
+    labels = sim.app.top().labels(sim.app)
+    while labels[sim.state()["index"]] != t("menu_join"):
+        press(sim, "DOWN")
+    press(sim, "A", "DOWN", "A")  # a Vorsichtig joins
+    assert sim.state()["screen"] == "standings" and len(game.seats) == 3
+    labels = sim.app.top().labels(sim.app)
+    assert labels[sim.state()["index"]] == t("back_to_game")  # was "Tipps-Lektion"
