@@ -103,7 +103,8 @@ class Tips:
         """Count a confirmed decision of the lesson; the last one ends it."""
         self.steps += 1
         if self.steps < LESSON_STEPS:
-            if self.view is not None and not self.view.note:
+            # (72x40 has one status line: the tip words keep it, issue 34)
+            if self.view is not None and not self.view.note and app.big:
                 self.view.set_note(app, app.t("lesson_step") % (self.steps, LESSON_STEPS))
             return
         self.lesson = -1
