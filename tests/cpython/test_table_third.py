@@ -505,3 +505,38 @@ def test_after_a_join_the_standings_cursor_rests_on_back_to_the_game(tmp_path, b
     assert sim.state()["screen"] == "standings" and len(game.seats) == 3
     labels = sim.app.top().labels(sim.app)
     assert labels[sim.state()["index"]] == t("back_to_game")  # was "Tipps-Lektion"
+
+
+# ------------------------------------------------------------ 4 (issue). the solve's wait
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_solve_bar_never_runs_back_and_tells_the_time_left(tmp_path, board, lang, drawn):  # noqa: F811
+    from engine.dice import ScriptedDice
+    from engine.game import Game
+    from firmware.screens.play import Play
+
+    sim = Sim(board, str(tmp_path), seed=1)
+    sim.app.lang = lang
+    rules = preset("zehntausend").replace(target=3000, three_pairs=1000)
+    game = Game(rules, [("Profi", "profi"), ("Anna", "")], ScriptedDice([2, 3, 4, 6, 6, 2] * 20))
+    sim.app.home(Play(sim.app, game))
+    sim.step(20)
+    assert sim.state()["screen"] == "solving"
+    percents = []
+    lefts = []
+    told = False
+    for i in range(3000):
+        sim.step(20)
+        state = sim.state()
+        if state["screen"] != "solving":
+            break
+        percents.append(state["percent"])
+        left = sim.app.top().seconds_left(sim.app.now)
+        if left is not None:
+            lefts.append(left)
+            if i % 50 == 0:  # the line under the bar says it
+                told = told or sim.app.t("solving_left") % (state["percent"], left) in drawn(sim)
+    assert percents == sorted(percents) and percents[-1] >= 90  # never back (was 46% -> 9%)
+    assert told and lefts and lefts[-1] < max(lefts)  # counts down

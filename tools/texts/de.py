@@ -163,6 +163,7 @@ TEXTS = {
     "solo_best": "Rekord: %d Züge",
     "no_save": "Kein Spielstand",
     "ok_hint": "A ok",
+    "solving_left": "%d%%, noch ~%ds",
     "solving": "Rechne Strategie…",
     "in": "drin",
     "entered_not": "noch nicht drin",

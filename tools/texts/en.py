@@ -163,6 +163,7 @@ TEXTS = {
     "older_copy_note": "Last move missing",
     "no_save": "No saved game",
     "ok_hint": "A ok",
+    "solving_left": "%d%%, ~%ds left",
     "solving": "Solving strategy…",
     "in": "in",
     "entered_not": "not in yet",

@@ -238,6 +238,7 @@ PLACES = {
     "older_copy_note": _p(LINE),
     "no_save": _p(TITLE),
     "ok_hint": _p(HINT),
+    "solving_left": _p(LINE, PCT, 999),
     "solving": _p(TITLE),
     "in": _p(LINE),
     "entered_not": _p(LINE),
