@@ -478,6 +478,16 @@ def scenes():
         game.apply(("bank",))
         _play_with(sim, game)
 
+    def exact(sim):
+        # An exact target: 9650 banked, 250 on the table, the 1 picked lands exactly.
+        rules = preset("zehntausend").replace(exact=True, finish="exact")
+        game = _game(rules, ["Anna", "Ben"], [1, 1, 5, 2, 3, 6, 1, 4, 6], [9650, 8200])
+        game.apply(("roll",))
+        game.apply(("keep", (1, 1, 5)))
+        game.apply(("roll",))
+        _play_with(sim, game)
+        sim.keys("A")
+
     def solving(sim):
         rules = preset("zehntausend").replace(target=3000, three_pairs=1000)  # custom scoring
         game = _game(rules, [("Profi 1", "profi"), ("Anna", "")], [2, 3, 4, 6, 6, 2])
@@ -526,6 +536,7 @@ def scenes():
         ("standings", "Standings", standings),
         ("join", "Someone joins a running game", join),
         ("final", "Final round", final),
+        ("exact", "Exact target: the pick lands exactly", exact),
         ("winner", "Winner", winner),
         ("rematch", "Winner: A starts a rematch", rematch),
         ("replace_game", "New game while a game is running", replace_game),
