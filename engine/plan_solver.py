@@ -15,6 +15,7 @@ solver's code stays off the heap while a game is played.
 import gc
 
 from engine import odds, scoring
+from engine.rules import TOP_GUESS
 from engine.turnplan import UNIT, TurnPlan, expected, reach_size, roll_sums
 
 MAX_TOP = 2000  # turn totals considered: up to 100000 points (2000 * 50)
@@ -145,7 +146,11 @@ class PlanSolver:
         # (counted once the table height is known).
         # Nothing is allocated here: after a MemoryError the Solving screen
         # makes a new solver, and its blocks are asked for in `step`.
-        self.total = 1 + self._table_steps()
+        # The rows are guessed until the tables tell their count (`_start`):
+        # a total of the tables alone made the bar run back (issue 34: 46%
+        # to 9% once the rows were counted in).
+        self.total = (1 + self._table_steps() + TOP_GUESS.get(rules.dice, TOP_GUESS[6]) + 1
+                      + reach_size(rules))
 
     def _table_steps(self):
         """The steps of the roll tables still to be built."""
@@ -211,6 +216,7 @@ class PlanSolver:
         self.top = top
         self.roll_rows = [None] + [[0] * (top + 1) for _ in range(self.rules.dice)]
         self.next_row = top
+        # the rows counted now: the total from here on is exact, never below what is done
         self.total = self.done + self._table_steps() + top + 1 + reach_size(self.rules)
 
     def _finish(self):

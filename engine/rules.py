@@ -80,7 +80,11 @@ CHOICES = {
 ENTRIES = (0, 300, 350, 500, 1000)
 PENALTIES = (0, 500, 1000)
 # The targets the new-game form and the rules editor step through.
-TARGETS = (1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 15000, 20000)
+TARGETS = (1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 12000, 15000, 20000)
+# The turn totals the Expert's plan solver works through (plan_solver._top,
+# known once its largest roll table is built): the presets' with six and
+# five dice; a guess for the solve's progress and time until then.
+TOP_GUESS = {6: 483, 5: 109}
 # The options the Expert's turn plan (engine.turnplan) does not read: it is
 # the expected score of one turn from the dice, the scoring, the entry
 # hurdle and hot dice; where the game ends and how, ties, taking over, the

@@ -4,26 +4,26 @@ tools/texts/de.py: edit that file, not this one."""
 HASHES = (
     b'\x04\x04\xe6\x07\x84\x8c\x08q\xa3\r\xbd,\x0eSM\x0e\xebG\x0fn\xa9\x10+\xce\x12a\xe5\x12\xd1.\x13\xa1\xf6\x14<\x8a\x15au\x15\x87\x9e\x17\x18R\x17\x83[\x19\x00\t\x19\x84B\x1el8 \x06\xbf'
     b' \x7fg"\x93*(A\xf2)\x99\xb2+\xf5#,\t\x1f,\x19z-F\x18.\xdb\xd91\xcb\x0b1\xcb01\xcbU2B\x173\x05c3\xdbl4\xb0\xb26*\xa1:\xed\x15=TT=X '
-    b'=XE=Xj=X\x8f=X\xb4=X\xd9>t\x01A\x8e\xabA\xcd\x92B\xa5\xfeC\xc6^C\xf2\xa0E\x1d\xd4F\xd76J\xe6jLO\xd6L\xc1\x1fO\x1f\x05Px\x18R\xdc1T\xeb\x9c'
-    b'T\xfc\xa8U\x80\xa9W\xd5\xb6Y2cZ\xd2}[g\xf8]\xf2\xb4_\x80`aO\x9ea\xa5\xaaa\xd8]b]Kb\xbdac\xbesd\xaf\xd9e\xc7-f\x8d9f\xac\x9ef\xdc\xb5g\xc1Z'
-    b'g\xc1\x7fg\xc1\xa4g\xc1\xc9hG\xaeiZKi\x92\x99i\xdegi\xf5\x86j\x95Oj\x95\xbel\xa9Um7\xb3m\xb7\xfdnL6q<\xd1q\x81gr}4t_Qu\x14@v\xc5-'
-    b'z\x8c\xf4{x.|&\x92|yG~\x0c,\x7f\x1aR\x80\xc5m\x82%\x0c\x83\xa5\xbe\x83\xb5\xd0\x84\x87\x12\x87\x9d\x8f\x8by\x16\x8eb\xb8\x90\xc0}\x90\xc2\xe2\x90\xfe\xf0\x91*u\x92\x00\xa5\x94f\xfa'
-    b'\x94\x8b\x96\x96\x18\xf4\x96\x86\xf6\x97(\x87\x97\x91\x8c\x98b$\x99u\xc2\x9a\xb4!\x9dH\xec\xa14\x98\xa1C\x02\xa2Aw\xa4\x87\x9e\xa6\xe7\xb2\xa7\xc7\x1f\xa8\x00?\xa8\xd98\xa9^:\xa9\xb7\xbb\xadd\x86'
-    b"\xaet#\xaf\x90\x16\xaf\xea\xf3\xb0R\x93\xb1\x8e\xf3\xb2jo\xb3'}\xb4\xf5\xa2\xb5\xa8w\xb5\xda\xde\xb6\xdd\x1a\xb9GJ\xbay|\xbb\xef\xd0\xbeKI\xc0\x06\t\xc1\xd7\x0e\xc3R\xda\xc4%\xb8\xc4b\xce"
-    b"\xc4~\xd1\xc4\x97\xff\xc5\xe3\xf5\xc9\xd6\xb7\xcb\xd1\x0b\xcd\x0b;\xcd\x0c\xa8\xcd\xed'\xcd\xf9\x9c\xcd\xf9\xd9\xd0\x07\x06\xd0\xf66\xd6\rb\xd7\x95i\xd8zX\xdc\x1d_\xdf\x99\xe2\xe1\x14G\xe1*P\xe1R\xa7"
-    b'\xe1\x8e\xa6\xe2LN\xe2\x93t\xe2\xa4\xc9\xe3u\x02\xe4V\xcf\xe5\x08U\xe5\x82\x05\xe7\xa7\xf6\xebUd\xed\x13P\xedf=\xef#6\xef\xe5\xb2\xf1-~\xf3%(\xf5\x87*\xf89{\xf9D\x93\xfa\x15\xe7'
-    b'\xfa\x17\xc8\xff\x89u\xff\x9d|\xff\xc9&',
+    b'=XE=Xj=X\x8f=X\xb4=X\xd9>t\x01A\x8e\xabA\xcd\x92BqsB\xa5\xfeC\xc6^C\xf2\xa0E\x1d\xd4F\xd76J\xe6jLO\xd6L\xc1\x1fO\x1f\x05Px\x18R\xdc1'
+    b'S\xe5\xa6T\xeb\x9cT\xfc\xa8U\x80\xa9W\xd5\xb6Y2cZ\xd2}[g\xf8]\xf2\xb4_\x80`aO\x9ea\xa5\xaaa\xd8]b]Kb\xbdac\xbesd\xaf\xd9e\xc7-f\x8d9f\xac\x9e'
+    b'f\xdc\xb5g\xc1Zg\xc1\x7fg\xc1\xa4g\xc1\xc9hG\xaeiZKi\x92\x99i\xdegi\xf5\x86j\x95Oj\x95\xbel\xa9Um7\xb3m\xb7\xfdnL6q<\xd1q\x81gr}4t_Q'
+    b'u\x14@v\xc5-z\x8c\xf4{x.|&\x92|yG~\x0c,\x7f\x1aR\x80\xc5m\x82%\x0c\x83\xa5\xbe\x83\xb5\xd0\x84\x87\x12\x87\x9d\x8f\x8by\x16\x8eb\xb8\x90\xc0}\x90\xc2\xe2\x90\xfe\xf0\x91*u'
+    b'\x92\x00\xa5\x94f\xfa\x94\x8b\x96\x96\x18\xf4\x96\x86\xf6\x97(\x87\x97\x91\x8c\x98b$\x99u\xc2\x9a\xb4!\x9dH\xec\xa14\x98\xa1C\x02\xa2Aw\xa4\x87\x9e\xa6\xe7\xb2\xa7\xc7\x1f\xa8\x00?\xa8\xd98\xa9^:'
+    b"\xa9\xb7\xbb\xadd\x86\xaet#\xaf\x90\x16\xaf\xea\xf3\xb0R\x93\xb1\x8e\xf3\xb2jo\xb3'}\xb4\xf5\xa2\xb5\xa8w\xb5\xda\xde\xb6\xdd\x1a\xb9GJ\xbay|\xbb\xef\xd0\xbeKI\xc0\x06\t\xc1\xd7\x0e\xc3R\xda"
+    b"\xc4%\xb8\xc4b\xce\xc4~\xd1\xc4\x97\xff\xc5\xe3\xf5\xc9\xd6\xb7\xcb\xd1\x0b\xcd\x0b;\xcd\x0c\xa8\xcd\xed'\xcd\xf9\x9c\xcd\xf9\xd9\xd0\x07\x06\xd0\xf66\xd6\rb\xd7\x95i\xd8zX\xdc\x1d_\xdf\x99\xe2\xe1\x14G"
+    b'\xe1*P\xe1R\xa7\xe1\x8e\xa6\xe2LN\xe2\x93t\xe2\xa4\xc9\xe3u\x02\xe4V\xcf\xe4\xc0\xe8\xe5\x08U\xe5\x82\x05\xe7\xa7\xf6\xebUd\xed\x13P\xedf=\xef#6\xef\xe5\xb2\xf1-~\xf3%(\xf5\x87*'
+    b'\xf89{\xf9D\x93\xfa\x15\xe7\xfa\x17\xc8\xff\x89u\xff\x9d|\xff\xc9&',
 )
 ENDS = (
     b'\x00\x03\x00\x0f\x00C\x00G\x00T\x00a\x00l\x00\x8c\x00\x97\x00\x9d\x00\xad\x00\xbc\x00\xc9\x00\xd7\x00\xe1\x01^\x01\x8c\x01\x95\x01\xa8\x01\xba\x01\xdc\x01\xeb\x01\xf4\x02%\x02*\x02J\x02Z\x02]\x02n\x02\xfe'
-    b'\x03\x9b\x03\xc5\x03\xd9\x04\x9d\x04\xab\x04\xe1\x04\xf5\x05\n\x05\x1a\x05;\x05\x9c\x05\xdd\x06%\x06\xbf\x06\xe2\x06\xfa\x07\x12\x07\x1b\x07w\x07\x81\x07\xad\x07\xde\x07\xeb\x07\xf2\x07\xfc\x089\x08G\x08T\x08]\x08s'
-    b'\x08\x80\x08\xc4\x08\xde\x08\xf0\tE\tQ\tX\t}\t\x8d\t\xaa\t\xbf\t\xc8\t\xd9\t\xeb\t\xf2\t\xf8\n\t\n\x14\n"\n\xc2\x0b9\x0b\xf1\x0c>\x0cP\x0cZ\x0cf\x0cv\x0c\x9c\x0c\xe3\r\x0f'
-    b'\r\x15\r+\r5\r_\x0e\x07\x0e\n\x0eX\x0ef\x0eq\x0f\x03\x0f\x17\x0fF\x0fR\x0f\x7f\x0f\x90\x0f\xcc\x0f\xd7\x0f\xee\x10)\x10Z\x10o\x10\xa7\x10\xad\x10\xc7\x10\xe2\x10\xe6\x10\xfd\x11\x11\x117\x11?'
-    b'\x11X\x11c\x11\x96\x11\xa2\x11\xb4\x11\xe4\x11\xf2\x12\x03\x12\n\x12<\x12M\x12X\x12`\x12h\x12w\x12\x84\x12\x94\x12\xc1\x12\xcd\x139\x13a\x13\x8d\x13\xa6\x13\xeb\x14#\x14*\x140\x14>\x14K\x14{'
-    b'\x14\xba\x14\xcc\x14\xd2\x14\xda\x15B\x15V\x15a\x15s\x15y\x15\x84\x15\x88\x15\x92\x15\x9c\x15\xad\x15\xc4\x15\xd3\x15\xda\x160\x16@\x16H\x16\x7f\x16\x86\x16\xb8\x16\xc2\x16\xd0\x16\xdc\x16\xe0\x17\x07\x17\x0b\x17\x15'
-    b"\x176\x17D\x17Q\x17\x99\x17\xa4\x17\xb9\x17\xc6\x17\xcf\x17\xdd\x17\xea\x17\xfc\x18\x04\x18\r\x18\x1d\x18'\x187\x18>\x18A\x18E\x18W\x18\x83\x18\xc9\x18\xd5\x18\xd7",
+    b'\x03\x9b\x03\xc5\x03\xd9\x04\x9d\x04\xab\x04\xe1\x04\xf5\x05\n\x05\x1a\x05;\x05\x9c\x05\xdd\x06%\x06\xbf\x06\xe2\x06\xfa\x07\x12\x07\x1b\x07)\x07\x85\x07\x8f\x07\xbb\x07\xec\x07\xf9\x08\x00\x08\n\x08G\x08U\x08n\x08w'
+    b'\t\x16\t,\t9\t}\t\x9d\t\xaf\n\x04\n\x10\n\x17\n<\nL\ni\n~\n\x87\n\x98\n\xaa\n\xb1\n\xb7\n\xc8\n\xd3\n\xe1\x0b\x81\x0b\xf8\x0c\xb0\x0c\xfd\r\x0f\r\x19\r%\r5\r['
+    b'\r\xa2\r\xce\r\xd4\r\xea\r\xf4\x0e\x1e\x0e\xc6\x0e\xc9\x0f\x17\x0f%\x0f0\x0f\xc2\x0f\xd6\x10\x05\x10\x11\x10>\x10O\x10\x8b\x10\x96\x10\xad\x10\xe8\x11\x19\x11.\x11f\x11l\x11\x86\x11\xa1\x11\xa5\x11\xbc\x11\xd0'
+    b'\x11\xf6\x11\xfe\x12\x1d\x12(\x12[\x12g\x12y\x12\xa9\x12\xb7\x12\xc8\x12\xcf\x13\x01\x13\x12\x13\x1d\x13%\x13-\x13<\x13I\x13^\x13\x8b\x13\x97\x14\x03\x14+\x14W\x14p\x14\xb5\x14\xed\x14\xf4\x14\xfa\x15\x08'
+    b'\x15\x15\x15E\x15\x84\x15\x96\x15\x9c\x15\xa4\x16\x0c\x16 \x16+\x16=\x16C\x16N\x16R\x16\\\x16f\x16w\x16\x8e\x16\x9d\x16\xa4\x16\xfa\x17\n\x17\x12\x17I\x17P\x17\x82\x17\x8c\x17\x9a\x17\xa6\x17\xaa\x17\xd1'
+    b'\x17\xd5\x17\xdf\x18\x00\x18\x0e\x18\x1b\x18c\x18n\x18\x83\x18\x93\x18\xa0\x18\xa9\x18\xb7\x18\xc4\x18\xd6\x18\xde\x18\xe7\x18\xf7\x19\x01\x19\x11\x19\x18\x19\x1b\x19\x1f\x191\x19]\x19\xa3\x19\xaf\x19\xb1',
 )
-CUTS = (0, 985, 1965, 2873, 3863, 4813, 5826)
+CUTS = (0, 985, 1979, 2945, 3888, 4909, 5906)
 BLOB = (
     # piece 0: 985 bytes from offset 0
     b'R%dDrei 1er: %dWas vier Gleiche und ein Paar in einem Wurf z'
@@ -43,7 +43,7 @@ BLOB = (
     b'er den W\xc3\xbcrfeln sagt, was danach klug ist: weiterw\xc3\xbcrfeln (\xe2'
     b'\x86\x91) oder sichern (\xe2\x86\x93).F\xc3\xbcr drei Entscheidungen helfen dir T'
     b'ipps.%s: nur 50er bis %d.',
-    # piece 1: 980 bytes from offset 985
+    # piece 1: 994 bytes from offset 985
     b'\xc3\x9cbernehmen: Wer schon drin ist, darf nach einem Sichern die'
     b' Punkte und die \xc3\xbcbrigen W\xc3\xbcrfel des Vorg\xc3\xa4ngers \xc3\xbcbernehmen'
     b', muss aber erst erfolgreich w\xc3\xbcrfeln. Kein \xc3\x9cbernehmen nach'
@@ -57,88 +57,93 @@ BLOB = (
     b'urf legst du mindestens einen z\xc3\xa4hlenden W\xc3\xbcrfel beiseite. J'
     b'eder gelegte W\xc3\xbcrfel muss zu einer Wertung geh\xc3\xb6ren; weniger'
     b' zu legen ist erlaubt.Ein Zug beginnt mit allen W\xc3\xbcrfeln.Unb'
-    b'ekannte Regelvorgabe.Stra\xc3\x9fe 1-5: %d, 2-6: %dAusl\xc3\xb6serDas Zi'
-    b'el muss genau getroffen werden. Wer dar\xc3\xbcber kommt, hat \xc3\xbcbe'
-    b'rworfen: der Zug z\xc3\xa4hlt 0.verdoppelnBeispiel 1 1 5 2 3 6: 1 '
-    b'1 5 legen bringt %d.',
-    # piece 2: 908 bytes from offset 1965
+    b'ekannte Regelvorgabe.Stra\xc3\x9fe 1-5: %d, 2-6: %dAusl\xc3\xb6serZur\xc3\xbcc'
+    b'knehmen?Das Ziel muss genau getroffen werden. Wer dar\xc3\xbcber k'
+    b'ommt, hat \xc3\xbcberworfen: der Zug z\xc3\xa4hlt 0.verdoppelnBeispiel 1'
+    b' 1 5 2 3 6: 1 1 5 legen bringt %d.',
+    # piece 2: 966 bytes from offset 1979
     b'Alle z\xc3\xa4hlenden W\xc3\xbcrfel werden von selbst gelegt.Festlegunge'
     b'n:Weg: %sEine 1: %dLiegst du vorne, sichere fr\xc3\xbcher und lass'
-    b' die anderen zocken.Drei Paare: %dA ok  B TafelSpiel: %s%s: '
-    b'zwei Werte n\xc3\xb6tig.Bis %d, ab %dJeder W\xc3\xbcrfel mehr z\xc3\xa4hlt den'
-    b' Dreier noch einmal: 4x2 = %d, 5x2 = %d\xe2\x86\x91\xe2\x86\x93 Punkte A ok B '
-    b'TafelUnter %d: z\xc3\xa4hlt 0Nur drei Gleiche z\xc3\xa4hlen; weitere 1er'
-    b' und 5er z\xc3\xa4hlen einzeln, andere nicht: 4x5 = %dNichts: %d%%'
-    b'Weg: %sMit Strafe f\xc3\xa4llt kein Stand unter 0.Bester Stand: %d'
-    b'F\xc3\xbcnf=5000 nur mit 5 W\xc3\xbcrfeln%s nur mit 6 W\xc3\xbcrfelnVerwendenA'
-    b' Ende  B zur\xc3\xbcckA Men\xc3\xbc  B zur\xc3\xbcckStechensofortNoch keine Sp'
-    b'iele\xc3\x9cbernehmen3\xc3\x97 Nichts: %sZu Zugbeginn w\xc3\xbcrfelt A. Bei ei'
-    b'nem Angebot zum Erben: \xe2\x86\x91 erbt, A w\xc3\xbcrfelt neu. Spielt ein '
-    b'Computer, zeigt B die Tabelle; jede andere Taste macht ihn s'
-    b'chneller.B nimmt sonst die Auswahl zur\xc3\xbcck oder zeigt die Ta'
-    b'belle mit Tipps, Hilfe, Kommt dazu, Geht und dem Weg ins Hau'
-    b'ptmen\xc3\xbc.',
-    # piece 3: 990 bytes from offset 2873
-    b'\xe2\x86\x91 w\xc3\xbcrfelt mit der Auswahl weiter, \xe2\x86\x93 sichert sie. Beide '
-    b'fragen erst nach (ohne Auswahl nehmen sie alle z\xc3\xa4hlenden W\xc3'
-    b'\xbcrfel); dieselbe Taste noch einmal f\xc3\xbchrt es aus, B hei\xc3\x9ft n'
-    b'ein.\xe2\x86\x90\xe2\x86\x92 schieben den Strich unter den W\xc3\xbcrfeln, A w\xc3\xa4hlt '
-    b'den W\xc3\xbcrfel dar\xc3\xbcber.Speichern unter\xe2\x80\xa6Auto-LegenStand %d: %'
-    b'sSo geht es nichtWas zwei Dreier in einem Wurf z\xc3\xa4hlen.Drei '
-    b'Entscheidungen mit Tipps: fertig. Die Tipps sind jetzt wiede'
-    b'r aus.Tipps f\xc3\xbcr immer: B, dann die Zeile "Tipps".Nichts%s: '
-    b'unbekannte Option.Eine 5: %dDrei Fehlw\xc3\xbcrfe in Folge kosten '
-    b'%d Punkte.Einstieg: Erst ab %d Punkten in einem eigenen Zug '
-    b'darf man sichern, ohne geerbte Punkte. Darunter wird Sichern'
-    b' mit einer Meldung abgelehnt. Danach z\xc3\xa4hlt jedes Sichern.ne'
-    b'uGleichstand: nur die F\xc3\xbchrenden spielen weitere Runden, bis'
-    b' einer vorne liegt.Nicht am TischPro Zug: %dNach dem ersten '
-    b'Wurf mit 300 und 2 W\xc3\xbcrfeln \xc3\xbcbrig: sichern. Weiterw\xc3\xbcrfeln '
-    b'verliert in %d%% der W\xc3\xbcrfe die 300 und bringt im Schnitt nu'
-    b'r %d dazu.%d W.: %d,%d%% %d/%d',
-    # piece 4: 950 bytes from offset 3863
-    b'(Sobald du den Einstieg von %d geschafft hast.)Nur %d NamenM'
-    b'it 5 W\xc3\xbcrfeln z\xc3\xa4hlt fast immer etwas: %d%%.Tafel voll: neue'
-    b'!Was 1 bis 5 und 2 bis 6 in einem Wurf z\xc3\xa4hlen (aus: nichts)'
-    b'.2 DrillingeEinstieg \xc3\xbcber dem ZielWas die Stra\xc3\x9fe 1 bis 6 i'
-    b'n einem Wurf z\xc3\xa4hlt (aus: nichts).Genau treffen und Ende "ge'
-    b'nau" geh\xc3\xb6ren zusammen.\xe2\x86\x90\xe2\x86\x92 \xc3\xa4ndern A InfoGelegte Einzelne'
-    b' d\xc3\xbcrfen sp\xc3\xa4ter einen Dreier erg\xc3\xa4nzen.Ablauf\xe2\x86\x90\xe2\x86\x92 \xc3\xa4ndern'
-    b'  A erkl\xc3\xa4rt\xe2\x86\x91\xe2\x86\x93 50  \xe2\x86\x90\xe2\x86\x92 500  A okEndeVier Gleiche + Pa'
-    b'ar: %dRegeln nicht lesbar.F\xc3\xbcnf=5000 gibt es nur mit 5 W\xc3\xbcrf'
-    b'eln.Einstieg\xe2\x86\x91\xe2\x86\x93  A Nichts  B Tafel%s: schon 0F\xc3\xbcnf Gleich'
-    b'e: 5000; vier Gleiche: doppelter DreierDiese RegelnName: 1-%'
-    b'd ZeichenKombinationen z\xc3\xa4hlen nur innerhalb eines Wurfs.Nic'
-    b'hts zur\xc3\xbcckAus: erst zur\xc3\xbcckW\xc3\xbcrfelMit 1 W\xc3\xbcrfel trifft nur '
-    b'%d von %d W\xc3\xbcrfen (%d%%).Drei \xc3\xbcber W\xc3\xbcrfeFaustregelnL\xc3\xb6sche'
-    b'nWertung:Alles l\xc3\xb6schen?Geht so nichtA Nichts B TafelJe weni'
-    b'ger W\xc3\xbcrfel, desto eher ist alles weg.%d Z\xc3\xbcge: %s',
-    # piece 5: 1013 bytes from offset 4813
-    b'Vier oder mehr Gleiche: verdoppeln (jeder weitere W\xc3\xbcrfel ve'
-    b'rdoppelt den Dreier) oder nur der Dreier z\xc3\xa4hlt.Hei\xc3\x9fe W\xc3\xbcrf'
-    b'el: du musst weiterw\xc3\xbcrfeln.%s geht nur mit 6 W\xc3\xbcrfeln: auf '
-    b'aus stellen.Drei 2er..6er: Augen x100Wer diesen Stand erreic'
-    b'ht, bringt das Spielende in Gang (siehe Ende).Was drei Paare'
-    b' in einem Wurf mit sechs W\xc3\xbcrfeln z\xc3\xa4hlen.VorlageStrafeBeste'
-    b'r Zug: %dH\xc3\xb6chstens %d\xc3\x9cberwerfen z\xc3\xa4hlt f\xc3\xbcr die Strafe als'
-    b' Fehlwurf.Mit 2 W\xc3\xbcrfeln ist jeder Wurf etwa ein M\xc3\xbcnzwurf: '
-    b'%d%% treffen.Einer muss bleibenTastenStand %dWer das Ziel si'
-    b'chert, beendet die Runde noch: alle haben gleich viele Z\xc3\xbcge'
-    b'. Der h\xc3\xb6chste Stand gewinnt.%d W\xc3\xbcrfel, Ziel %d.Gleichstand'
-    b'Zu sp\xc3\xa4t: EndrundeTaktikletzter Zuggeht4+ GleicheSpiele: %dL'
-    b'ektion geschafft\xe2\x86\x91\xe2\x86\x9350 \xe2\x86\x90\xe2\x86\x92500 A okStra\xc3\x9fe 1-6: %dWertun'
-    b'gGleichstand: es gewinnt, wer die Schlussrunde er\xc3\xb6ffnet hat'
-    b', sonst der fr\xc3\xbchere Platz.Nur ganze Punktenur dreiMit wenig'
-    b'er W\xc3\xbcrfeln steigt das Risiko eines Fehlwurfs.RekordeKein Ei'
-    b'nstieg: jede Wertung darf gesichert werden.%s (Comp.)',
-    # piece 6: 533 bytes from offset 5826
-    b'Hei\xc3\x9fe W\xc3\xbcrfelKl. Stra\xc3\x9fenfestWas drei Einsen z\xc3\xa4hlen: 1000 '
-    b'oder 300.ZielZug %d: %s4, 5, 6 Gleiche: 1000, 2000, 3000%d W'
-    b'.: %d,%d%%Tipps-Lektion\xc3\x9cbernimmt jemand nach hei\xc3\x9fen W\xc3\xbcrfe'
-    b'ln, w\xc3\xbcrfelt er mit allen W\xc3\xbcrfeln.Drei EinsenEinstellung un'
-    b'g\xc3\xbcltigPlus/Minus %s%d? %d/%dNichts f\xc3\xbcr %sNicht unter 0\xe2\x86\x91\xe2'
-    b'\x86\x93\xe2\x86\x90\xe2\x86\x92  A okaddieren%s ist daZiffern eingebenDrei PaareSie'
-    b'ge: %d (%d%%)ChancenausdarfZwei Drillinge: %dWer zuerst das '
-    b'Ziel sichert, gewinnt sofort.Liegst du hinten, geh mehr Risi'
-    b'ko ein: vorsichtig holst du selten auf.Runde fertigan',
+    b' die anderen zocken.Drei Paare: %d\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92 A ok B TafelS'
+    b'piel: %s\xe2\x86\x91 w\xc3\xbcrfelt mit der Auswahl weiter, \xe2\x86\x93 sichert sie'
+    b', gleich und ohne Nachfrage (Einstellung Nachfragen: aus); o'
+    b'hne Auswahl nehmen sie alle z\xc3\xa4hlenden W\xc3\xbcrfel.%s: zwei Wert'
+    b'e n\xc3\xb6tig.Bis %d, ab %dJeder W\xc3\xbcrfel mehr z\xc3\xa4hlt den Dreier n'
+    b'och einmal: 4x2 = %d, 5x2 = %d\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92 Punkte A ok B Taf'
+    b'elUnter %d: z\xc3\xa4hlt 0Nur drei Gleiche z\xc3\xa4hlen; weitere 1er un'
+    b'd 5er z\xc3\xa4hlen einzeln, andere nicht: 4x5 = %dNichts: %d%%Weg'
+    b': %sMit Strafe f\xc3\xa4llt kein Stand unter 0.Bester Stand: %dF\xc3\xbc'
+    b'nf=5000 nur mit 5 W\xc3\xbcrfeln%s nur mit 6 W\xc3\xbcrfelnVerwendenA En'
+    b'de  B zur\xc3\xbcckA Men\xc3\xbc  B zur\xc3\xbcckStechensofortNoch keine Spiel'
+    b'e\xc3\x9cbernehmen3\xc3\x97 Nichts: %sZu Zugbeginn w\xc3\xbcrfelt A. Bei einem'
+    b' Angebot zum Erben: \xe2\x86\x91 erbt, A w\xc3\xbcrfelt neu. Spielt ein Com'
+    b'puter, zeigt B die Tabelle; jede andere Taste macht ihn schn'
+    b'eller.',
+    # piece 3: 943 bytes from offset 2945
+    b'B nimmt sonst die Auswahl zur\xc3\xbcck oder zeigt die Tabelle mit'
+    b' Tipps, Hilfe, Kommt dazu, Geht und dem Weg ins Hauptmen\xc3\xbc.\xe2'
+    b'\x86\x91 w\xc3\xbcrfelt mit der Auswahl weiter, \xe2\x86\x93 sichert sie. Beide f'
+    b'ragen erst nach (ohne Auswahl nehmen sie alle z\xc3\xa4hlenden W\xc3\xbc'
+    b'rfel); dieselbe Taste noch einmal f\xc3\xbchrt es aus, B hei\xc3\x9ft ne'
+    b'in.\xe2\x86\x90\xe2\x86\x92 schieben den Strich unter den W\xc3\xbcrfeln, A w\xc3\xa4hlt d'
+    b'en W\xc3\xbcrfel dar\xc3\xbcber.Speichern unter\xe2\x80\xa6Auto-LegenStand %d: %s'
+    b'So geht es nichtWas zwei Dreier in einem Wurf z\xc3\xa4hlen.Drei E'
+    b'ntscheidungen mit Tipps: fertig. Die Tipps sind jetzt wieder'
+    b' aus.Tipps f\xc3\xbcr immer: B, dann die Zeile "Tipps".Nichts%s: u'
+    b'nbekannte Option.Eine 5: %dDrei Fehlw\xc3\xbcrfe in Folge kosten %'
+    b'd Punkte.Einstieg: Erst ab %d Punkten in einem eigenen Zug d'
+    b'arf man sichern, ohne geerbte Punkte. Darunter wird Sichern '
+    b'mit einer Meldung abgelehnt. Danach z\xc3\xa4hlt jedes Sichern.neu'
+    b'Gleichstand: nur die F\xc3\xbchrenden spielen weitere Runden, bis '
+    b'einer vorne liegt.Nicht am TischPro Zug: %d',
+    # piece 4: 1021 bytes from offset 3888
+    b'Nach dem ersten Wurf mit 300 und 2 W\xc3\xbcrfeln \xc3\xbcbrig: sichern.'
+    b' Weiterw\xc3\xbcrfeln verliert in %d%% der W\xc3\xbcrfe die 300 und brin'
+    b'gt im Schnitt nur %d dazu.%d W.: %d,%d%% %d/%d(Sobald du den'
+    b' Einstieg von %d geschafft hast.)Nur %d NamenMit 5 W\xc3\xbcrfeln '
+    b'z\xc3\xa4hlt fast immer etwas: %d%%.Tafel voll: neue!Was 1 bis 5 u'
+    b'nd 2 bis 6 in einem Wurf z\xc3\xa4hlen (aus: nichts).2 DrillingeEi'
+    b'nstieg \xc3\xbcber dem ZielWas die Stra\xc3\x9fe 1 bis 6 in einem Wurf z'
+    b'\xc3\xa4hlt (aus: nichts).Genau treffen und Ende "genau" geh\xc3\xb6ren '
+    b'zusammen.\xe2\x86\x90\xe2\x86\x92 \xc3\xa4ndern A InfoGelegte Einzelne d\xc3\xbcrfen sp\xc3\xa4t'
+    b'er einen Dreier erg\xc3\xa4nzen.Ablauf\xe2\x86\x90\xe2\x86\x92 \xc3\xa4ndern  A erkl\xc3\xa4rt\xe2\x86'
+    b'\x91\xe2\x86\x93 50  \xe2\x86\x90\xe2\x86\x92 500  A okEndeVier Gleiche + Paar: %dRegeln n'
+    b'icht lesbar.F\xc3\xbcnf=5000 gibt es nur mit 5 W\xc3\xbcrfeln.Einstieg\xe2\x86'
+    b'\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92  A Nichts  B Tafel%s: schon 0F\xc3\xbcnf Gleiche: 5000;'
+    b' vier Gleiche: doppelter DreierDiese RegelnName: 1-%d Zeiche'
+    b'nKombinationen z\xc3\xa4hlen nur innerhalb eines Wurfs.Nichts zur\xc3'
+    b'\xbcckAus: erst zur\xc3\xbcckW\xc3\xbcrfelMit 1 W\xc3\xbcrfel trifft nur %d von %'
+    b'd W\xc3\xbcrfen (%d%%).Drei \xc3\xbcber W\xc3\xbcrfeFaustregelnL\xc3\xb6schenWertung'
+    b':',
+    # piece 5: 997 bytes from offset 4909
+    b'Alles l\xc3\xb6schen?Geht so nicht\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92 A NichtsJe weniger '
+    b'W\xc3\xbcrfel, desto eher ist alles weg.%d Z\xc3\xbcge: %sVier oder mehr'
+    b' Gleiche: verdoppeln (jeder weitere W\xc3\xbcrfel verdoppelt den D'
+    b'reier) oder nur der Dreier z\xc3\xa4hlt.Hei\xc3\x9fe W\xc3\xbcrfel: du musst w'
+    b'eiterw\xc3\xbcrfeln.%s geht nur mit 6 W\xc3\xbcrfeln: auf aus stellen.Dr'
+    b'ei 2er..6er: Augen x100Wer diesen Stand erreicht, bringt das'
+    b' Spielende in Gang (siehe Ende).Was drei Paare in einem Wurf'
+    b' mit sechs W\xc3\xbcrfeln z\xc3\xa4hlen.VorlageStrafeBester Zug: %dH\xc3\xb6ch'
+    b'stens %d\xc3\x9cberwerfen z\xc3\xa4hlt f\xc3\xbcr die Strafe als Fehlwurf.Mit '
+    b'2 W\xc3\xbcrfeln ist jeder Wurf etwa ein M\xc3\xbcnzwurf: %d%% treffen.E'
+    b'iner muss bleibenTastenStand %dWer das Ziel sichert, beendet'
+    b' die Runde noch: alle haben gleich viele Z\xc3\xbcge. Der h\xc3\xb6chste'
+    b' Stand gewinnt.%d W\xc3\xbcrfel, Ziel %d.GleichstandZu sp\xc3\xa4t: Endr'
+    b'undeTaktikletzter Zuggeht4+ GleicheSpiele: %dLektion geschaf'
+    b'ft\xe2\x86\x91\xe2\x86\x9350 \xe2\x86\x90\xe2\x86\x92500 A okStra\xc3\x9fe 1-6: %dWertungGleichstand: '
+    b'es gewinnt, wer die Schlussrunde er\xc3\xb6ffnet hat, sonst der fr'
+    b'\xc3\xbchere Platz.Nur ganze Punktenur drei',
+    # piece 6: 671 bytes from offset 5906
+    b'Mit weniger W\xc3\xbcrfeln steigt das Risiko eines Fehlwurfs.Rekor'
+    b'deKein Einstieg: jede Wertung darf gesichert werden.%s (Comp'
+    b'.)Hei\xc3\x9fe W\xc3\xbcrfelKl. Stra\xc3\x9fenfestWas drei Einsen z\xc3\xa4hlen: 100'
+    b'0 oder 300.ZielZug %d: %s4, 5, 6 Gleiche: 1000, 2000, 3000%d'
+    b' W.: %d,%d%%Tipps-Lektion\xc3\x9cbernimmt jemand nach hei\xc3\x9fen W\xc3\xbcr'
+    b'feln, w\xc3\xbcrfelt er mit allen W\xc3\xbcrfeln.Drei EinsenEinstellung '
+    b'ung\xc3\xbcltigSchluss: noch %dPlus/Minus %s%d? %d/%dNichts f\xc3\xbcr %'
+    b'sNicht unter 0\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92  A okaddieren%s ist daZiffern ein'
+    b'gebenDrei PaareSiege: %d (%d%%)ChancenausdarfZwei Drillinge:'
+    b' %dWer zuerst das Ziel sichert, gewinnt sofort.Liegst du hin'
+    b'ten, geh mehr Risiko ein: vorsichtig holst du selten auf.Run'
+    b'de fertigan',
 )

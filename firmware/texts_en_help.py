@@ -4,26 +4,26 @@ tools/texts/en.py: edit that file, not this one."""
 HASHES = (
     b'\x04\x04\xe6\x07\x84\x8c\x08q\xa3\r\xbd,\x0eSM\x0e\xebG\x0fn\xa9\x10+\xce\x12a\xe5\x12\xd1.\x13\xa1\xf6\x14<\x8a\x15au\x15\x87\x9e\x17\x18R\x17\x83[\x19\x00\t\x19\x84B\x1el8 \x06\xbf'
     b' \x7fg"\x93*(A\xf2)\x99\xb2+\xf5#,\t\x1f,\x19z-F\x18.\xdb\xd91\xcb\x0b1\xcb01\xcbU2B\x173\x05c3\xdbl4\xb0\xb26*\xa1:\xed\x15=TT=X '
-    b'=XE=Xj=X\x8f=X\xb4=X\xd9>t\x01A\x8e\xabA\xcd\x92B\xa5\xfeC\xc6^C\xf2\xa0E\x1d\xd4F\xd76J\xe6jLO\xd6L\xc1\x1fO\x1f\x05Px\x18R\xdc1T\xeb\x9c'
-    b'T\xfc\xa8U\x80\xa9W\xd5\xb6Y2cZ\xd2}[g\xf8]\xf2\xb4_\x80`aO\x9ea\xa5\xaaa\xd8]b]Kb\xbdac\xbesd\xaf\xd9e\xc7-f\x8d9f\xac\x9ef\xdc\xb5g\xc1Z'
-    b'g\xc1\x7fg\xc1\xa4g\xc1\xc9hG\xaeiZKi\x92\x99i\xdegi\xf5\x86j\x95Oj\x95\xbel\xa9Um7\xb3m\xb7\xfdnL6q<\xd1q\x81gr}4t_Qu\x14@v\xc5-'
-    b'z\x8c\xf4{x.|&\x92|yG~\x0c,\x7f\x1aR\x80\xc5m\x82%\x0c\x83\xa5\xbe\x83\xb5\xd0\x84\x87\x12\x87\x9d\x8f\x8by\x16\x8eb\xb8\x90\xc0}\x90\xc2\xe2\x90\xfe\xf0\x91*u\x92\x00\xa5\x94f\xfa'
-    b'\x94\x8b\x96\x96\x18\xf4\x96\x86\xf6\x97(\x87\x97\x91\x8c\x98b$\x99u\xc2\x9a\xb4!\x9dH\xec\xa14\x98\xa1C\x02\xa2Aw\xa4\x87\x9e\xa6\xe7\xb2\xa7\xc7\x1f\xa8\x00?\xa8\xd98\xa9^:\xa9\xb7\xbb\xadd\x86'
-    b"\xaet#\xaf\x90\x16\xaf\xea\xf3\xb0R\x93\xb1\x8e\xf3\xb2jo\xb3'}\xb4\xf5\xa2\xb5\xa8w\xb5\xda\xde\xb6\xdd\x1a\xb9GJ\xbay|\xbb\xef\xd0\xbeKI\xc0\x06\t\xc1\xd7\x0e\xc3R\xda\xc4%\xb8\xc4b\xce"
-    b"\xc4~\xd1\xc4\x97\xff\xc5\xe3\xf5\xc9\xd6\xb7\xcb\xd1\x0b\xcd\x0b;\xcd\x0c\xa8\xcd\xed'\xcd\xf9\x9c\xcd\xf9\xd9\xd0\x07\x06\xd0\xf66\xd6\rb\xd7\x95i\xd8zX\xdc\x1d_\xdf\x99\xe2\xe1\x14G\xe1*P\xe1R\xa7"
-    b'\xe1\x8e\xa6\xe2LN\xe2\x93t\xe2\xa4\xc9\xe3u\x02\xe4V\xcf\xe5\x08U\xe5\x82\x05\xe7\xa7\xf6\xebUd\xed\x13P\xedf=\xef#6\xef\xe5\xb2\xf1-~\xf3%(\xf5\x87*\xf89{\xf9D\x93\xfa\x15\xe7'
-    b'\xfa\x17\xc8\xff\x89u\xff\x9d|\xff\xc9&',
+    b'=XE=Xj=X\x8f=X\xb4=X\xd9>t\x01A\x8e\xabA\xcd\x92BqsB\xa5\xfeC\xc6^C\xf2\xa0E\x1d\xd4F\xd76J\xe6jLO\xd6L\xc1\x1fO\x1f\x05Px\x18R\xdc1'
+    b'S\xe5\xa6T\xeb\x9cT\xfc\xa8U\x80\xa9W\xd5\xb6Y2cZ\xd2}[g\xf8]\xf2\xb4_\x80`aO\x9ea\xa5\xaaa\xd8]b]Kb\xbdac\xbesd\xaf\xd9e\xc7-f\x8d9f\xac\x9e'
+    b'f\xdc\xb5g\xc1Zg\xc1\x7fg\xc1\xa4g\xc1\xc9hG\xaeiZKi\x92\x99i\xdegi\xf5\x86j\x95Oj\x95\xbel\xa9Um7\xb3m\xb7\xfdnL6q<\xd1q\x81gr}4t_Q'
+    b'u\x14@v\xc5-z\x8c\xf4{x.|&\x92|yG~\x0c,\x7f\x1aR\x80\xc5m\x82%\x0c\x83\xa5\xbe\x83\xb5\xd0\x84\x87\x12\x87\x9d\x8f\x8by\x16\x8eb\xb8\x90\xc0}\x90\xc2\xe2\x90\xfe\xf0\x91*u'
+    b'\x92\x00\xa5\x94f\xfa\x94\x8b\x96\x96\x18\xf4\x96\x86\xf6\x97(\x87\x97\x91\x8c\x98b$\x99u\xc2\x9a\xb4!\x9dH\xec\xa14\x98\xa1C\x02\xa2Aw\xa4\x87\x9e\xa6\xe7\xb2\xa7\xc7\x1f\xa8\x00?\xa8\xd98\xa9^:'
+    b"\xa9\xb7\xbb\xadd\x86\xaet#\xaf\x90\x16\xaf\xea\xf3\xb0R\x93\xb1\x8e\xf3\xb2jo\xb3'}\xb4\xf5\xa2\xb5\xa8w\xb5\xda\xde\xb6\xdd\x1a\xb9GJ\xbay|\xbb\xef\xd0\xbeKI\xc0\x06\t\xc1\xd7\x0e\xc3R\xda"
+    b"\xc4%\xb8\xc4b\xce\xc4~\xd1\xc4\x97\xff\xc5\xe3\xf5\xc9\xd6\xb7\xcb\xd1\x0b\xcd\x0b;\xcd\x0c\xa8\xcd\xed'\xcd\xf9\x9c\xcd\xf9\xd9\xd0\x07\x06\xd0\xf66\xd6\rb\xd7\x95i\xd8zX\xdc\x1d_\xdf\x99\xe2\xe1\x14G"
+    b'\xe1*P\xe1R\xa7\xe1\x8e\xa6\xe2LN\xe2\x93t\xe2\xa4\xc9\xe3u\x02\xe4V\xcf\xe4\xc0\xe8\xe5\x08U\xe5\x82\x05\xe7\xa7\xf6\xebUd\xed\x13P\xedf=\xef#6\xef\xe5\xb2\xf1-~\xf3%(\xf5\x87*'
+    b'\xf89{\xf9D\x93\xfa\x15\xe7\xfa\x17\xc8\xff\x89u\xff\x9d|\xff\xc9&',
 )
 ENDS = (
     b"\x00\x03\x00\x0f\x00@\x00D\x00P\x00]\x00i\x00\x87\x00\x8c\x00\x92\x00\x9f\x00\xae\x00\xb3\x00\xbf\x00\xc8\x01>\x01i\x01p\x01\x80\x01\x90\x01\xae\x01\xbd\x01\xc6\x01\xf0\x01\xf5\x02\x14\x02$\x02'\x029\x02\xb1"
-    b"\x03'\x03J\x03c\x03\xfe\x04\n\x04,\x04E\x04W\x04d\x04{\x04\xda\x05\x14\x05G\x05\xc6\x05\xe6\x05\xfa\x06\x13\x06\x19\x06a\x06i\x06\x95\x06\xc2\x06\xcc\x06\xd4\x06\xe2\x07\x0f\x07\x1e\x07)\x071\x07E"
-    b"\x07R\x07\x8a\x07\xa2\x07\xad\x07\xfa\x08\x07\x08\x0e\x084\x08B\x08X\x08g\x08p\x08}\x08\x8b\x08\x93\x08\x9a\x08\xa6\x08\xae\x08\xbb\t[\t\xcc\n^\n\x9b\n\xa5\n\xae\n\xba\n\xcc\n\xef\x0b'\x0bM"
-    b'\x0bS\x0bf\x0bt\x0b\x9a\x0c4\x0c7\x0cq\x0c\x81\x0c\x8d\r\x0c\r \rD\rW\r\x82\r\x94\r\xcc\r\xd8\r\xee\x0e)\x0eU\x0ei\x0e\x9f\x0e\xaa\x0e\xc2\x0e\xdd\x0e\xe3\x0e\xfc\x0f\x0f\x0f,\x0f1'
-    b'\x0fH\x0fU\x0f\x81\x0f\x8c\x0f\x9e\x0f\xc6\x0f\xd5\x0f\xe5\x0f\xe9\x10\x15\x10#\x101\x107\x10?\x10O\x10Z\x10h\x10\x92\x10\x9e\x10\xff\x11\x1a\x119\x11P\x11\x94\x11\xc3\x11\xcd\x11\xd4\x11\xe1\x11\xeb\x12\x15'
-    b"\x12M\x12Z\x12a\x12i\x12\xdb\x12\xee\x12\xf1\x13\x05\x13\x0c\x13\x15\x13\x1b\x13'\x130\x13;\x13R\x13b\x13i\x13\xb0\x13\xc1\x13\xcd\x13\xfc\x14\x03\x14,\x146\x14>\x14H\x14M\x14p\x14v\x14\x81"
-    b'\x14\xa4\x14\xb4\x14\xbf\x14\xf8\x15\x00\x15\x11\x15\x1e\x15*\x157\x15B\x15T\x15Z\x15b\x15n\x15y\x15\x88\x15\x8c\x15\x8f\x15\x92\x15\xa2\x15\xcc\x16\x04\x16\x0e\x16\x10',
+    b"\x03'\x03J\x03c\x03\xfe\x04\n\x04,\x04E\x04W\x04d\x04{\x04\xda\x05\x14\x05G\x05\xc6\x05\xe6\x05\xfa\x06\x13\x06\x19\x06#\x06k\x06s\x06\x9f\x06\xcc\x06\xd6\x06\xde\x06\xec\x07\x19\x07(\x07?\x07G"
+    b'\x07\xd6\x07\xea\x07\xf7\x08/\x08M\x08X\x08\xa5\x08\xb2\x08\xb9\x08\xdf\x08\xed\t\x03\t\x12\t\x1b\t(\t6\t>\tE\tQ\tY\tf\n\x06\nw\x0b\t\x0bF\x0bP\x0bY\x0be\x0bw\x0b\x9a'
+    b'\x0b\xd2\x0b\xf8\x0b\xfe\x0c\x11\x0c\x1f\x0cE\x0c\xdf\x0c\xe2\r\x1c\r,\r8\r\xb7\r\xcb\r\xef\x0e\x02\x0e-\x0e?\x0ew\x0e\x83\x0e\x99\x0e\xd4\x0f\x00\x0f\x14\x0fJ\x0fU\x0fm\x0f\x88\x0f\x8e\x0f\xa7\x0f\xba'
+    b'\x0f\xd7\x0f\xdc\x0f\xf9\x10\x06\x102\x10=\x10O\x10w\x10\x86\x10\x96\x10\x9a\x10\xc6\x10\xd4\x10\xe2\x10\xe8\x10\xf0\x11\x00\x11\x0b\x11 \x11J\x11V\x11\xb7\x11\xd2\x11\xf1\x12\x08\x12L\x12{\x12\x85\x12\x8c\x12\x99'
+    b'\x12\xa3\x12\xcd\x13\x05\x13\x12\x13\x19\x13!\x13\x93\x13\xa6\x13\xa9\x13\xbd\x13\xc4\x13\xcd\x13\xd3\x13\xdf\x13\xe8\x13\xf3\x14\n\x14\x1a\x14!\x14h\x14y\x14\x85\x14\xb4\x14\xbb\x14\xe4\x14\xee\x14\xf6\x15\x00\x15\x05\x15('
+    b'\x15.\x159\x15\\\x15l\x15w\x15\xb0\x15\xb8\x15\xc9\x15\xd9\x15\xe6\x15\xf2\x15\xff\x16\n\x16\x1c\x16"\x16*\x166\x16A\x16P\x16T\x16W\x16Z\x16j\x16\x94\x16\xcc\x16\xd6\x16\xd8',
 )
-CUTS = (0, 1022, 2042, 2970, 3980, 4969)
+CUTS = (0, 1022, 2039, 3026, 4026, 5033)
 BLOB = (
     # piece 0: 1022 bytes from offset 0
     b'R%dThree 1s: %dWhat four of a kind and a pair in one roll sc'
@@ -44,7 +44,7 @@ BLOB = (
     b'player who is in may take over the points and the dice left,'
     b' but must roll successfully first. No takeover after a farkl'
     b'e.',
-    # piece 1: 1020 bytes from offset 1022
+    # piece 1: 1017 bytes from offset 1022
     b'Also changedHot dice: you may roll on or bank.%s: steps of 5'
     b'0 up to %d.%s: no such value.1 to %d seatsNobody may skip a '
     b'turn.Once all dice are set aside, the turn goes on with all '
@@ -54,68 +54,71 @@ BLOB = (
     b'at least one scoring die. Every die set aside must be part o'
     b'f a score; keeping fewer is allowed.A turn starts with all t'
     b'he dice.Unknown rule preset.Straight 1-5: %d, 2-6: %dopenerT'
-    b'he target must be hit exactly. Passing it is a bust: the tur'
-    b'n scores 0.doublingExample 1 1 5 2 3 6: keeping 1 1 5 gives '
-    b'%d.All scoring dice are set aside by themselves.Decisions:Un'
-    b'do: %sA single 1: %dAhead? Bank sooner and let the others ga'
-    b'mble.Three pairs: %dA ok  B padGame: %s%s needs two values.P'
-    b'ad %d, in %dEach extra die adds the triple again: 4x2 = %d, '
-    b'5x2 = %d\xe2\x86\x91\xe2\x86\x93 points A ok B padBelow %d: 0Only three of a k'
-    b'ind count; extra 1s and 5s score alone, others not: 4x5 = %d',
-    # piece 2: 928 bytes from offset 2042
-    b'Farkles: %d%%Undo %sWith a penalty no total drops below 0.Be'
-    b'st total: %dFive=5000 needs 5 dice%s needs 6 diceUse theseA '
-    b'end  B undoA menu  B backplay-offat onceNo games yetTakeover'
-    b'3 farkles: %sAt the start of a turn A rolls. With a takeover'
-    b' offer \xe2\x86\x91 takes it over, A rolls fresh. While a computer pl'
-    b'ays, B shows the standings; any other key hurries it.Otherwi'
-    b'se B drops the pick or shows the standings with tips, help, '
-    b'joining, leaving and the way to the main menu.\xe2\x86\x91 rolls on w'
-    b'ith the pick, \xe2\x86\x93 banks it. Both ask first (with nothing pic'
-    b'ked they take every scoring die); the same key again does it'
-    b', B says no.\xe2\x86\x90\xe2\x86\x92 move the bar below the dice, A picks the '
-    b'die above it.Save as\xe2\x80\xa6Auto keepTotal %d: %sThat does not wo'
-    b'rkWhat two triples in one roll score.Three decisions with ti'
-    b'ps: done. The tips are off again.Tips for good: B, then the '
-    b'"Tips" row.Farkle%s: unknown option.A single 5: %dThree fark'
-    b'les in a row cost %d points.',
-    # piece 3: 1010 bytes from offset 2970
-    b'Entry: you may bank only once one own turn reaches %d, witho'
-    b'ut inherited points. Below it banking is refused with a mess'
-    b'age. After that every bank counts.newTie: only the leaders p'
-    b'lay more rounds until one is ahead.Not at the tablePer turn:'
-    b' %dAfter the first roll with 300 and 2 dice left: bank. Roll'
-    b'ing on loses the 300 in %d%% of the rolls and adds only %d o'
-    b'n average.%d d.: %d.%d%% %d/%d(Once you are past the entry o'
-    b'f %d.)Only %d names a padWith 5 dice nearly every roll score'
-    b's: %d%%.Pad full: new one!What 1 to 5 and 2 to 6 in one roll'
-    b' score (off: nothing).Two tripletsEntry above the targetWhat'
-    b' the straight 1 to 6 in one roll scores (off: nothing).Exact'
-    b' target and finish "exact" go together.\xe2\x86\x90\xe2\x86\x92 change A infoS'
-    b'ingles set aside earlier may complete a triple later.How to '
-    b'play\xe2\x86\x90\xe2\x86\x92 change  A explain\xe2\x86\x91\xe2\x86\x93 50  \xe2\x86\x90\xe2\x86\x92 500  A okFinis'
-    b'hFour of a kind + pair: %dRules not readable.Five=5000 is fo'
-    b'r 5 dice only.Entry\xe2\x86\x91\xe2\x86\x93  A farkle  B pad%s: already 0Five '
-    b'of a kind: 5000; four: a doubled tripleThese rules',
-    # piece 4: 989 bytes from offset 3980
-    b'Name: 1-%d lettersCombinations count within one roll only.No'
-    b'thing to undoOver: undo firstDiceWith 1 die only %d roll in '
-    b'%d scores (%d%%).Triples acrossRules of thumbDeleteScoring:D'
-    b'elete them all?Not allowedA farkle B padThe fewer dice, the '
-    b'sooner it is all gone.%d turns: %sFour or more of a kind: do'
-    b'ubling (each further die doubles the triple) or only the tri'
-    b'ple counts.Hot dice: you must roll on.%s needs 6 dice: set i'
-    b't to off.Three 2s..6s: face x100Whoever reaches this total s'
-    b'ets the end of the game going (see End).What three pairs in '
-    b'one roll of six dice score.Start fromPenaltyBest turn: %dAt '
-    b'most %dA bust counts as a farkle for the penalty.With 2 dice'
-    b' every roll is about a coin toss: %d%% score.One must stayBu'
-    b'ttonsTotal %dReaching the target, the round is still finishe'
-    b'd: everybody gets the same number of turns. The highest tota'
-    b'l wins.%d dice, target %d.TieToo late: last roundTacticslast'
-    b' turnleaves4+ of a kindGames: %dLesson done\xe2\x86\x91\xe2\x86\x9350 \xe2\x86\x90\xe2\x86\x9250'
-    b'0 A okStraight 1-6: %dScoring',
-    # piece 5: 679 bytes from offset 4969
+    b'ake back?The target must be hit exactly. Passing it is a bus'
+    b't: the turn scores 0.doublingExample 1 1 5 2 3 6: keeping 1 '
+    b'1 5 gives %d.All scoring dice are set aside by themselves.De'
+    b'cisions:Undo: %sA single 1: %dAhead? Bank sooner and let the'
+    b' others gamble.Three pairs: %d\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92 A ok B padGame: %'
+    b's\xe2\x86\x91 rolls on with the pick, \xe2\x86\x93 banks it, at once and witho'
+    b'ut asking (setting Ask first: off); with nothing picked they'
+    b' take every scoring die.%s needs two values.Pad %d, in %d',
+    # piece 2: 987 bytes from offset 2039
+    b'Each extra die adds the triple again: 4x2 = %d, 5x2 = %d\xe2\x86\x91\xe2'
+    b'\x86\x93\xe2\x86\x90\xe2\x86\x92 points A ok B padBelow %d: 0Only three of a kind co'
+    b'unt; extra 1s and 5s score alone, others not: 4x5 = %dFarkle'
+    b's: %d%%Undo %sWith a penalty no total drops below 0.Best tot'
+    b'al: %dFive=5000 needs 5 dice%s needs 6 diceUse theseA end  B'
+    b' undoA menu  B backplay-offat onceNo games yetTakeover3 fark'
+    b'les: %sAt the start of a turn A rolls. With a takeover offer'
+    b' \xe2\x86\x91 takes it over, A rolls fresh. While a computer plays, B'
+    b' shows the standings; any other key hurries it.Otherwise B d'
+    b'rops the pick or shows the standings with tips, help, joinin'
+    b'g, leaving and the way to the main menu.\xe2\x86\x91 rolls on with th'
+    b'e pick, \xe2\x86\x93 banks it. Both ask first (with nothing picked th'
+    b'ey take every scoring die); the same key again does it, B sa'
+    b'ys no.\xe2\x86\x90\xe2\x86\x92 move the bar below the dice, A picks the die ab'
+    b'ove it.Save as\xe2\x80\xa6Auto keepTotal %d: %sThat does not workWhat'
+    b' two triples in one roll score.Three decisions with tips: do'
+    b'ne. The tips are off again.',
+    # piece 3: 1000 bytes from offset 3026
+    b'Tips for good: B, then the "Tips" row.Farkle%s: unknown opti'
+    b'on.A single 5: %dThree farkles in a row cost %d points.Entry'
+    b': you may bank only once one own turn reaches %d, without in'
+    b'herited points. Below it banking is refused with a message. '
+    b'After that every bank counts.newTie: only the leaders play m'
+    b'ore rounds until one is ahead.Not at the tablePer turn: %dAf'
+    b'ter the first roll with 300 and 2 dice left: bank. Rolling o'
+    b'n loses the 300 in %d%% of the rolls and adds only %d on ave'
+    b'rage.%d d.: %d.%d%% %d/%d(Once you are past the entry of %d.'
+    b')Only %d names a padWith 5 dice nearly every roll scores: %d'
+    b'%%.Pad full: new one!What 1 to 5 and 2 to 6 in one roll scor'
+    b'e (off: nothing).Two tripletsEntry above the targetWhat the '
+    b'straight 1 to 6 in one roll scores (off: nothing).Exact targ'
+    b'et and finish "exact" go together.\xe2\x86\x90\xe2\x86\x92 change A infoSingle'
+    b's set aside earlier may complete a triple later.How to play\xe2'
+    b'\x86\x90\xe2\x86\x92 change  A explain\xe2\x86\x91\xe2\x86\x93 50  \xe2\x86\x90\xe2\x86\x92 500  A okFinishFour'
+    b' of a kind + pair: %dRules not readable.',
+    # piece 4: 1007 bytes from offset 4026
+    b'Five=5000 is for 5 dice only.Entry\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92  A farkle  B '
+    b'pad%s: already 0Five of a kind: 5000; four: a doubled triple'
+    b'These rulesName: 1-%d lettersCombinations count within one r'
+    b'oll only.Nothing to undoOver: undo firstDiceWith 1 die only '
+    b'%d roll in %d scores (%d%%).Triples acrossRules of thumbDele'
+    b'teScoring:Delete them all?Not allowed\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92 A farkleTh'
+    b'e fewer dice, the sooner it is all gone.%d turns: %sFour or '
+    b'more of a kind: doubling (each further die doubles the tripl'
+    b'e) or only the triple counts.Hot dice: you must roll on.%s n'
+    b'eeds 6 dice: set it to off.Three 2s..6s: face x100Whoever re'
+    b'aches this total sets the end of the game going (see End).Wh'
+    b'at three pairs in one roll of six dice score.Start fromPenal'
+    b'tyBest turn: %dAt most %dA bust counts as a farkle for the p'
+    b'enalty.With 2 dice every roll is about a coin toss: %d%% sco'
+    b're.One must stayButtonsTotal %dReaching the target, the roun'
+    b'd is still finished: everybody gets the same number of turns'
+    b'. The highest total wins.%d dice, target %d.Tie',
+    # piece 5: 815 bytes from offset 5033
+    b'Too late: last roundTacticslast turnleaves4+ of a kindGames:'
+    b' %dLesson done\xe2\x86\x91\xe2\x86\x9350 \xe2\x86\x90\xe2\x86\x92500 A okStraight 1-6: %dScoring'
     b'Tie: the player who opened the final round wins, else the ea'
     b'rlier seat.Whole points onlytriples onlyThe fewer dice you r'
     b'oll, the likelier a farkle.RecordsNo entry hurdle: any score'
@@ -123,9 +126,9 @@ BLOB = (
     b'nes score: 1000 or 300.TargetTurn %d: %s4, 5, 6 of a kind: 1'
     b'000, 2000, 3000%d dice: %d.%d%%Tips lessonTaking over after '
     b'hot dice, the taker rolls all the dice.Three 1sSetting not v'
-    b'alidPlus/minus %s%d? %d or %dFarkle for %sNot below 0\xe2\x86\x91\xe2\x86\x93\xe2'
-    b'\x86\x90\xe2\x86\x92  A okadding%s is inEnter digitsThree pairsWins: %d (%d'
-    b'%%)OddsoffmayTwo triplets: %dThe first to bank the target wi'
-    b'ns at once.Behind? Take more risks: playing safe rarely catc'
-    b'hes up.full roundon',
+    b'alidFinal: %d to winPlus/minus %s%d? %d or %dFarkle for %sNo'
+    b't below 0\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92  A okadding%s is inEnter digitsThree p'
+    b'airsWins: %d (%d%%)OddsoffmayTwo triplets: %dThe first to ba'
+    b'nk the target wins at once.Behind? Take more risks: playing '
+    b'safe rarely catches up.full roundon',
 )

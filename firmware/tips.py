@@ -103,7 +103,8 @@ class Tips:
         """Count a confirmed decision of the lesson; the last one ends it."""
         self.steps += 1
         if self.steps < LESSON_STEPS:
-            if self.view is not None and not self.view.note:
+            # (72x40 has one status line: the tip words keep it, issue 34)
+            if self.view is not None and not self.view.note and app.big:
                 self.view.set_note(app, app.t("lesson_step") % (self.steps, LESSON_STEPS))
             return
         self.lesson = -1
@@ -195,5 +196,8 @@ def _page(app, title, paragraphs, name):
     from firmware.screens.pager import TextPage
 
     page = TextPage(app.t(title), [app.t(k) for k in paragraphs], name=name)
+    if name == "lesson":  # the intro: say that A starts, and move a page a press
+        page.hint_key = "lesson_hint" if app.big else "lesson_hint_small"
+        page.by_page = True
     strings.release()
     app.push(page)

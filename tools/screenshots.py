@@ -404,8 +404,9 @@ def scenes():
         sim.keys("UP")
 
     def typer(sim):
-        # New game, first seat, "New name…", then A-n-n-a on the letter grid.
-        sim.keys("A,DOWN,DOWN,DOWN,A,A,A,DOWN,A,A,UP,A")
+        # New game, first seat, "New name…", then A-n-n-a on the letter grid
+        # (to the A, then the cursor goes to each next letter itself).
+        sim.keys("A,DOWN,DOWN,DOWN,A,A,RIGHT,RIGHT,A,A,A,A")
 
     def handover(sim):
         sim.keys("A,UP,A")
@@ -477,6 +478,16 @@ def scenes():
         game.apply(("bank",))
         _play_with(sim, game)
 
+    def exact(sim):
+        # An exact target: 9650 banked, 250 on the table, the 1 picked lands exactly.
+        rules = preset("zehntausend").replace(exact=True, finish="exact")
+        game = _game(rules, ["Anna", "Ben"], [1, 1, 5, 2, 3, 6, 1, 4, 6], [9650, 8200])
+        game.apply(("roll",))
+        game.apply(("keep", (1, 1, 5)))
+        game.apply(("roll",))
+        _play_with(sim, game)
+        sim.keys("A")
+
     def solving(sim):
         rules = preset("zehntausend").replace(target=3000, three_pairs=1000)  # custom scoring
         game = _game(rules, [("Profi 1", "profi"), ("Anna", "")], [2, 3, 4, 6, 6, 2])
@@ -525,6 +536,7 @@ def scenes():
         ("standings", "Standings", standings),
         ("join", "Someone joins a running game", join),
         ("final", "Final round", final),
+        ("exact", "Exact target: the pick lands exactly", exact),
         ("winner", "Winner", winner),
         ("rematch", "Winner: A starts a rematch", rematch),
         ("replace_game", "New game while a game is running", replace_game),

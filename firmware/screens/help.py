@@ -107,7 +107,9 @@ def page_lines(app, key, rules):
         return thumb_lines(app, rules)
     if key == "help_tactics":
         return tactics_lines(app, rules)
-    return [app.t("ky_%d" % i) for i in range(1, 5)]
+    # "Nachfragen" off: the arrows do it at once, and the page says so
+    asks = app.session.settings.get("ask", True)
+    return [app.t(k) for k in ("ky_1", "ky_2" if asks else "ky_2_quick", "ky_3", "ky_4")]
 
 
 def _score(dice, rules):

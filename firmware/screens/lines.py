@@ -45,15 +45,28 @@ def standing_lines(app, game):
     return marked_lines(app, game, marks)
 
 
+def need_of(table, i):
+    """The points seat `i` of `table` (a game or the score pad) needs to
+    bank to go ahead of every other active seat (their best total + 50
+    less its own), 0 when it is ahead already."""
+    seats = table.seats
+    best = 0
+    for j in range(len(seats)):
+        if j != i and seats[j].active and seats[j].score > best:
+            best = seats[j].score
+    return max(0, best - seats[i].score + 50)
+
+
 def race(game):
-    """Where the seat to move stands, its turn's points counted: ("need",
-    points) in the final round while it is behind (the points that put it
-    ahead: the best other total + 50), else ("lead", points ahead) or
+    """Where the seat to move stands on banked points alone (the turn's
+    points are shown apart and may still be lost): ("need", points) in the
+    final round while it is not ahead (the points that put it ahead: the
+    best other total + 50 - its own), else ("lead", points ahead) or
     ("behind", points behind the best other total); None when level or
     alone at the table."""
     seats = game.seats
     current = game.current
-    mine = seats[current].score + game.turn_total
+    mine = seats[current].score
     best = -1
     for i in range(len(seats)):  # (no list of the active seats: the header asks every frame)
         seat = seats[i]

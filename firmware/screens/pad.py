@@ -33,7 +33,7 @@ from engine.rules import ENTRIES, PENALTIES
 from engine.scorepad import BASE_TABLE, STEP, PadError, ScorePad
 from firmware import buttons
 from firmware.screen import Menu, Screen
-from firmware.screens.lines import marked_lines, standing_marks
+from firmware.screens.lines import marked_lines, need_of, standing_marks
 from firmware.screens.seat_pick import SeatPick
 
 TARGETS = (10000, 5000)
@@ -108,7 +108,7 @@ def event_text(app, pad, events):
         kind = ev[0]
         if kind == "hurdle":
             msg = app.t("pad_hurdle") % ev[3]
-        elif kind == "penalty":
+        elif kind == "penalty" and ev[2]:  # at 0 nothing is taken: the Nichts are the news
             msg = ui.fit_name(app.t("penalty") % ("%s", ev[2]), pad.seats[ev[1]].name, ui.w)
         elif kind == "final":
             msg = app.t("final_round")
@@ -127,7 +127,8 @@ def event_text(app, pad, events):
         elif kind == "adjust" and not ev[2] and not msg:  # a minus at 0: say so, not "+0"
             msg = ui.fit_name(app.t("pad_at_zero"), pad.seats[ev[1]].name, ui.w)
         elif kind in ("adjust", "turn") and not msg:
-            msg = "%s %s = %d" % (pad.seats[ev[1]].name, signed(ev[2]), ev[3])
+            # the name gives way: the points and the new total stay whole (72x40 cut them)
+            msg = ui.fit_name("%%s %s = %d" % (signed(ev[2]), ev[3]), pad.seats[ev[1]].name, ui.w)
     return msg
 
 
@@ -167,6 +168,9 @@ class PadScreen(Screen):
             return False
         failed = app.session.save_pad(self.pad)
         self.msg = app.t("save_failed") if failed else event_text(app, self.pad, events)
+        pad = self.pad
+        if not failed and pad.final_round and pad.playoff is None and not pad.over:
+            self.msg = ""  # the status says the final round and what the next seat needs
         self.value = 0
         app.redraw()
         return True
@@ -217,8 +221,9 @@ class PadScreen(Screen):
             return app.tf("why_entry", (pad.entry,))
         if pad.playoff is not None:
             return app.t("playoff")
-        if pad.final_round:
-            return app.t("final_round")
+        if pad.final_round:  # every seat still to play: the round, and what it needs
+            need = need_of(pad, pad.current)
+            return app.t("pad_final_need") % need if need else app.t("final_round")
         return ""
 
     def draw(self, app, canvas):
@@ -265,8 +270,11 @@ class PadScreen(Screen):
                 s = pad.seats[lead]
                 num = " %d" % s.score
                 ui.text(canvas, ui.fit(s.name, ui.w - ui.width(num)) + num, 0, y)
+        ui.hints(canvas, self._hint_text(app))
+
+    def _hint_text(self, app):
         key = "pad_hint" if self.value else "pad_hint_zero"
-        ui.hints(canvas, app.t(key if app.big else key + "_small"))
+        return app.t(key if app.big else key + "_small")
 
     def state(self):
         """The pad, the points being entered and the message."""
@@ -438,8 +446,20 @@ class PadMenu(Menu):
             taken = [pad.seats[i].name for i in pad.active_seats()]
             app.push(NamePicker(taken, lambda app, name: _join(app, screen, name)))
         elif key == "leave":
-            app.push(SeatPick(pad, "menu_leave",
-                             lambda app, i: screen.act(app, ("leave", i))))
+            app.push(SeatPick(pad, "menu_leave", lambda app, i: _ask_leave(app, screen, i)))
+
+
+def _ask_leave(app, screen, seat):
+    """Ask before seat `seat` leaves the pad (one press on the list took
+    it away at once)."""
+    from firmware.screens.message import Confirm
+
+    if screen.pad.why_not(("leave", seat)) is not None:
+        screen.act(app, ("leave", seat))  # refused (the last seat): said at once, not asked
+        return
+    name = screen.pad.seats[seat].name
+    app.push(Confirm(app.ui.fit_name(app.t("leave_ask"), name, app.ui.w - 2),
+                     [app.t("leave_note")], lambda app: screen.act(app, ("leave", seat))))
 
 
 def _join(app, screen, name):
@@ -733,9 +753,20 @@ class PadWinner(Screen):
             app.session.clear_pad()  # first: a power cut between the two never counts it twice
             record_pad(app.session.store, self.screen.pad)
             app.home()
-        elif key == buttons.B:
-            app.pop()
-            self.screen.act(app, ("undo",))
+        elif key == buttons.B:  # asked first: it takes back the entry that decided the evening
+            from firmware.screens.message import Confirm
+
+            screen = self.screen
+            pad = screen.pad
+            entry = pad.last_entry()
+            what = app.ui.fit_name(entry_text(app, pad, entry, "%s"), entry_name(pad, entry),
+                                   app.ui.w) if entry is not None else ""
+
+            def undo(app):
+                app.pop()  # this screen: the pad again, without that entry
+                screen.act(app, ("undo",))
+
+            app.push(Confirm(app.t("pad_undo_ask"), [what], undo))
 
     def draw(self, app, canvas):
         """The winner and the standings."""

@@ -14,6 +14,10 @@ class Pager(Screen):
     name = "sheet"
     hint_key = "sheet_hint"
     then = None  # run after A or B closed the page (when set)
+    # An arrow with nothing left to scroll closes the page and goes on to
+    # the screen below (a notice over a form: the press is not lost).
+    passes = False
+    by_page = False  # UP/DOWN move a page (less a line kept in view), not a line
 
     def __init__(self, title, lines=(), name=None):
         self.title_text = title
@@ -35,10 +39,11 @@ class Pager(Screen):
         rows = self._rows(app)
         last = max(0, len(self.lines(app)) - rows)
         first = self.first
+        step = max(1, rows - 1) if self.by_page else 1
         if key == buttons.UP:
-            first -= 1
+            first -= step
         elif key == buttons.DOWN:
-            first += 1
+            first += step
         elif key == buttons.LEFT:
             first -= rows
         elif key == buttons.RIGHT:
@@ -52,6 +57,12 @@ class Pager(Screen):
         if first != self.first:
             self.first = first
             app.redraw()
+        elif self.passes and kind == "press" and key in (buttons.UP, buttons.DOWN, buttons.LEFT,
+                                                          buttons.RIGHT):
+            app.pop()
+            if self.then is not None:
+                self.then(app)
+            app.top().on_key(app, key, kind)
 
     def draw(self, app, canvas):
         """Title, the visible lines with scroll marks, hint."""

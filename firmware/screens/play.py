@@ -34,6 +34,7 @@ ROLL_ANIM_MS = (600, 360, 150)  # per speed setting: slow, normal, fast
 ANIM_FRAME_MS = 60
 BOT_PACE_MS = (1100, 650, 250)  # per speed setting: slow, normal, fast
 BUSY_W = 10  # App.busy's mark (9 px) and a pixel of space
+NAME_LEAST = "Ab…2"  # the header keeps room for at least this much of a name
 MESSAGE_EVENTS = ("hot", "penalty", "final", "playoff", "join", "leave")
 
 
@@ -495,8 +496,9 @@ class Play(Screen):
         of it on the chip."""
         game = self.game
         standing = race(game)
-        key = (seat.name, seat.score, seat.turns, game.turn_total, len(game.seats), seat.is_bot,
-               standing)
+        # a farkle's points are gone: the header's turn says +0 (the status line what was lost)
+        points = 0 if game.phase == "farkle" else game.turn_total
+        key = (seat.name, seat.score, seat.turns, points, len(game.seats), seat.is_bot, standing)
         kept = self._head
         if kept is None:
             kept = self._head = Kept()
@@ -504,7 +506,7 @@ class Play(Screen):
         if last is not None and last[0] == key:
             return last[1]
         ui = app.ui
-        turn = "+%d" % game.turn_total
+        turn = "+%d" % points
         turn_w = ui.width(turn)
         # A computer's turn leaves the top right corner to App.busy's mark
         # (a press hurries it): the mark must not cover the turn's points.
@@ -514,18 +516,25 @@ class Play(Screen):
             head = app.t("solo_head") % (seat.turns + 1, seat.score)
             if ui.width(head) > room:  # the score matters more than the turn's number
                 head = "%d" % seat.score
-        else:  # the name gives way to the race, the race to the score
+        else:  # the race gives way to the name (kept to a few letters), the name to the score
             score = ": %d" % seat.score
+            tails = [score]
+            if standing is not None:  # the race in words, in a sign ("↑3550"), or not at all
+                key = "race_" + standing[0]
+                tails = [score + " " + app.t(key + "_small") % standing[1], score]
+                if app.big:
+                    tails.insert(0, score + " " + app.t(key) % standing[1])
             head = None
-            if standing is not None:
-                said = " " + app.t("race_" + standing[0] + ("" if app.big else "_small")) % (
-                    standing[1])
-                if ui.width(score + said) + ui.width("M…") <= room:
-                    score += said
-                elif ui.width(score + said) - ui.width(": ") <= room:  # no room for a name
-                    head = score[2:] + said
-            if head is None:
-                head = ui.fit(seat.name, room - ui.width(score) - 1) + score  # 1 px between
+            least = min(ui.width(NAME_LEAST), ui.width(seat.name))
+            for tail in tails:
+                if ui.width(tail) + least <= room:
+                    # the number of "Spieler 2" stays: default names differ only there
+                    head = ui.fit_name("%s" + tail, seat.name, room)
+                    break
+            if head is None:  # no room for a name: the race without it, else the score
+                head = tails[0].lstrip(": ")
+                if ui.width(head) > room:
+                    head = "%d" % seat.score
         texts = (ui.fit(head, room), turn, right - turn_w)
         kept.keep(app, (key, texts))
         return texts
@@ -614,14 +623,40 @@ class Play(Screen):
                 return said
             full = said + " " + app.t("lost") % game.lost
             return full if app.ui.width(full) <= app.ui.w else said + " -%d" % game.lost
-        if game.phase == "keep" and self.person_to_move():
-            chosen = self.selected()
-            if chosen:
-                points = self._score(chosen)
-                if points is not None:
-                    return app.t("selection") % points
+        if game.phase in ("keep", "decide") and self.person_to_move():
+            points = None
+            if game.phase == "keep":
+                chosen = self.selected()
+                if chosen:
+                    points = self._score(chosen)
+            land = self._landing(app, points)
+            if land:
+                return land
+            if game.phase == "decide":
+                return ""
+            if points is not None:
+                return app.t("selection") % points
             return app.t("pick_hint" if app.big else "pick_hint_small")
         return ""
+
+    def _landing(self, app, points):
+        """On an exact target, with points on the table or picked (`points`,
+        None for none): that banking them lands exactly, or how much is left
+        to land; else None."""
+        game = self.game
+        rules = game.rules
+        picked = points or 0
+        if not rules.exact or not game.turn_total + picked:
+            return None
+        left = rules.target - game.seat().score - game.turn_total - picked
+        small = "" if app.big else "_small"
+        if points is not None:
+            if left == 0:
+                return app.t("land_sel_exact" + small) % points
+            return app.t("land_sel" + small) % (points, left)
+        if left == 0:
+            return app.t("land_exact" + small)
+        return app.t("land_left" + small) % left
 
     def _hint(self, app):
         game = self.game

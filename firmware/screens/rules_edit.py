@@ -318,7 +318,9 @@ class RulesEditor(Menu):
         for key, value in changes:
             lines += wrap(app, "%s: %s" % (app.t("opt_" + key), value_text(app, key, value)),
                           app.ui.w - app.ui.width("↓") - 2)
-        app.push(Pager(app.t("rules_linked"), lines, "rules_linked"))
+        page = Pager(app.t("rules_linked"), lines, "rules_linked")
+        page.passes = True  # the next arrow goes on editing (issue 34: 12 presses were lost)
+        app.push(page)
 
     def changed(self):
         """True when the options differ from the start or the last save."""

@@ -2,7 +2,7 @@
 
 from engine.game import MAX_SEATS
 from engine.levels import LEVELS, PLAN, needs
-from engine.rules import PRESETS, TARGETS, preset
+from engine.rules import PRESETS, TARGETS, TOP_GUESS, preset
 from firmware.players import computer_name, plan_file
 from firmware.screen import Menu
 from firmware.screens.names import default_name
@@ -13,9 +13,6 @@ KINDS = ("",) + LEVELS
 # has measured its own ("solve" setting): ms per 100 solver steps on the
 # chip, a step of 60-70 ms and its pass of the main loop.
 SOLVE_PACE = 7500
-# The turn totals the solver works through (engine.turnplan._top: it
-# depends on the scoring; these are the presets' with six and five dice).
-_TOP = {6: 483, 5: 109}
 
 
 def solve_seconds(rules, pace):
@@ -28,7 +25,7 @@ def solve_seconds(rules, pace):
     for n in range(1, rules.dice + 1):
         count = count * (n + 5) // n
         steps += (count + 7) // 8
-    steps += _TOP.get(rules.dice, 483) + 1 + min(rules.target, 20000) // 50 + 20
+    steps += TOP_GUESS.get(rules.dice, TOP_GUESS[6]) + 1 + min(rules.target, 20000) // 50 + 20
     return (steps * (pace or SOLVE_PACE) + 99999) // 100000
 
 
@@ -212,7 +209,8 @@ class Setup(Menu):
             people = [name for name, kind in self.seats if not kind]
             self.tips = [] if [n for n in people if n in self.tips] else people
         elif row == "target":
-            i = TARGETS.index(self.target) if self.target in TARGETS else 7
+            # (a target of no step, from a saved set: stepping goes on from 10000)
+            i = TARGETS.index(self.target if self.target in TARGETS else 10000)
             self.target = TARGETS[(i + step) % len(TARGETS)]
         elif row == "count":
             n = len(self.seats) + step

@@ -134,9 +134,23 @@ class Solving(Screen):
         y = ui.h // 2 - 3
         canvas.rect(4, y, ui.w - 8, 7, 1)
         canvas.fill_rect(5, y + 1, (ui.w - 10) * max(0, self.shown) // 100, 5, 1)
-        ui.center(canvas, "%d%%" % max(0, self.shown), y + 10)
+        left = self.seconds_left(app.now)
+        line = app.t("solving_left") % (self.shown, left) if left is not None else (
+            "%d%%" % max(0, self.shown))
+        ui.center(canvas, line, y + 10)
         ui.hints(canvas, app.t("solving_hint"))
+
+    def seconds_left(self, now):
+        """About how many seconds the work still takes at its pace so far
+        (None before there is a pace to go by)."""
+        solver = self.solver
+        if self.started is None or solver.done <= 0 or self.shown < 0:
+            return None
+        spent = ticks_diff(now, self.started)
+        if spent <= 0:
+            return None
+        return (spent * (solver.total - solver.done) // solver.done + 999) // 1000
 
     def state(self):
         """How far the work is."""
-        return {"percent": self.shown}
+        return {"percent": self.shown, "total": self.solver.total, "done": self.solver.done}

@@ -143,8 +143,13 @@ class JoinMenu(Menu):
 
 
 def _join(app, play, name, kind):
-    if play.table_action(app, ("join", name, kind)) and not kind:
+    if not play.table_action(app, ("join", name, kind)):
+        return
+    if not kind:
         app.session.remember_name(name)
+    table = app.find("standings")
+    if table is not None:  # one row more above the entries: rest on "back to the game"
+        table.index = len(standing_lines(app, table.game))
 
 
 def win_reason(app, game, best=0):

@@ -4,7 +4,7 @@ a game that never opens them does not carry their code)."""
 
 from firmware import buttons
 from firmware.screen import Screen
-from firmware.screens.lines import race, standing_lines
+from firmware.screens.lines import need_of, race, standing_lines
 
 
 def offer_text(app, game):
@@ -63,22 +63,27 @@ def result_line(app, game, result):
     return ui.fit(game.seats[seat].name, ui.w - ui.width(rest) - 1) + rest  # 1 px between
 
 
-def final_lines(app, game):
-    """The final round on the hand-over: what the seat to move needs to
-    win, who reached the target with what, and, when others still play
-    after it, that the • marks them."""
+def final_lines(app, game, rows):
+    """The final round on the hand-over in at most `rows` lines: what the
+    seat to move needs to win, who reached the target with what, and each
+    seat that still plays after it with what it needs ("Cleo braucht
+    2550"); the line of who reached the target goes first when the others
+    would not fit."""
     ui = app.ui
     out = []
     standing = race(game)
     if standing is not None and standing[0] == "need":
         out.append(app.t("final_need") % standing[1])
     reached = game.seats[game.final]
-    out.append(ui.fit_name(app.t("final_by") % ("%s", reached.score), reached.name, ui.w))
+    by = ui.fit_name(app.t("final_by") % ("%s", reached.score), reached.name, ui.w)
+    then = []
     for i in game.pending:
-        if i != game.current:  # a • in the standings below
-            out.append(app.t("final_note" if app.big else "final_note_small"))
-            break
-    return out
+        if i != game.current:
+            then.append(ui.fit_name(app.t("final_then") % ("%s", need_of(game, i)),
+                                    game.seats[i].name, ui.w))
+    if len(out) + 1 + len(then) <= rows or not then:
+        out.append(by)
+    return out + then
 
 
 class HandOver(Screen):
@@ -127,14 +132,14 @@ class HandOver(Screen):
         elif game.turn_total:  # taken over before the hand-over showed again
             lines.append(app.t("inherited" if app.big else "inherited_small") % (
                 game.turn_total, game.dice_left()))
+        rows = max(1, (ui.h - y - ui.line) // ui.line)
         warn = penalty_ahead(game, game.current)
         if warn:
             lines.append(app.t("warn_next" if app.big else "warn_next_small") % warn)
         if game.playoff is None and game.final >= 0:
-            lines += final_lines(app, game)
+            lines += final_lines(app, game, rows - len(lines))
         elif game.playoff is not None:
             lines.append(app.t("playoff_note" if app.big else "playoff_note_small"))
-        rows = max(1, (ui.h - y - ui.line) // ui.line)
         # the results, and a standings row (the final round's lines come first)
         done = turn_results(game)[:max(0 if lines else 1, rows - len(lines) - 1)]
         lines += [result_line(app, game, r) for r in done]

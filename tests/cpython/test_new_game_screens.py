@@ -92,7 +92,7 @@ def test_new_game_asks_before_it_replaces_the_running_game(tmp_path, board):
     press(sim, "A", "A")  # replace it
     assert sim.state()["screen"] in ("handover", "play")
     assert _saved(sim) != running
-    assert sim.app.session.load_game(None)[0].rules.target == 8000
+    assert sim.app.session.load_game(None)[0].rules.target == 9000  # one step below 10000
 
 
 def _hint_of_confirm(sim):

@@ -140,11 +140,16 @@ def test_an_evening_with_everything(tmp_path):
     # Cleo leaves
     pad_menu(sim, de("menu_leave"))
     press(sim, "DOWN", "DOWN", "A")
+    assert sim.state()["screen"] == "confirm"  # asked first (issue 34)
+    press(sim, "A")
     st = sim.state()
     assert st["message"] == de("seat_left") % "Cleo" and not pad.seats[2].active
     # both reach 5000 in the same round: a tie, so a play-off
     enter(sim, 4450)
-    assert sim.state()["message"] == de("final_round")
+    from firmware.screens.lines import need_of
+
+    # the final round: the status names it and what the next seat needs (issue 34)
+    assert sim.app.top().status(sim.app) == de("pad_final_need") % need_of(pad, pad.current)
     pad_menu(sim, de("menu_join")[:5])  # nobody joins now: said at once
     assert sim.state()["screen"] == "pad" and sim.state()["message"] == de("pad_err_final")
     enter(sim, 4500)
@@ -156,8 +161,10 @@ def test_an_evening_with_everything(tmp_path):
     enter(sim, 50)
     st = sim.state()
     assert st["screen"] == "pad_winner" and st["winner"] == 1
-    # B on the winner screen takes the last entry back ...
+    # B on the winner screen takes the last entry back, asked first ...
     press(sim, "B")
+    assert sim.state()["screen"] == "confirm"
+    press(sim, "A")
     assert sim.state()["screen"] == "pad" and not pad.over
     enter(sim, 100)
     assert sim.state()["screen"] == "pad_winner"

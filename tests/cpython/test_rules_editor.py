@@ -141,7 +141,7 @@ def test_linked_options_change_along_and_are_named(tmp_path):
             _set(sim, "entry", 1000)
             _to_index(sim, ROWS.index("target"))
             assert _step(sim, "RIGHT") == []  # 10000 -> 12000: the common targets
-            press(sim, *["LEFT"] * 8)  # -> 1000
+            press(sim, *["LEFT"] * 10)  # -> 1000 (12000 and the ten steps of 1000 below)
             assert _valid(sim).target == 1000 and _valid(sim).entry == 1000
 
 
@@ -289,7 +289,7 @@ def test_custom_set_saved_reused_and_shown_in_help(tmp_path):
         assert sim.state()["opts"]["dice"] == 5
         _set(sim, "penalty", 500)
         _to_index(sim, ROWS.index("target"))
-        press(sim, *["LEFT"] * 3)  # 10000 -> 8000 -> 6000 -> 5000
+        press(sim, *["LEFT"] * 5)  # 10000 -> 9000 -> ... -> 5000
         expect = preset("fuenf").replace(penalty=500, target=5000)
         _to_row(sim, "save")
         press(sim, "A")
