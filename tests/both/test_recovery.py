@@ -153,15 +153,20 @@ def test_an_error_of_the_hook_is_not_swallowed():
     raise AssertionError("the hook's error was swallowed")
 
 
-def _fragment():
+def _slots():
+    """The two lists _fragment fills: made before the rig, while the heap
+    still has a run of 12 KB for each (after it, a capped heap may not)."""
+    return [None] * 1500, [None] * 1500
+
+
+def _fragment(slots):
     """Fill the heap (MicroPython) with blocks and let go of every other
     one: the free heap is then runs of a few hundred bytes, none of 1 KB
     (checked). Returns what holds it so; the caller drops it."""
     import gc
 
     gc.collect()
-    big = [None] * 1500
-    small = [None] * 1500
+    big, small = slots
     n = 0
     try:
         while n < len(big):
@@ -189,13 +194,15 @@ def _fragment():
 def test_the_failure_path_works_on_a_heap_with_no_free_kilobyte():
     import sys
 
+    slots = _slots() if sys.implementation.name == "micropython" else None
     board, model, clock, dev, fs = _rig()
     if sys.implementation.name != "micropython":
         assert dev.spare is not None and len(dev.spare) == recovery.RESERVE
         return  # (CPython's heap is not the chip's: the path itself is tested above)
     app = dev.app  # held here: letting go of the app frees nothing of the heap
     app.push(Faulty(MemoryError("memory allocation failed, allocating 1280 bytes")))
-    hold = _fragment()
+    hold = _fragment(slots)
+    slots = None  # noqa: F841  (held by `hold` now)
     dev.loop(3, guard=True)
     failed_then = (dev.fault, dev.app is None, len(machine.resets))
     hold = None  # noqa: F841  (the heap comes back for the restart)
