@@ -1,0 +1,35 @@
+"""The device clock on CircuitPython: `supervisor.ticks_ms`, which wraps at 2**29.
+
+CircuitPython's `time` has no `ticks_ms`; `supervisor.ticks_ms()` counts
+milliseconds up to 2**29 and starts again at 0 (about every 6.2 days, and
+it starts 2**29 - 65 s before its first wrap on purpose, so code that
+mishandles the wrap fails within a minute of boot). firmware.clock does the
+tick arithmetic on that period when `supervisor` is importable; this is
+the clock object firmware.device.Device asks for `ticks_ms` and
+`sleep_ms`, and the `machine` stand-in for its light sleep.
+"""
+
+import time
+
+import supervisor
+
+
+def ticks_ms():
+    """Milliseconds on the wrapping 2**29 clock."""
+    return supervisor.ticks_ms()
+
+
+def sleep_ms(ms):
+    """Wait `ms` milliseconds."""
+    time.sleep(ms / 1000)
+
+
+class Machine:
+    """The part of MicroPython's `machine` that firmware.device.Device uses
+    while asleep: `lightsleep(ms)` (here a plain wait; CircuitPython's own
+    light sleep, `alarm.light_sleep_until_alarms`, needs a pin alarm per
+    button: not wired up yet)."""
+
+    def lightsleep(self, ms):
+        """Wait `ms` milliseconds (see the class docstring)."""
+        sleep_ms(ms)
