@@ -6,7 +6,7 @@ it starts 2**29 - 65 s before its first wrap on purpose, so code that
 mishandles the wrap fails within a minute of boot). firmware.clock does the
 tick arithmetic on that period when `supervisor` is importable; this is
 the clock object firmware.device.Device asks for `ticks_ms` and
-`sleep_ms`, and the `machine` stand-in for its light sleep.
+`sleep_ms`.
 """
 
 import time
@@ -23,13 +23,3 @@ def sleep_ms(ms):
     """Wait `ms` milliseconds."""
     time.sleep(ms / 1000)
 
-
-class Machine:
-    """The part of MicroPython's `machine` that firmware.device.Device uses
-    while asleep: `lightsleep(ms)` (here a plain wait; CircuitPython's own
-    light sleep, `alarm.light_sleep_until_alarms`, needs a pin alarm per
-    button: not wired up yet)."""
-
-    def lightsleep(self, ms):
-        """Wait `ms` milliseconds (see the class docstring)."""
-        sleep_ms(ms)

@@ -48,3 +48,37 @@ def make_display(board, i2c=None, contrast=None):
         contrast = CONTRAST
     canvas.contrast(contrast)
     return canvas
+
+
+def start(board, i2c=None, scanner=None, clock=None, **options):
+    """The device (firmware.device.start) on CircuitPython's modules: the
+    canvas on the panel, the keys from `keypad` (`scanner`: a keypad.Keys,
+    made from the board's BUTTONS when None), the clock from `supervisor`
+    (`clock`: circuitpy.clock when None), dice from `os.urandom`, saves in
+    /data of the CIRCUITPY drive (writable only as circuitpy/boot.py
+    leaves it). `options` go on to firmware.device.start (tests: store,
+    tables, dice, entropy). Returns the Device, or None when the entropy
+    self-test failed."""
+    from circuitpy.keys import Keys, make_keys
+    from firmware import device
+
+    display = make_display(board, i2c)
+    if scanner is None:
+        scanner = make_keys(board)
+    import keypad
+
+    keys = Keys(scanner, keypad.Event())
+    if clock is None:
+        from circuitpy import clock
+    from circuitpy.power import Machine
+
+    return device.start(board, Machine(), clock, display=display, keys=keys, **options)
+
+
+def run(board, max_steps=None, hook=None, **options):
+    """`start` the device and loop it (firmware.device.Device.loop, errors
+    going the supervisor's way); returns the Device."""
+    dev = start(board, **options)
+    if dev is not None:
+        dev.loop(max_steps, hook, guard=True)
+    return dev
