@@ -72,6 +72,10 @@ def start(board, i2c=None, scanner=None, clock=None, **options):
         from circuitpy import clock
     from circuitpy.power import Machine
 
+    if "store" not in options:
+        from circuitpy.saves import make_store
+
+        options["store"] = make_store()
     return device.start(board, Machine(), clock, display=display, keys=keys, **options)
 
 
