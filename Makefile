@@ -148,6 +148,13 @@ pull-stats: $(VENV)/.stamp-device
 stage: $(VENV)/.stamp-device
 	$(PY) -m tools.deploy --board $(BOARD) --stage build/stage/$(BOARD) $(if $(FROZEN),--frozen)
 
+# The game for a CIRCUITPY drive in build/circuitpy/BOARD (tools/circuitpy_stage.py):
+# sources, or .mpy with CPY_MPY_CROSS=path to CircuitPython's own mpy-cross;
+# the libraries then with `circup install -r requirements.txt` (in that folder).
+.PHONY: stage-cpy
+stage-cpy: | $(VENV)/bin/python
+	$(PY) -m tools.circuitpy_stage --board $(BOARD) --dest build/circuitpy/$(BOARD) $(if $(CPY_MPY_CROSS),--mpy-cross $(CPY_MPY_CROSS))
+
 uf2: $(VENV)/.stamp-device
 	$(PY) -m tools.uf2 --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))
 
