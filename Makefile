@@ -16,7 +16,7 @@ PY      := $(VENV)/bin/python
 MP_HEAP ?= 288k
 BOARD   ?= pico_ssd1306_i2c
 
-.PHONY: all test lint typecheck pytest mptest mpy heapwalk bench sim screenshots device clean web web-serve
+.PHONY: all test lint typecheck typecheck-cpy pytest mptest mpy heapwalk bench sim screenshots device clean web web-serve
 
 all: test
 
@@ -38,13 +38,26 @@ $(VENV)/.stamp-stubs: pyproject.toml tools/deps.py | $(VENV)/bin/python
 	$(PY) -m pip install --quiet --target $(VENV)/mpstubs $$($(PY) tools/deps.py stubs)
 	touch $@
 
+# CircuitPython's stubs for the type check of circuitpy/ (group "cpystubs"),
+# in a venv of their own with one board's stubs set: the stubs hold one
+# board at a time (circuitpython_setboard), so another board is another run.
+CPY_VENV  := .venv-cpy
+CPY_BOARD ?= raspberry_pi_pico
+$(CPY_VENV)/.stamp-$(CPY_BOARD): pyproject.toml tools/deps.py | $(VENV)/bin/python
+	rm -rf $(CPY_VENV)
+	$(PYTHON3) -m venv $(CPY_VENV)
+	$(CPY_VENV)/bin/pip install --quiet --no-deps $$($(PY) tools/deps.py cpystubs)
+	$(CPY_VENV)/bin/circuitpython_setboard $(CPY_BOARD)
+	touch $@
+
 # The browser tests (tests/browser) run when chromium is installed; the page
 # is then built first. Without chromium they report themselves skipped.
 CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
 
-test: $(VENV)/.stamp-test $(VENV)/.stamp-stubs $(VENV)/.stamp-server $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
+test: $(VENV)/.stamp-test $(VENV)/.stamp-stubs $(CPY_VENV)/.stamp-$(CPY_BOARD) $(VENV)/.stamp-server $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/basedpyright
+	$(VENV)/bin/basedpyright -p tools/pyright-circuitpy.json
 	$(PY) -m pytest -q --durations=25
 	$(PY) tools/mptest.py --heap $(MP_HEAP)
 	$(PY) tools/mpy_check.py
@@ -57,6 +70,11 @@ lint: $(VENV)/.stamp-test
 # -p: this project's settings, never a pyrightconfig.json in a folder above.
 typecheck: $(VENV)/.stamp-test $(VENV)/.stamp-stubs
 	$(VENV)/bin/basedpyright -p pyproject.toml
+
+# circuitpy/ (the CircuitPython host) against circuitpython-stubs for
+# CPY_BOARD (tools/pyright-circuitpy.json): no error allowed.
+typecheck-cpy: $(VENV)/.stamp-test $(CPY_VENV)/.stamp-$(CPY_BOARD)
+	$(VENV)/bin/basedpyright -p tools/pyright-circuitpy.json
 
 pytest: $(VENV)/.stamp-test $(VENV)/.stamp-server $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
 	$(PY) -m pytest -q --durations=25
@@ -130,6 +148,13 @@ pull-stats: $(VENV)/.stamp-device
 stage: $(VENV)/.stamp-device
 	$(PY) -m tools.deploy --board $(BOARD) --stage build/stage/$(BOARD) $(if $(FROZEN),--frozen)
 
+# The game for a CIRCUITPY drive in build/circuitpy/BOARD (tools/circuitpy_stage.py):
+# sources, or .mpy with CPY_MPY_CROSS=path to CircuitPython's own mpy-cross;
+# the libraries then with `circup install -r requirements.txt` (in that folder).
+.PHONY: stage-cpy
+stage-cpy: | $(VENV)/bin/python
+	$(PY) -m tools.circuitpy_stage --board $(BOARD) --dest build/circuitpy/$(BOARD) $(if $(CPY_MPY_CROSS),--mpy-cross $(CPY_MPY_CROSS))
+
 uf2: $(VENV)/.stamp-device
 	$(PY) -m tools.uf2 --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))
 
@@ -161,6 +186,6 @@ chipsoak: $(VENV)/.stamp-device
 	$(PY) -m tools.chipsoak $(CHIPBENCH_ARGS) $(CHIPSOAK_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist out web/node_modules
+	rm -rf $(VENV) $(CPY_VENV) .pytest_cache .ruff_cache .hypothesis build dist out web/node_modules
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name '*.mpy' -delete

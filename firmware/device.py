@@ -423,7 +423,7 @@ class Device(Supervisor):
 
 
 def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, tables=None,
-          display=None, splash=None, watchdog=True):
+          display=None, splash=None, watchdog=True, keys=None):
     """Set the device up (see the module docstring); returns the Device, or
     None when the entropy self-test failed (the message is on the screen).
 
@@ -432,7 +432,9 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
     default ByteDice(entropy)), a `store` and `tables`. `splash` is the
     file that keeps the title's picture for the next boot (firmware.splash;
     None: not kept). `watchdog`: start the hardware watchdog
-    (firmware.watchdog; a port without machine.WDT has none).
+    (firmware.watchdog; a port without machine.WDT has none). `keys`
+    (default `Keys` on the board's pins) is any object with `read()` and
+    `caught` (circuitpy.keys on CircuitPython).
     """
     if machine is None:
         import machine
@@ -442,7 +444,8 @@ def start(board, machine=None, clock=None, entropy=None, dice=None, store=None, 
         from firmware.board import make_display
 
         display = make_display(board, machine)  # first: one contiguous block
-    keys = Keys(machine, board.BUTTONS)
+    if keys is None:
+        keys = Keys(machine, board.BUTTONS)
     if entropy is None:
         entropy = os.urandom
     if not entropy_ok(entropy):
