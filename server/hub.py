@@ -188,10 +188,12 @@ class Hub:
         computers = body.get("computers", [])
         room, token = Room.create(new_code(), body.get("name"), body.get("people", 2),
                                   computers, rules)
+        # Counted before anything is awaited: requests sent at once would
+        # otherwise all pass the check above while the first plan is solved.
+        self.created.add(address)
         for kind in set(computers):
             if needs(kind, PLAN):
                 await self._plan(rules)  # solved now, not in the first computer's turn
-        self.created.add(address)
         code = room.code
         if not await self.store.acquire(code, self.proc):
             raise Refused("retry")

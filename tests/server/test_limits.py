@@ -217,3 +217,23 @@ def test_windows_counts_and_plans_are_bounded():
     plans.get(7)
     plans[10] = 10
     assert list(plans) == [9, 7, 10]  # 8 went: the least recently used
+
+
+def test_rooms_sent_at_once_are_counted_before_the_plan_is_solved(server_factory):
+    # Each room brings its own scoring and a computer that plays a plan:
+    # the first plan takes a while to solve, and requests sent meanwhile
+    # must not all pass the room limit (they did: 30 of 30 with a limit of 20).
+    s = server_factory("--room-limit", "5")
+
+    def create(i):
+        rules = ("R1,6,10000,0,double,1000,%d,0/0,1500,0,0,may,0,0,0,0,0,last_turn,trigger"
+                 % (1000 + 50 * i))
+        try:
+            create_room(s.base, "Anna", computers=["profi"], rules=rules)
+            return "made"
+        except ServerRefused as e:
+            return e.why
+
+    with ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(create, range(12)))
+    assert answers.count("made") == 5 and answers.count("too_many_rooms") == 7, answers
