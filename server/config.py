@@ -40,6 +40,8 @@ class Settings:
     # Limits before work (docs/hosting-limits.md):
     max_body: int = 16 * 1024  # bytes of an HTTP body (and of a WebSocket message)
     conn_limit: int = 32  # open WebSockets per client address, spectators included
+    tcp_limit: int = 64  # open TCP connections per client address (server/tcpguard.py)
+    header_timeout: float = 10.0  # a connection's request headers must come within this
     guess_limit: int = 30  # unknown room codes per client address ...
     guess_window: float = 600.0  # ... within this many seconds, then refused
     proxies: tuple = ()  # addresses whose X-Forwarded-For/-Proto are believed
