@@ -183,7 +183,7 @@ class Hub:
     async def create(self, address, body):
         """A new room from a create request (a dict): its code, seat 0, token."""
         if self.created.full(address):
-            raise Refused("too_many_rooms", [self.settings.room_limit])
+            raise Refused("too_many_rooms")  # its text takes no values
         rules = parse_rules(body.get("preset"), body.get("rules"), body.get("target"))
         computers = body.get("computers", [])
         room, token = Room.create(new_code(), body.get("name"), body.get("people", 2),
