@@ -79,6 +79,9 @@ def parse(argv=None):
     p.add_argument("--redis-may-forget", action="store_true",
                    help="start on a Redis without persistence (no appendonly, no save): "
                         "its restart loses every room")
+    p.add_argument("--store-patience", type=float, default=d.store_patience,
+                   help="seconds Redis may fail before the rooms' connections are closed "
+                        "with 1013 'store' and the pages say so (default %(default)s)")
     p.add_argument("--plans-kept", type=int, default=d.plans_kept,
                    help="solved turn plans kept in memory; the least recently used goes "
                         "(default %(default)s)")
@@ -94,6 +97,7 @@ def parse(argv=None):
         header_timeout=a.header_timeout, guess_limit=a.guess_limit,
         guess_window=a.guess_window, operator_token=a.operator_token,
         may_forget=a.redis_may_forget, plans_kept=a.plans_kept,
+        store_patience=a.store_patience,
     ), a.log
 
 

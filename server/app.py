@@ -253,6 +253,9 @@ def make_app(settings):
             if not isinstance(first, dict) or first.get("t") not in ("hello", "watch"):
                 conn.close(CLOSE_PROTOCOL)
                 return
+            if hub.store_failing():  # told now, not welcomed from memory and closed after
+                conn.close(1013, "store")
+                return
             rc = await hub.attach(conn, first)
             if rc:
                 if rc in (CLOSE_NO_ROOM, CLOSE_TOKEN):
@@ -286,7 +289,7 @@ def make_app(settings):
                     conn.refuse("server", ref=msg.get("id"))
         except STORE_ERRORS as e:
             log.warning("connection: the store failed (%s)", type(e).__name__)
-            conn.close(1013)  # try again later
+            conn.close(1013, "store")  # try again later
         except Exception:
             log.exception("connection failed")
             conn.close(1011)

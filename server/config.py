@@ -47,4 +47,5 @@ class Settings:
     proxies: tuple = ()  # addresses whose X-Forwarded-For/-Proto are believed
     operator_token: str = ""  # shows rooms' details in /api/stats (Authorization: Bearer)
     may_forget: bool = False  # Redis without persistence allowed: rooms may be lost
+    store_patience: float = 15.0  # Redis failing this long: connections closed, 1013 "store"
     plans_kept: int = 8  # solved turn plans kept in memory (least recently used goes)
