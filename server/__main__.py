@@ -61,6 +61,13 @@ def parse(argv=None):
     p.add_argument("--conn-limit", type=int, default=d.conn_limit,
                    help="open WebSockets per client address, spectators included "
                         "(default %(default)s)")
+    p.add_argument("--tcp-limit", type=int, default=d.tcp_limit,
+                   help="open TCP connections per client address, WebSockets included, "
+                        "before any HTTP is read; 0: no limit; a --proxy is not counted "
+                        "(default %(default)s)")
+    p.add_argument("--header-timeout", type=float, default=d.header_timeout,
+                   help="seconds a new connection has to send its request's headers "
+                        "(default %(default)s)")
     p.add_argument("--guess-limit", type=int, default=d.guess_limit,
                    help="unknown room codes or seat tokens per client address per "
                         "--guess-window before it is refused (default %(default)s)")
@@ -72,6 +79,9 @@ def parse(argv=None):
     p.add_argument("--redis-may-forget", action="store_true",
                    help="start on a Redis without persistence (no appendonly, no save): "
                         "its restart loses every room")
+    p.add_argument("--store-patience", type=float, default=d.store_patience,
+                   help="seconds Redis may fail before the rooms' connections are closed "
+                        "with 1013 'store' and the pages say so (default %(default)s)")
     p.add_argument("--plans-kept", type=int, default=d.plans_kept,
                    help="solved turn plans kept in memory; the least recently used goes "
                         "(default %(default)s)")
@@ -83,9 +93,11 @@ def parse(argv=None):
         bot_pace=a.bot_pace, idle_expire=a.idle_expire, unload_after=a.unload_after,
         lease=a.lease, heartbeat=a.heartbeat, rate=a.rate, burst=a.burst,
         room_limit=a.room_limit, room_window=a.room_window, origins=tuple(a.origin),
-        proxies=tuple(a.proxy), conn_limit=a.conn_limit, guess_limit=a.guess_limit,
+        proxies=tuple(a.proxy), conn_limit=a.conn_limit, tcp_limit=a.tcp_limit,
+        header_timeout=a.header_timeout, guess_limit=a.guess_limit,
         guess_window=a.guess_window, operator_token=a.operator_token,
         may_forget=a.redis_may_forget, plans_kept=a.plans_kept,
+        store_patience=a.store_patience,
     ), a.log
 
 
@@ -105,8 +117,10 @@ def main(argv=None):
     logsafe.install()  # uvicorn logs paths, and a path holds a room's code
     raise_file_limit()
     import uvicorn
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     from server.app import make_app
+    from server.tcpguard import guarded
 
     if not (settings.web / "index.html").exists():
         print("note: %s has no page (run `make web`); / says so, the API works" % settings.web,
@@ -133,7 +147,10 @@ def main(argv=None):
     # Forwarded headers only from the proxies named: uvicorn's default
     # believes them from 127.0.0.1, so a local stranger could pick any
     # address for the per-address limits.
-    uvicorn.run(make_app(settings), host=settings.host, port=settings.port,
+    # Connections per address and the header timeout before any HTTP is read.
+    http = guarded(AutoHTTPProtocol, settings.tcp_limit, settings.header_timeout,
+                   settings.proxies)
+    uvicorn.run(make_app(settings), host=settings.host, port=settings.port, http=http,
                 proxy_headers=bool(settings.proxies),
                 forwarded_allow_ips=list(settings.proxies) or None,
                 ws_max_size=settings.max_body, ws_per_message_deflate=False,

@@ -4,7 +4,6 @@ and the built page at / (docs/protocol.md)."""
 import asyncio
 import contextlib
 import hmac
-import ipaddress
 import logging
 from urllib.parse import urlsplit
 
@@ -17,7 +16,7 @@ from starlette.websockets import WebSocket
 
 from server import jsonsafe
 from server.hub import CLOSE_NO_ROOM, CLOSE_PROTOCOL, CLOSE_SLOW, CLOSE_TOKEN, Conn, Hub
-from server.limits import Counts, Window
+from server.limits import Counts, Window, address_key
 from server.names import CODE_RE
 from server.reasons import TEXTS
 from server.room import Refused
@@ -57,15 +56,8 @@ def refusal(e, status=None):
 def address_of(conn):
     """The client's address as the limits count it (uvicorn put the
     forwarded one here only when the request came from a proxy named with
-    --proxy): an IPv4 address, or an IPv6 address's /64 network, since
-    one home or server gets a whole /64 and could pick any address in it."""
-    host = conn.client.host if conn.client else ""
-    if ":" in host:
-        try:
-            return str(ipaddress.ip_network(host + "/64", strict=False))
-        except ValueError:
-            return host
-    return host
+    --proxy): server.limits.address_key of the peer's."""
+    return address_key(conn.client.host if conn.client else "")
 
 
 def guarded(name, handler):
@@ -261,6 +253,9 @@ def make_app(settings):
             if not isinstance(first, dict) or first.get("t") not in ("hello", "watch"):
                 conn.close(CLOSE_PROTOCOL)
                 return
+            if hub.store_failing():  # told now, not welcomed from memory and closed after
+                conn.close(1013, "store")
+                return
             rc = await hub.attach(conn, first)
             if rc:
                 if rc in (CLOSE_NO_ROOM, CLOSE_TOKEN):
@@ -294,7 +289,7 @@ def make_app(settings):
                     conn.refuse("server", ref=msg.get("id"))
         except STORE_ERRORS as e:
             log.warning("connection: the store failed (%s)", type(e).__name__)
-            conn.close(1013)  # try again later
+            conn.close(1013, "store")  # try again later
         except Exception:
             log.exception("connection failed")
             conn.close(1011)

@@ -40,9 +40,12 @@ class Settings:
     # Limits before work (docs/hosting-limits.md):
     max_body: int = 16 * 1024  # bytes of an HTTP body (and of a WebSocket message)
     conn_limit: int = 32  # open WebSockets per client address, spectators included
+    tcp_limit: int = 64  # open TCP connections per client address (server/tcpguard.py)
+    header_timeout: float = 10.0  # a connection's request headers must come within this
     guess_limit: int = 30  # unknown room codes per client address ...
     guess_window: float = 600.0  # ... within this many seconds, then refused
     proxies: tuple = ()  # addresses whose X-Forwarded-For/-Proto are believed
     operator_token: str = ""  # shows rooms' details in /api/stats (Authorization: Bearer)
     may_forget: bool = False  # Redis without persistence allowed: rooms may be lost
+    store_patience: float = 15.0  # Redis failing this long: connections closed, 1013 "store"
     plans_kept: int = 8  # solved turn plans kept in memory (least recently used goes)

@@ -37,6 +37,7 @@ CLOSE_REPLACED = 4002  # the same seat connected from another tab or device
 CLOSE_NO_ROOM = 4003  # the room does not exist (any more)
 CLOSE_PROTOCOL = 4004  # no hello in time, or not a hello first
 CLOSE_SLOW = 4008  # far too many messages, or a reader too slow to keep up
+CLOSE_TRY_LATER = 1013  # the store fails: reconnect later (reason "store")
 QUEUE_MAX = 512  # messages waiting for one connection before it is dropped
 
 
@@ -150,6 +151,7 @@ class Hub:
         self.created = Window(settings.room_limit, settings.room_window)  # rooms per address
         self.tasks = []
         self.fills = set()  # running Hub._fill_gap tasks
+        self.store_down = None  # monotonic time the Redis store began to fail, or None
         # Where the time goes (GET /api/stats, read by tools/serve_bench.py):
         # seconds in the engine and the room's messages, in the store, and
         # handing the messages to the connections (or to Redis).
@@ -183,15 +185,17 @@ class Hub:
     async def create(self, address, body):
         """A new room from a create request (a dict): its code, seat 0, token."""
         if self.created.full(address):
-            raise Refused("too_many_rooms", [self.settings.room_limit])
+            raise Refused("too_many_rooms")  # its text takes no values
         rules = parse_rules(body.get("preset"), body.get("rules"), body.get("target"))
         computers = body.get("computers", [])
         room, token = Room.create(new_code(), body.get("name"), body.get("people", 2),
                                   computers, rules)
+        # Counted before anything is awaited: requests sent at once would
+        # otherwise all pass the check above while the first plan is solved.
+        self.created.add(address)
         for kind in set(computers):
             if needs(kind, PLAN):
                 await self._plan(rules)  # solved now, not in the first computer's turn
-        self.created.add(address)
         code = room.code
         if not await self.store.acquire(code, self.proc):
             raise Refused("retry")
@@ -350,14 +354,13 @@ class Hub:
         conn.catching_up = True
         self.local.setdefault(code, set()).add(conn)
         self.conns[conn.id] = conn
-        rc = await self._welcome(conn, hello)
+        try:
+            rc = await self._welcome(conn, hello)
+        except BaseException:  # the store failed: not left registered for ever
+            self._unregister(conn)
+            raise
         if rc:
-            self.conns.pop(conn.id, None)
-            conns = self.local.get(code)
-            if conns is not None:
-                conns.discard(conn)
-                if not conns:
-                    del self.local[code]
+            self._unregister(conn)
             return rc
         conn.catching_up = False
         held, conn.held = conn.held, []
@@ -404,14 +407,18 @@ class Hub:
             conn.last = seq
         return 0
 
-    async def detach(self, conn):
-        """A connection ended."""
+    def _unregister(self, conn):
+        """Forget connection `conn` (attach registered it)."""
         self.conns.pop(conn.id, None)
         conns = self.local.get(conn.code)
         if conns is not None:
             conns.discard(conn)
             if not conns:
                 del self.local[conn.code]
+
+    async def detach(self, conn):
+        """A connection ended."""
+        self._unregister(conn)
         if conn.code:
             try:
                 await self.presence(conn.code, conn.seat, self.proc, conn.id, False)
@@ -611,6 +618,7 @@ class Hub:
                         self._drop(code)
                     if await self.bus.forgot():
                         await self._forgotten()
+                    self.store_down = None  # it answered
                     await self._take_over()
                 checkpoint = getattr(self.store, "checkpoint", None)
                 if checkpoint is not None and now - last_checkpoint >= 2:
@@ -629,6 +637,8 @@ class Hub:
                 if now - last_store_warning >= 10:
                     last_store_warning = now
                     log.warning("clock: the store failed (%s)", type(e).__name__)
+                if self.bus is not None:
+                    self._store_failing(now)
             except Exception:
                 log.exception("ticker")
 
@@ -686,6 +696,26 @@ class Hub:
                     log.info("took room %s over", code_tag(code))
                 except Refused:
                     pass
+
+    def store_failing(self):
+        """True while Redis has failed for --store-patience (a new
+        connection is closed with 1013 "store" at once)."""
+        return (self.store_down is not None
+                and time.monotonic() - self.store_down >= self.settings.store_patience)
+
+    def _store_failing(self, now):
+        """Redis failed on this tick: once it has failed for
+        --store-patience, every connection here is closed with 1013
+        "store" (the page says why and reconnects; the rooms are not
+        lost, so not 4003), and so is every new one until Redis answers
+        again (app.py)."""
+        if self.store_down is None:
+            self.store_down = now
+        elif now - self.store_down >= self.settings.store_patience and self.conns:
+            log.warning("the store has failed for %.0f s: %d connections told",
+                        now - self.store_down, len(self.conns))
+            for conn in list(self.conns.values()):
+                conn.close(CLOSE_TRY_LATER, "store")
 
     async def _forgotten(self):
         """Redis came back empty: the rooms it no longer has are closed for

@@ -6,8 +6,22 @@ Every table here has a ceiling on its entries: when it is full the
 oldest entry goes, so memory does not grow with the number of addresses
 (or rule sets) that strangers send."""
 
+import ipaddress
 import time
 from collections import OrderedDict
+
+
+def address_key(host):
+    """What the per-address limits count of a client's address `host`
+    (text): an IPv4 address as it is, an IPv6 address as its /64
+    network, since one home or server gets a whole /64 and could pick any
+    address in it."""
+    if ":" in host:
+        try:
+            return str(ipaddress.ip_network(host + "/64", strict=False))
+        except ValueError:
+            return host
+    return host
 
 
 class Lru(OrderedDict):

@@ -5,7 +5,9 @@ error with a traceback, so any client could fill the log with them. The
 filter here rewrites every code in a path to its tag
 (server.names.code_tag) and makes that one uvicorn record a one-line
 warning, on the root handler that the server's and uvicorn's loggers
-write to."""
+write to. At the debug level the websockets library logs every frame's
+text (a hello holds a seat token, a welcome the room's code): such a line
+keeps only the frame's kind and size."""
 
 import logging
 import re
@@ -17,6 +19,8 @@ _PATH_CODE = re.compile(r"(/ws/|/api/rooms/)([A-Za-z0-9_-]{12})(?![A-Za-z0-9_-])
 
 # uvicorn's messages for what a client did wrong, logged with a traceback
 _CLIENT_FAULTS = frozenset({"Invalid UTF-8 sequence received from client."})
+# websockets' debug lines of a frame sent or received: "< %s" % frame
+_FRAME_LINES = frozenset({"< %s", "> %s"})
 
 
 def redact(text):
@@ -31,6 +35,12 @@ class Redact(logging.Filter):
         if record.name.startswith("uvicorn") and record.msg in _CLIENT_FAULTS:
             record.exc_info = record.exc_text = None  # the client's fault, not a bug here
             record.levelno, record.levelname = logging.WARNING, "WARNING"
+        if record.msg in _FRAME_LINES and record.args:
+            frame = record.args[0] if isinstance(record.args, tuple) else record.args
+            data = getattr(frame, "data", None)
+            if data is not None:  # a frame's payload may hold a token: kind and size only
+                kind = getattr(getattr(frame, "opcode", None), "name", "FRAME")
+                record.msg, record.args = "%s %s [%d bytes]", (record.msg[0], kind, len(data))
         message = record.getMessage()
         clean = redact(message)
         if clean != message:

@@ -39,11 +39,12 @@ _INVISIBLE = (
     (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
 )
 
-# Look-alikes: a small table of the common Cyrillic and Greek letters drawn
-# like Latin ones (after NFKC, before case folding, so that the capital's
+# Look-alikes: a small table of the common Cyrillic, Greek, Armenian and
+# Cherokee letters drawn like Latin ones (after NFKC, before case folding, so that the capital's
 # look counts: Greek "Η" is an H, "ν" a v), and the digits and letters
-# that share a shape in most fonts. Not the whole of Unicode's
-# confusables.txt: enough for the names a person types to pass as another.
+# that share a shape in most fonts, and "rn" for "m". Not the whole of
+# Unicode's confusables.txt (which the standard library does not carry):
+# enough for the names a person types to pass as another.
 _LOOKALIKE = str.maketrans({
     # Cyrillic capitals and small letters
     "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
@@ -57,7 +58,13 @@ _LOOKALIKE = str.maketrans({
     "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
     "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "υ": "u", "τ": "t",
     "χ": "x",
-    # Latin and digits that share a shape
+    # Armenian and Cherokee letters drawn like Latin ones
+    "օ": "o", "ո": "n", "ս": "u", "հ": "h", "ց": "g", "զ": "q", "Օ": "O", "Ս": "U",
+    "Ꭺ": "A", "Ᏼ": "B", "Ꮯ": "C", "Ꭰ": "D", "Ꭼ": "E", "Ꮐ": "G", "Ꮋ": "H", "Ꭻ": "J",
+    "Ꮶ": "K", "Ꮮ": "L", "Ꮇ": "M", "Ꮲ": "P", "Ꭱ": "R", "Ꮪ": "S", "Ꭲ": "T", "Ꮩ": "V",
+    "Ꮃ": "W", "Ꮓ": "Z",
+    # Latin letters drawn like other Latin ones, and digits that share a shape
+    "ɑ": "a", "ı": "i", "ɡ": "g", "ɩ": "i",
     "I": "l", "1": "l", "|": "l", "0": "O",
 })
 
@@ -81,7 +88,8 @@ def skeleton(name):
     each other in a room."""
     text = unicodedata.normalize("NFKC", name)
     text = "".join(ch for ch in text if not invisible(ch) or ch == " ")
-    return " ".join(text.translate(_LOOKALIKE).casefold().split())
+    text = text.translate(_LOOKALIKE).casefold().replace("rn", "m")  # "rn" reads as "m"
+    return " ".join(text.split())
 
 
 def new_code():

@@ -94,14 +94,22 @@ def _well_formed(record):
     for key in ("commit", "secret", "rolls", "rules", "players", "actions", "scores"):
         if key not in record:
             return "not a game record: no %r" % key
-    if not isinstance(record["secret"], str) or not HEX64.match(record["secret"]):
-        return "the secret is not 64 lower-case hex characters"
-    rolls = record["rolls"]
-    if not isinstance(rolls, list) or not all(
-            isinstance(r, list) and len(r) == 2 and type(r[0]) is int
-            and isinstance(r[1], list) and all(type(d) is int for d in r[1]) for r in rolls):
+    for key in ("commit", "secret"):
+        if not isinstance(record[key], str) or not HEX64.match(record[key]):
+            return "the %s is not 64 lower-case hex characters" % key
+    if not _rolls_list(record["rolls"]):
         return "the rolls are not [[number, [faces...]], ...]"
+    if not isinstance(record["scores"], list) or not all(type(v) is int
+                                                         for v in record["scores"]):
+        return "the scores are not a list of whole numbers"
     return None
+
+
+def _rolls_list(rolls):
+    """True for [[number, [faces...]], ...] (whole numbers)."""
+    return isinstance(rolls, list) and all(
+        isinstance(r, list) and len(r) == 2 and type(r[0]) is int
+        and isinstance(r[1], list) and all(type(d) is int for d in r[1]) for r in rolls)
 
 
 def _action(raw):
@@ -168,7 +176,9 @@ def check(record, commit=None, seen=None):
     shape = _well_formed(record)
     if shape:
         return [shape]
-    if commit is not None and record["commit"].lower() != commit.strip().lower():
+    if seen is not None and not _rolls_list(seen):
+        return ["the rolls seen are not [[number, [faces...]], ...]"]
+    if commit is not None and record["commit"] != commit.strip().lower():
         return ["the record's commitment %s is not the one shown at the start %s"
                 % (record["commit"][:16], commit.strip()[:16])]
     secret = bytes.fromhex(record["secret"])  # the raw 32 bytes, not the hex text

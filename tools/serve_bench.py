@@ -104,7 +104,7 @@ class Server:
                "--room-limit", "100000", "--away-after", "600", "--standin-after", "600",
                "--unload-after", "600", "--log", "error",
                # every benchmark client comes from 127.0.0.1
-               "--conn-limit", "100000", "--guess-limit", "100000"]
+               "--conn-limit", "100000", "--tcp-limit", "0", "--guess-limit", "100000"]
         if redis:  # the benchmark's Redis keeps nothing on disk on purpose
             cmd += ["--redis", redis, "--redis-may-forget"]
         if core is not None and shutil.which("taskset"):

@@ -182,6 +182,7 @@ export class Online {
     this.ticker = setInterval(() => this.tick(), 1000);
     this.reasons = null;
     this.checked = {}; // game number -> the check's text
+    this.storeNote = false; // the refusal shown is the store's (close 1013)
     this.panel = document.getElementById("online");
     // figures for the tests: times in ms (Date.now() where pages compare)
     this.zt = {
@@ -420,6 +421,12 @@ export class Online {
       this.tell({ t: "gone", text: why ? this.reasonText(why) : "" });
       return;
     }
+    // 1013 "store": the server cannot reach its storage for a while; the
+    // seat is kept and the page tries again (the next welcome clears the note)
+    if (code === 1013) {
+      this.refusal = this.reasonText(reason || "server");
+      this.storeNote = true;
+    }
     this.setConn("reconnecting");
     const wait = BACKOFF_MS[Math.min(this.tries, BACKOFF_MS.length - 1)];
     this.tries++;
@@ -439,6 +446,10 @@ export class Online {
     if (msg.t === "pong") return;
     if (msg.t === "welcome") {
       this.tries = 0;
+      if (this.storeNote) {
+        this.refusal = null; // the server reaches its storage again
+        this.storeNote = false;
+      }
       this.me = msg.seat;
       this.zt.seat = msg.seat;
       this.lastN = msg.n;

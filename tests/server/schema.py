@@ -2,12 +2,16 @@
 (the protocol's JSON Schema, draft 2020-12): conftest.py hands `check` to
 server.client, which calls it for every WebSocket message it receives and
 every JSON answer of the room API. A message the schema does not
-describe fails the test that received it."""
+describe fails the test that received it, and so does a refusal with
+one of the server's own reasons whose `values` are not what its text
+needs (one per %d or %s, server/reasons.py)."""
 
 import json
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
+
+from server.reasons import TEXTS
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.json")
                     .read_text(encoding="utf-8"))
@@ -33,6 +37,12 @@ def problems(name, msg):
 def check(name, msg):
     """AssertionError when `msg` is not a valid `name`."""
     found = problems(name, msg)
+    if not found and isinstance(msg, dict) and msg.get("why") in TEXTS["en"] and (
+            name == "http_refusal" or name == "server_message" and msg.get("t") == "no"):
+        need = TEXTS["en"][msg["why"]].count("%")
+        if len(msg["values"]) != need:
+            found = ["%r has %d values, its text takes %d" % (msg["why"], len(msg["values"]),
+                                                              need)]
     if found:
         raise AssertionError("not a %s of docs/protocol.schema.json: %s\n%s"
                              % (name, "; ".join(found[:3]), json.dumps(msg)[:2000]))

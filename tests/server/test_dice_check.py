@@ -194,3 +194,35 @@ def test_the_documents_standard_library_check_works(games, tmp_path):
     bad = subprocess.run([sys.executable, str(script), str(path), commit],
                          capture_output=True, text=True)
     assert bad.returncode != 0
+
+
+def test_malformed_records_and_rolls_seen_fail_with_a_reason(games, tmp_path):
+    # Whatever a server serves (or a file holds), the check names a problem
+    # and exits 1: no traceback (a commitment that was not a string crashed it).
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    (record, commit, seen), _ = games
+    for key, value in (("commit", None), ("commit", commit.upper()), ("scores", {}),
+                       ("secret", 7)):
+        bad = cli(tmp_path, dict(record, **{key: value}), commit, seen)
+        assert bad.returncode == 1 and bad.stdout.startswith("FAIL: "), (key, bad.stderr)
+    bad = cli(tmp_path, record, commit, [[1, None]])
+    assert bad.returncode == 1 and "rolls seen are not" in bad.stdout, bad.stderr
+    json_values = st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+        | st.text(max_size=5),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                                    max_size=3),
+        max_leaves=8)
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(key=st.sampled_from(sorted(record)), value=json_values,
+           shown=st.one_of(st.none(), json_values))
+    def one(key, value, shown):
+        problems = check(dict(record, **{key: value}), commit, shown)  # never raises
+        assert isinstance(problems, list)
+        if shown is None and key not in ("code", "g") and value != record[key]:
+            assert problems, (key, value)  # what the check reads, changed: a problem
+
+    one()

@@ -8,6 +8,7 @@ tables strangers fill (per-address windows, solved plans) are bounded."""
 import asyncio
 import json
 import socket
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -85,7 +86,8 @@ def test_big_bodies_refused_before_the_work(server_factory):
 
 
 def test_sockets_per_address_capped_spectators_included(server_factory):
-    s = server_factory("--conn-limit", "20")
+    # The TCP cap (test below) out of the way: this one is the app's WebSocket cap.
+    s = server_factory("--conn-limit", "20", "--tcp-limit", "400")
     info = create_room(s.base, "Anna")
 
     async def go():
@@ -217,3 +219,74 @@ def test_windows_counts_and_plans_are_bounded():
     plans.get(7)
     plans[10] = 10
     assert list(plans) == [9, 7, 10]  # 8 went: the least recently used
+
+
+def test_rooms_sent_at_once_are_counted_before_the_plan_is_solved(server_factory):
+    # Each room brings its own scoring and a computer that plays a plan:
+    # the first plan takes a while to solve, and requests sent meanwhile
+    # must not all pass the room limit (they did: 30 of 30 with a limit of 20).
+    s = server_factory("--room-limit", "5")
+
+    def create(i):
+        rules = ("R1,6,10000,0,double,1000,%d,0/0,1500,0,0,may,0,0,0,0,0,last_turn,trigger"
+                 % (1000 + 50 * i))
+        try:
+            create_room(s.base, "Anna", computers=["profi"], rules=rules)
+            return "made"
+        except ServerRefused as e:
+            return e.why
+
+    with ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(create, range(12)))
+    assert answers.count("made") == 5 and answers.count("too_many_rooms") == 7, answers
+
+
+def test_tcp_connections_per_address_capped_before_http(server_factory):
+    # Connections that never finish their request headers never reach the
+    # app: uvicorn alone held 2,000 of them open from one address. Now the
+    # address keeps --tcp-limit open, and each goes after --header-timeout.
+    s = server_factory("--tcp-limit", "20", "--header-timeout", "3")
+    socks = []
+    for _ in range(100):
+        c = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+        c.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")  # never finished
+        socks.append(c)
+
+    def still_open():
+        n = 0
+        for c in socks:
+            c.setblocking(False)
+            try:
+                n += c.recv(1) != b""
+            except BlockingIOError:
+                n += 1  # nothing to read and not closed
+            except OSError:
+                pass  # reset: refused
+        return n
+
+    time.sleep(0.5)
+    assert still_open() == 20
+    # Another address (all of 127/8 is this machine) is not affected.
+    other = http_from("127.0.0.2", s.port, "/api/health")
+    assert other["ok"]
+    # The 20 go when their headers are overdue, and the address gets in again.
+    end = time.monotonic() + 15
+    while still_open() and time.monotonic() < end:
+        time.sleep(0.2)
+    assert still_open() == 0
+    assert http(s.base, "GET", "/api/health")["ok"]
+    for c in socks:
+        c.close()
+    assert "Traceback" not in s.log_text()
+
+
+def http_from(source, port, path):
+    """GET `path` on 127.0.0.1:`port` from the local address `source`: its JSON."""
+    c = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+    with c:
+        c.sendall(b"GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                  % path.encode())
+        raw = b""
+        while chunk := c.recv(65536):
+            raw += chunk
+    return json.loads(raw.partition(b"\r\n\r\n")[2])

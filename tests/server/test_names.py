@@ -1,8 +1,8 @@
 """Names a person cannot tell apart are refused (issue 31), through a
 real server: an invisible name (U+3164 HANGUL FILLER alone, and other
 blank or default-ignorable characters), and a look-alike of a name in
-the room (NFKC plus a small table of Cyrillic and Greek letters drawn
-like Latin ones), each with its reason in German and English."""
+the room (NFKC plus a small table of Cyrillic, Greek, Armenian and
+Cherokee letters drawn like Latin ones), each with its reason in German and English."""
 
 import pytest
 
@@ -29,6 +29,10 @@ def test_invisible_names_refused(server, name):
     ("Ian", "lan"),  # capital I and small l
     ("Bob", "B0b"),
     ("Cleo", "\u0421l\u0435\u043e"),  # Cyrillic C, e, o
+    ("Ann", "An\u0578"),  # Armenian vo
+    ("Ann", "\u13aann"),  # Cherokee go
+    ("Anna", "\u0251nna"),  # Latin alpha
+    ("Emma", "Ernma"),  # "rn" reads as "m"
 ])
 def test_lookalike_of_a_name_in_the_room_refused(server, taken, lookalike):
     info = create_room(server.base, taken, people=3)

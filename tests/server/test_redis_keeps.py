@@ -63,3 +63,56 @@ def test_a_redis_that_came_back_empty_closes_its_rooms(redis_factory, server_fac
     assert http(s.base, "GET", "/api/health")["ok"]
     assert len(create_room(s.base, "Cleo")["code"]) == 12
     assert "Traceback" not in s.log_text()
+
+
+def test_a_redis_down_too_long_closes_with_1013_and_the_room_goes_on(redis_factory,
+                                                                       server_factory):
+    # Down, not empty: after --store-patience the connections are told
+    # (1013 "store"; the room is not lost, so not 4003), every new one too
+    # while Redis is down; when it is back with its file the seats come
+    # back and the game goes on.
+    r = redis_factory()  # with its append-only file
+    s = server_factory("--redis", r.url, "--store-patience", "3")
+    info = create_room(s.base, "Anna")
+    bert = join_room(s.base, info["code"], "Bert")
+
+    async def go():
+        anna = Client(s.base, info["code"], info["token"])
+        b = Client(s.base, info["code"], bert["token"])
+        await anna.connect()
+        await b.connect()
+        await anna.until(lambda c: c.state["status"] == "playing")
+        await asyncio.sleep(1.5)  # appendfsync everysec: the room is in the file
+        r.stop(kill=True)
+        began = time.monotonic()
+        codes = []
+        for c in (anna, b):
+            while await c.recv(20) is not None:
+                pass
+            codes.append((c.close_code, c.ws.close_reason))
+        took = time.monotonic() - began
+        with pytest.raises(ConnectionError):  # a reconnect while it is down: told too
+            await anna.reconnect()
+        again = (anna.close_code, anna.ws.close_reason)
+        r.start()
+        for c in (anna, b):
+            for _ in range(80):
+                try:
+                    await c.reconnect()
+                    break
+                except (ConnectionError, OSError):
+                    await asyncio.sleep(0.25)
+        me = anna if anna.my_turn() else b
+        n = me.n
+        await me.play(me.choose())
+        for c in (anna, b):
+            await c.close()
+        return codes, took, again, me.n > n, me.refusals
+
+    codes, took, again, moved, refusals = asyncio.run(asyncio.wait_for(go(), 90))
+    assert codes == [(1013, "store"), (1013, "store")]
+    assert 3 <= took <= 10, took
+    assert again == (1013, "store")
+    assert moved, refusals
+    assert "Traceback" not in s.log_text()
+    assert http(s.base, "GET", "/api/health")["connections"] == 0  # none left registered

@@ -28,8 +28,11 @@ STRANGER_PATHS = ["/api/stats", "/api/health", "/api/reasons", "/online.json", "
                   "/api/rooms/%s/games/1" % ("y" * 12)]
 
 
-def test_a_stranger_reads_every_endpoint_and_learns_no_code(server_factory):
-    s = server_factory("--log", "info", "--operator-token", "op-secret-1")
+# debug: the websockets library then logs every frame, hellos with tokens
+# and welcomes with codes among them (server/logsafe.py keeps kind and size)
+@pytest.mark.parametrize("level", ["info", "debug"])
+def test_a_stranger_reads_every_endpoint_and_learns_no_code(server_factory, level):
+    s = server_factory("--log", level, "--operator-token", "op-secret-1")
     info = create_room(s.base, "Anna", people=3, computers=["mutig"])
     bert = join_room(s.base, info["code"], "Bert")
     secrets = [info["code"], info["token"], bert["token"]]
@@ -67,6 +70,8 @@ def test_a_stranger_reads_every_endpoint_and_learns_no_code(server_factory):
     assert info["code"] in operator["rooms_detail"]
     log = s.log_text()
     assert "/ws/#" in log  # uvicorn's line of each WebSocket is there, with a tag
+    if level == "debug":  # the frames are logged, without their text
+        assert "< TEXT [" in log and "> TEXT [" in log, log[-2000:]
     for secret in secrets:
         assert secret not in log
 
