@@ -217,7 +217,8 @@ def make_app(settings):
         out = dict(hub.stats, rooms=len(hub.live), connections=len(hub.conns),
                    busy=sum(1 for live in hub.live.values() if live.lock.locked()),
                    present=sum(len(live.present) for live in hub.live.values()),
-                   plans=len(hub.plans), bots=len(hub.bots))
+                   plans=len(hub.plans), bots=len(hub.bots),
+                   stored=getattr(hub.store, "stored", 0))
         if operator(request):
             out["rooms_detail"] = {code: {"busy": live.lock.locked(),
                                           "present": sorted(live.present)}

@@ -40,6 +40,7 @@ class SqliteStore:
         # with a connection of its own does them instead (`checkpoint`).
         self.db.execute("PRAGMA wal_autocheckpoint=0")
         self._checkpointer = None
+        self.stored = 0  # characters of state and messages handed to SQLite (GET /api/stats)
         self.db.execute("CREATE TABLE IF NOT EXISTS rooms (code TEXT PRIMARY KEY, "
                         "state TEXT NOT NULL, touched REAL NOT NULL)")
         self.db.execute("CREATE TABLE IF NOT EXISTS events (code TEXT NOT NULL, "
@@ -59,10 +60,12 @@ class SqliteStore:
     async def save(self, code, state, messages, proc=""):
         """Write the state and the new (number, text) messages at once; True."""
         db = self.db
+        text = json.dumps(state, separators=(",", ":"))
+        self.stored += len(text) + sum(len(t) for _, t in messages)
         db.execute("BEGIN")
         try:
             db.execute("INSERT OR REPLACE INTO rooms (code, state, touched) VALUES (?, ?, ?)",
-                       (code, json.dumps(state, separators=(",", ":")), time.time()))
+                       (code, text, time.time()))
             db.executemany("INSERT INTO events (code, n, msg) VALUES (?, ?, ?)",
                            [(code, n, text) for n, text in messages])
             db.execute("COMMIT")
