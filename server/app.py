@@ -11,8 +11,7 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from server import jsonsafe
@@ -21,6 +20,7 @@ from server.limits import Counts, Window
 from server.names import CODE_RE
 from server.reasons import TEXTS
 from server.room import Refused
+from server.static import Page
 from server.store import STORE_ERRORS, RedisStore, SqliteStore
 
 log = logging.getLogger("server")
@@ -320,7 +320,8 @@ def make_app(settings):
         WebSocketRoute("/ws/{code}", socket),
     ]
     if (settings.web / "index.html").exists():
-        routes.append(Mount("/", StaticFiles(directory=str(settings.web), html=True)))
+        # after the API: its paths are never files of the page
+        routes.append(Route("/{path:path}", Page(settings.web).serve, methods=["GET", "HEAD"]))
     else:
         log.warning("%s has no page (run make web); / says so", settings.web)
 
