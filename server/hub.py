@@ -38,6 +38,36 @@ CLOSE_NO_ROOM = 4003  # the room does not exist (any more)
 CLOSE_PROTOCOL = 4004  # no hello in time, or not a hello first
 CLOSE_SLOW = 4008  # far too many messages, or a reader too slow to keep up
 QUEUE_MAX = 512  # messages waiting for one connection before it is dropped
+# The room's whole state is written with its events at least every this
+# many events, and whenever an event is not a plain action within a turn;
+# in between only the events are appended (load_room replays them).
+STATE_EVERY = 16
+ACT = '"e":{"k":"act"'  # in the first 48 characters of an action's event message
+
+
+def turn_key(room):
+    """What changes when a turn, a game or the room's status changes."""
+    game = room.game
+    return (room.state["status"], room.state["g"],
+            None if game is None else (game.current, sum(s.turns for s in game.seats)))
+
+
+def load_room(state, texts):
+    """The Room of a written `state` and the event messages saved after it
+    (texts, in order): each is an action within a turn (Hub._commit wrote
+    the state for anything else), carried out again. The dice of a roll
+    depend only on the room's secret and the roll's number: the replay
+    rolls what was rolled."""
+    room = Room(state)
+    for text in texts:
+        msg = json.loads(text)
+        e = msg["e"]
+        if e.get("k") != "act" or msg["n"] != room.seq + 1:
+            log.error("room %s: event %d cannot be replayed", code_tag(room.code), msg["n"])
+            break
+        room.act(e["seat"], parse_action(e["a"]), e["by"])
+    room.take_messages()
+    return room
 
 
 def compact(msg):
@@ -130,6 +160,8 @@ class Live:
         self.watchers = 0
         self.bot_task = None
         self.idle_since = now
+        self.saved = -1  # the seq of the state last written (-1: none yet)
+        self.turn = turn_key(room)  # ... and its turn_key
 
 
 class Hub:
@@ -220,20 +252,28 @@ class Hub:
         live = self.live.get(code)
         if live is not None:
             return live.room.public()
+        room, _ = await self._read(code)
+        if room is None:
+            raise Refused("no_room")
+        return room.public()
+
+    async def _read(self, code):
+        """(Room, the seq of its written state) of room `code` from the
+        store, the events after the state replayed; (None, -1) when none."""
         state = await self.store.get(code)
         if state is None:
-            raise Refused("no_room")
-        return Room(state).public()
+            return None, -1
+        texts = await self.store.events(code, state["seq"], 1 << 30)
+        return load_room(state, texts), state["seq"]
 
     async def record(self, code, g):
         """The dice record of finished game `g` of room `code`."""
         live = self.live.get(code)
         room = live.room if live is not None else None
         if room is None:
-            state = await self.store.get(code)
-            if state is None:
+            room, _ = await self._read(code)
+            if room is None:
                 raise Refused("no_room")
-            room = Room(state)
         return room.record(g)
 
     async def _own(self, code):
@@ -247,11 +287,12 @@ class Hub:
         live = self.live.get(code)  # loaded meanwhile by another request
         if live is not None:
             return live
-        state = await self.store.get(code)
-        if state is None:
+        room, saved = await self._read(code)
+        if room is None:
             await self.store.release(code, self.proc)
             raise Refused("no_room")
-        live = Live(Room(state), time.monotonic(), self.settings)
+        live = Live(room, time.monotonic(), self.settings)
+        live.saved = saved
         self.live[code] = live
         log.info("room %s: owned here from event %d on", code_tag(code), live.room.seq)
         if self.bus is not None:
@@ -273,13 +314,19 @@ class Hub:
 
     async def _commit(self, live):
         """Save what the room made, then send it; a process that lost the
-        lease stops owning the room."""
-        messages = live.room.take_messages()
+        lease stops owning the room. The state goes with the events only
+        when `_state_due` (else they are appended: load_room replays them)."""
+        room = live.room
+        messages = room.take_messages()
         if not messages:
             return
-        code = live.room.code
+        code = room.code
         began = time.perf_counter()
-        ok = await self.store.save(code, live.room.state, messages, self.proc)
+        full = self._state_due(live, messages)
+        ok = await self.store.save(code, room.state, messages, self.proc, full)
+        if full:
+            live.saved = room.seq
+            live.turn = turn_key(room)
         saved = time.perf_counter()
         self.stats["store"] += saved - began
         if not ok:
@@ -293,6 +340,17 @@ class Hub:
             self.deliver(code, messages)
         self.stats["send"] += time.perf_counter() - saved
         self._kick_bots(live)
+
+    @staticmethod
+    def _state_due(live, messages):
+        """True when the room's state must be written with `messages`:
+        STATE_EVERY events since the last, a turn, game or status that
+        changed (a new turn stamps the time it began: a replay could not),
+        or an event other than an action (a seat joined, went away ...)."""
+        room = live.room
+        if room.seq - live.saved > STATE_EVERY or turn_key(room) != live.turn:
+            return True
+        return not all(text.find(ACT, 0, 48) >= 0 for _, text in messages)
 
     def deliver(self, code, messages):
         """Pass saved event messages to this process's connections of the room.
@@ -375,10 +433,10 @@ class Hub:
             except Refused:
                 return CLOSE_NO_ROOM
         if live is None:
-            state = await self.store.get(code)
-            if state is None:
+            room, _ = await self._read(code)
+            if room is None:
                 return CLOSE_NO_ROOM
-            return await self._catch_up(conn, hello, Room(state))
+            return await self._catch_up(conn, hello, room)
         async with live.lock:  # no event half made (counted, not yet saved) meanwhile
             return await self._catch_up(conn, hello, live.room)
 

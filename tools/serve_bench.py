@@ -511,8 +511,22 @@ async def close_all(rooms):
     await asyncio.sleep(0.5)
 
 
-def scenario_single(rooms, seconds, core_server, core_clients):
-    """One SQLite server on one core: latency, memory, time split."""
+def profiler(pid, seconds, out):
+    """py-spy (pip install py-spy) sampling process `pid` for `seconds`
+    into `out` (collapsed stacks, one line a stack: flamegraph.pl or
+    speedscope read them); None without py-spy."""
+    exe = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    if not Path(exe).exists():
+        print("no py-spy: pip install py-spy", file=sys.stderr)
+        return None
+    return subprocess.Popen([exe, "record", "--pid", str(pid), "--duration", str(int(seconds)),
+                             "--format", "raw", "--output", str(out), "--rate", "200"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def scenario_single(rooms, seconds, core_server, core_clients, profile=None):
+    """One SQLite server on one core: latency, memory, time split; with
+    `profile` (a file) py-spy samples the server meanwhile."""
     with tempfile.TemporaryDirectory() as tmp:
         server = Server(tmp, core=core_server)
         try:
@@ -531,7 +545,10 @@ def scenario_single(rooms, seconds, core_server, core_clients):
                 q0 = waited_seconds(server.proc.pid)
                 m0 = os.times()
                 w0 = time.monotonic()
+                spy = profiler(server.proc.pid, seconds, profile) if profile else None
                 tally = await play(cl, seconds)
+                if spy is not None:
+                    spy.wait(30)
                 wall = time.monotonic() - w0
                 s1 = get(server.base, "/api/stats")
                 c1 = cpu_seconds(server.proc.pid)
@@ -608,6 +625,8 @@ def main(argv=None):
     p.add_argument("--runs", type=int, default=1, help="runs per scenario (medians printed)")
     p.add_argument("--only", nargs="*", default=["small", "large", "redis"],
                    choices=["small", "large", "redis"])
+    p.add_argument("--profile", metavar="FILE", help="py-spy samples the server of the last "
+                   "single-process run into FILE (collapsed stacks)")
     a = p.parse_args(argv)
     limit = raise_file_limit()
     if limit < a.large * SEATS * 2 + 100 and "large" in a.only:
@@ -633,7 +652,8 @@ def main(argv=None):
                     runs.append(scenario_redis(a.small, a.seconds, 5, client_core))
                 else:
                     rooms = a.small if name == "small" else a.large
-                    runs.append(scenario_single(rooms, a.seconds, server_core, client_core))
+                    runs.append(scenario_single(rooms, a.seconds, server_core, client_core,
+                                                a.profile))
             except Exception as e:  # one scenario's failure is reported, the others run
                 notes.append("%s: a run failed: %r" % (name, e))
             if runs:
