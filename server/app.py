@@ -218,7 +218,7 @@ def make_app(settings):
                    busy=sum(1 for live in hub.live.values() if live.lock.locked()),
                    present=sum(len(live.present) for live in hub.live.values()),
                    plans=len(hub.plans), bots=len(hub.bots),
-                   stored=getattr(hub.store, "stored", 0))
+                   stored=getattr(hub.store, "stored", 0), timed=len(hub.timed))
         if operator(request):
             out["rooms_detail"] = {code: {"busy": live.lock.locked(),
                                           "present": sorted(live.present)}

@@ -173,6 +173,11 @@ class Hub:
         self.bus = bus  # server.bus.RedisBus, or None for one process
         self.proc = "%s-%d-%s" % (os.uname().nodename, os.getpid(), new_code()[:6])
         self.live = {}  # code -> Live (rooms owned here)
+        # The owned rooms with a clock running (a person's seat without a
+        # connection: away, stand-in; nobody there: unload): the only ones
+        # the ticker visits. A room joins on any coming or going and leaves
+        # once every person's seat is connected (`_clock_runs`).
+        self.timed = set()
         self.local = {}  # code -> set of Conn (connections served here)
         self.conns = {}  # conn id -> Conn
         # Bounded: strangers choose the rules, so each table drops the
@@ -229,6 +234,7 @@ class Hub:
             raise Refused("retry")
         live = Live(room, time.monotonic(), self.settings)
         self.live[code] = live
+        self.timed.add(code)
         await self._commit(live)
         return {"code": code, "seat": 0, "token": token}
 
@@ -243,6 +249,7 @@ class Hub:
         async with live.lock:
             seat, token = live.room.join(body.get("name"))
             live.gone[seat] = time.monotonic()
+            self.timed.add(code)
             self._resize(live)
             await self._commit(live)
         return {"code": code, "seat": seat, "token": token}
@@ -294,6 +301,7 @@ class Hub:
         live = Live(room, time.monotonic(), self.settings)
         live.saved = saved
         self.live[code] = live
+        self.timed.add(code)
         log.info("room %s: owned here from event %d on", code_tag(code), live.room.seq)
         if self.bus is not None:
             await self.bus.ask_presence(code)
@@ -490,6 +498,7 @@ class Hub:
                     msg["went"] = went
                 await self.bus.to_owner(code, msg)
             return
+        self.timed.add(code)
         if seat < 0:
             live.watchers += 1 if up else -1
             return
@@ -558,6 +567,7 @@ class Hub:
                 elif t == "rematch":
                     room.rematch(seat)
                     live.gone = {i: time.monotonic() for i in range(len(room.state["seats"]))}
+                    self.timed.add(code)
                 else:
                     room.leave(seat)
                 await self._commit(live)
@@ -659,8 +669,13 @@ class Hub:
             try:
                 now = time.monotonic()
                 await self._silence(now)
-                for live in list(self.live.values()):
-                    await self._tick(live, now)
+                for code in list(self.timed):
+                    live = self.live.get(code)
+                    if live is not None:
+                        await self._tick(live, now)
+                    if live is None or self.live.get(code) is not live \
+                            or not self._clock_runs(live):
+                        self.timed.discard(code)
                 if self.bus is not None and now - last_renew >= self.settings.lease / 4:
                     last_renew = now
                     for code in await self.store.renew(list(self.live), self.proc):
@@ -712,6 +727,16 @@ class Hub:
                 and now - live.idle_since >= self.settings.unload_after):
             self._drop(room.code)
             await self.store.release(room.code, self.proc)
+
+    def _clock_runs(self, live):
+        """True while the room needs the ticker: a person's seat (with a
+        token: not left) has no connection here, or nobody is there at all."""
+        if not live.present and not live.watchers:
+            return True
+        for i, seat in enumerate(live.room.state["seats"]):
+            if seat is not None and not seat["kind"] and seat["token"] and i not in live.present:
+                return True
+        return False
 
     def _presence_clock(self, live, now):
         """Mark seats away after `away_after` without a connection (counted
