@@ -270,7 +270,9 @@ class Hub:
         state = await self.store.get(code)
         if state is None:
             return None, -1
-        texts = await self.store.events(code, state["seq"], 1 << 30)
+        texts = []
+        if self.store.partial:
+            texts = await self.store.events(code, state["seq"], 1 << 30)
         return load_room(state, texts), state["seq"]
 
     async def record(self, code, g):

@@ -33,6 +33,8 @@ STORE_ERRORS = (OSError, sqlite3.Error, RedisError)
 class SqliteStore:
     """Rooms in one SQLite file under `folder` (rooms.sqlite3)."""
 
+    partial = True  # events may follow the written state (save with full=False)
+
     def __init__(self, folder):
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
@@ -156,6 +158,8 @@ return 0
 class RedisStore:
     """Rooms in Redis: zt:room:CODE (state), zt:ev:CODE (a list, event n
     at index n - 1), zt:lease:CODE (the owning process, expiring)."""
+
+    partial = False  # the state is written with every event: nothing to replay
 
     def __init__(self, url, lease, expire):
         import redis.asyncio as aioredis

@@ -657,9 +657,11 @@ def main(argv=None):
             except Exception as e:  # one scenario's failure is reported, the others run
                 notes.append("%s: a run failed: %r" % (name, e))
             if runs:
-                print("%s run %d: p50 %.1f ms, p99 %.1f ms" % (
+                print("%s run %d: p50 %.1f ms, p99 %.1f ms%s" % (
                     name, len(runs), pct(runs[-1]["tally"].latency, 50),
-                    pct(runs[-1]["tally"].latency, 99)), flush=True)
+                    pct(runs[-1]["tally"].latency, 99),
+                    ", server CPU %.3f ms an action" % runs[-1]["cpu_ms"]
+                    if "cpu_ms" in runs[-1] else ""), flush=True)
         if not runs:
             continue
         rooms = a.large if name == "large" else a.small
