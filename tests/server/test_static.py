@@ -156,12 +156,13 @@ def test_folders_and_revalidation(page):
     status, _, body = fetch(s.port, "/sw.js", headers={"If-None-Match": '"other"'})
     assert status == 200 and body == (folder / "sw.js").read_bytes()
     # a new build of the file: a new tag, the new bytes (no stale .gz)
-    (folder / "sw.js").write_text("// version 2\n")
-    os.utime(folder / "sw.js", ns=(h_ns := (folder / "sw.js").stat().st_mtime_ns + 10 ** 9,
-                                     h_ns))
+    new = b"// version 2\n" * 200  # bigger than the old .gz and .br: only their age rules them out
+    (folder / "sw.js").write_bytes(new)
+    later = (folder / "sw.js").stat().st_mtime_ns + 10 ** 9  # newer than its .gz and .br
+    os.utime(folder / "sw.js", ns=(later, later))
     status, h2, body = fetch(s.port, "/sw.js", headers={"Accept-Encoding": "gzip, br",
                                                         "If-None-Match": h["etag"]})
-    assert status == 200 and body == b"// version 2\n" and h2["etag"] != h["etag"]
+    assert status == 200 and body == new and h2["etag"] != h["etag"]
     assert "content-encoding" not in h2  # its .gz and .br are older than it: not used
 
 
