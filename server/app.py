@@ -10,8 +10,7 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from server import jsonsafe
@@ -20,6 +19,7 @@ from server.limits import Counts, Window, address_key
 from server.names import CODE_RE
 from server.reasons import TEXTS
 from server.room import Refused
+from server.static import Page
 from server.store import STORE_ERRORS, RedisStore, SqliteStore
 
 log = logging.getLogger("server")
@@ -209,7 +209,8 @@ def make_app(settings):
         out = dict(hub.stats, rooms=len(hub.live), connections=len(hub.conns),
                    busy=sum(1 for live in hub.live.values() if live.lock.locked()),
                    present=sum(len(live.present) for live in hub.live.values()),
-                   plans=len(hub.plans), bots=len(hub.bots))
+                   plans=len(hub.plans), bots=len(hub.bots),
+                   stored=getattr(hub.store, "stored", 0), timed=len(hub.timed))
         if operator(request):
             out["rooms_detail"] = {code: {"busy": live.lock.locked(),
                                           "present": sorted(live.present)}
@@ -314,7 +315,8 @@ def make_app(settings):
         WebSocketRoute("/ws/{code}", socket),
     ]
     if (settings.web / "index.html").exists():
-        routes.append(Mount("/", StaticFiles(directory=str(settings.web), html=True)))
+        # after the API: its paths are never files of the page
+        routes.append(Route("/{path:path}", Page(settings.web).serve, methods=["GET", "HEAD"]))
     else:
         log.warning("%s has no page (run make web); / says so", settings.web)
 

@@ -39,6 +39,36 @@ CLOSE_PROTOCOL = 4004  # no hello in time, or not a hello first
 CLOSE_SLOW = 4008  # far too many messages, or a reader too slow to keep up
 CLOSE_TRY_LATER = 1013  # the store fails: reconnect later (reason "store")
 QUEUE_MAX = 512  # messages waiting for one connection before it is dropped
+# The room's whole state is written with its events at least every this
+# many events, and whenever an event is not a plain action within a turn;
+# in between only the events are appended (load_room replays them).
+STATE_EVERY = 16
+ACT = '"e":{"k":"act"'  # in the first 48 characters of an action's event message
+
+
+def turn_key(room):
+    """What changes when a turn, a game or the room's status changes."""
+    game = room.game
+    return (room.state["status"], room.state["g"],
+            None if game is None else (game.current, sum(s.turns for s in game.seats)))
+
+
+def load_room(state, texts):
+    """The Room of a written `state` and the event messages saved after it
+    (texts, in order): each is an action within a turn (Hub._commit wrote
+    the state for anything else), carried out again. The dice of a roll
+    depend only on the room's secret and the roll's number: the replay
+    rolls what was rolled."""
+    room = Room(state)
+    for text in texts:
+        msg = json.loads(text)
+        e = msg["e"]
+        if e.get("k") != "act" or msg["n"] != room.seq + 1:
+            log.error("room %s: event %d cannot be replayed", code_tag(room.code), msg["n"])
+            break
+        room.act(e["seat"], parse_action(e["a"]), e["by"])
+    room.take_messages()
+    return room
 
 
 def compact(msg):
@@ -131,6 +161,8 @@ class Live:
         self.watchers = 0
         self.bot_task = None
         self.idle_since = now
+        self.saved = -1  # the seq of the state last written (-1: none yet)
+        self.turn = turn_key(room)  # ... and its turn_key
 
 
 class Hub:
@@ -142,6 +174,11 @@ class Hub:
         self.bus = bus  # server.bus.RedisBus, or None for one process
         self.proc = "%s-%d-%s" % (os.uname().nodename, os.getpid(), new_code()[:6])
         self.live = {}  # code -> Live (rooms owned here)
+        # The owned rooms with a clock running (a person's seat without a
+        # connection: away, stand-in; nobody there: unload): the only ones
+        # the ticker visits. A room joins on any coming or going and leaves
+        # once every person's seat is connected (`_clock_runs`).
+        self.timed = set()
         self.local = {}  # code -> set of Conn (connections served here)
         self.conns = {}  # conn id -> Conn
         # Bounded: strangers choose the rules, so each table drops the
@@ -201,6 +238,7 @@ class Hub:
             raise Refused("retry")
         live = Live(room, time.monotonic(), self.settings)
         self.live[code] = live
+        self.timed.add(code)
         await self._commit(live)
         return {"code": code, "seat": 0, "token": token}
 
@@ -215,6 +253,7 @@ class Hub:
         async with live.lock:
             seat, token = live.room.join(body.get("name"))
             live.gone[seat] = time.monotonic()
+            self.timed.add(code)
             self._resize(live)
             await self._commit(live)
         return {"code": code, "seat": seat, "token": token}
@@ -224,20 +263,30 @@ class Hub:
         live = self.live.get(code)
         if live is not None:
             return live.room.public()
+        room, _ = await self._read(code)
+        if room is None:
+            raise Refused("no_room")
+        return room.public()
+
+    async def _read(self, code):
+        """(Room, the seq of its written state) of room `code` from the
+        store, the events after the state replayed; (None, -1) when none."""
         state = await self.store.get(code)
         if state is None:
-            raise Refused("no_room")
-        return Room(state).public()
+            return None, -1
+        texts = []
+        if self.store.partial:
+            texts = await self.store.events(code, state["seq"], 1 << 30)
+        return load_room(state, texts), state["seq"]
 
     async def record(self, code, g):
         """The dice record of finished game `g` of room `code`."""
         live = self.live.get(code)
         room = live.room if live is not None else None
         if room is None:
-            state = await self.store.get(code)
-            if state is None:
+            room, _ = await self._read(code)
+            if room is None:
                 raise Refused("no_room")
-            room = Room(state)
         return room.record(g)
 
     async def _own(self, code):
@@ -251,12 +300,14 @@ class Hub:
         live = self.live.get(code)  # loaded meanwhile by another request
         if live is not None:
             return live
-        state = await self.store.get(code)
-        if state is None:
+        room, saved = await self._read(code)
+        if room is None:
             await self.store.release(code, self.proc)
             raise Refused("no_room")
-        live = Live(Room(state), time.monotonic(), self.settings)
+        live = Live(room, time.monotonic(), self.settings)
+        live.saved = saved
         self.live[code] = live
+        self.timed.add(code)
         log.info("room %s: owned here from event %d on", code_tag(code), live.room.seq)
         if self.bus is not None:
             await self.bus.ask_presence(code)
@@ -277,13 +328,19 @@ class Hub:
 
     async def _commit(self, live):
         """Save what the room made, then send it; a process that lost the
-        lease stops owning the room."""
-        messages = live.room.take_messages()
+        lease stops owning the room. The state goes with the events only
+        when `_state_due` (else they are appended: load_room replays them)."""
+        room = live.room
+        messages = room.take_messages()
         if not messages:
             return
-        code = live.room.code
+        code = room.code
         began = time.perf_counter()
-        ok = await self.store.save(code, live.room.state, messages, self.proc)
+        full = self._state_due(live, messages)
+        ok = await self.store.save(code, room.state, messages, self.proc, full)
+        if full:
+            live.saved = room.seq
+            live.turn = turn_key(room)
         saved = time.perf_counter()
         self.stats["store"] += saved - began
         if not ok:
@@ -297,6 +354,17 @@ class Hub:
             self.deliver(code, messages)
         self.stats["send"] += time.perf_counter() - saved
         self._kick_bots(live)
+
+    @staticmethod
+    def _state_due(live, messages):
+        """True when the room's state must be written with `messages`:
+        STATE_EVERY events since the last, a turn, game or status that
+        changed (a new turn stamps the time it began: a replay could not),
+        or an event other than an action (a seat joined, went away ...)."""
+        room = live.room
+        if room.seq - live.saved > STATE_EVERY or turn_key(room) != live.turn:
+            return True
+        return not all(text.find(ACT, 0, 48) >= 0 for _, text in messages)
 
     def deliver(self, code, messages):
         """Pass saved event messages to this process's connections of the room.
@@ -378,10 +446,10 @@ class Hub:
             except Refused:
                 return CLOSE_NO_ROOM
         if live is None:
-            state = await self.store.get(code)
-            if state is None:
+            room, _ = await self._read(code)
+            if room is None:
                 return CLOSE_NO_ROOM
-            return await self._catch_up(conn, hello, Room(state))
+            return await self._catch_up(conn, hello, room)
         async with live.lock:  # no event half made (counted, not yet saved) meanwhile
             return await self._catch_up(conn, hello, live.room)
 
@@ -439,6 +507,7 @@ class Hub:
                     msg["went"] = went
                 await self.bus.to_owner(code, msg)
             return
+        self.timed.add(code)
         if seat < 0:
             live.watchers += 1 if up else -1
             return
@@ -507,6 +576,7 @@ class Hub:
                 elif t == "rematch":
                     room.rematch(seat)
                     live.gone = {i: time.monotonic() for i in range(len(room.state["seats"]))}
+                    self.timed.add(code)
                 else:
                     room.leave(seat)
                 await self._commit(live)
@@ -608,8 +678,13 @@ class Hub:
             try:
                 now = time.monotonic()
                 await self._silence(now)
-                for live in list(self.live.values()):
-                    await self._tick(live, now)
+                for code in list(self.timed):
+                    live = self.live.get(code)
+                    if live is not None:
+                        await self._tick(live, now)
+                    if live is None or self.live.get(code) is not live \
+                            or not self._clock_runs(live):
+                        self.timed.discard(code)
                 if self.bus is not None and now - last_renew >= self.settings.lease / 4:
                     last_renew = now
                     for code in await self.store.renew(list(self.live), self.proc):
@@ -664,6 +739,16 @@ class Hub:
                 and now - live.idle_since >= self.settings.unload_after):
             self._drop(room.code)
             await self.store.release(room.code, self.proc)
+
+    def _clock_runs(self, live):
+        """True while the room needs the ticker: a person's seat (with a
+        token: not left) has no connection here, or nobody is there at all."""
+        if not live.present and not live.watchers:
+            return True
+        for i, seat in enumerate(live.room.state["seats"]):
+            if seat is not None and not seat["kind"] and seat["token"] and i not in live.present:
+                return True
+        return False
 
     def _presence_clock(self, live, now):
         """Mark seats away after `away_after` without a connection (counted

@@ -3,8 +3,14 @@ WAL, one writer) or Redis (several processes, docs/protocol.md "More than
 one process").
 
 Both keep per room its state (the JSON of server.room.Room.state) and
-its numbered event messages; `save` writes the state and the new
-messages in one transaction, before any of them is sent. Redis also
+its numbered event messages; `save` writes the new messages, and the
+state when the hub asks for it (`full`), in one transaction, before any
+of them is sent. SQLite writes the state only every few events and at a
+turn's end (server.hub.Hub._commit decides): the room is the state plus
+the events after it, which the hub replays on load (server.hub.load_room;
+the dice of a roll depend only on the secret and the roll's number).
+Redis writes the state every time (another process may take the room
+over at any moment). Redis also
 keeps the room's lease: only the process named in it may save (the check
 and the write are one script, so a process that lost its lease can never
 write over its successor)."""
@@ -27,6 +33,8 @@ STORE_ERRORS = (OSError, sqlite3.Error, RedisError)
 class SqliteStore:
     """Rooms in one SQLite file under `folder` (rooms.sqlite3)."""
 
+    partial = True  # events may follow the written state (save with full=False)
+
     def __init__(self, folder):
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
@@ -40,13 +48,15 @@ class SqliteStore:
         # with a connection of its own does them instead (`checkpoint`).
         self.db.execute("PRAGMA wal_autocheckpoint=0")
         self._checkpointer = None
+        self.stored = 0  # characters of state and messages handed to SQLite (GET /api/stats)
         self.db.execute("CREATE TABLE IF NOT EXISTS rooms (code TEXT PRIMARY KEY, "
                         "state TEXT NOT NULL, touched REAL NOT NULL)")
         self.db.execute("CREATE TABLE IF NOT EXISTS events (code TEXT NOT NULL, "
                         "n INTEGER NOT NULL, msg TEXT NOT NULL, PRIMARY KEY (code, n))")
 
     async def get(self, code):
-        """The state of room `code`, or None."""
+        """The last state written of room `code` (events after its `seq`
+        may follow it), or None."""
         row = self.db.execute("SELECT state FROM rooms WHERE code = ?", (code,)).fetchone()
         return None if row is None else json.loads(row[0])
 
@@ -56,15 +66,24 @@ class SqliteStore:
                                "LIMIT ?", (code, after, limit)).fetchall()
         return [r[0] for r in rows]
 
-    async def save(self, code, state, messages, proc=""):
-        """Write the state and the new (number, text) messages at once; True."""
+    async def save(self, code, state, messages, proc="", full=True):
+        """Write the new (number, text) messages, and with `full` the
+        state, at once; True."""
         db = self.db
+        rows = [(code, n, text) for n, text in messages]
+        self.stored += sum(len(t) for _, t in messages)
+        if not full:  # one statement: a transaction of its own
+            if len(rows) == 1:
+                db.execute("INSERT INTO events (code, n, msg) VALUES (?, ?, ?)", rows[0])
+                return True
         db.execute("BEGIN")
         try:
-            db.execute("INSERT OR REPLACE INTO rooms (code, state, touched) VALUES (?, ?, ?)",
-                       (code, json.dumps(state, separators=(",", ":")), time.time()))
-            db.executemany("INSERT INTO events (code, n, msg) VALUES (?, ?, ?)",
-                           [(code, n, text) for n, text in messages])
+            if full:
+                text = json.dumps(state, separators=(",", ":"))
+                self.stored += len(text)
+                db.execute("INSERT OR REPLACE INTO rooms (code, state, touched) VALUES (?, ?, ?)",
+                           (code, text, time.time()))
+            db.executemany("INSERT INTO events (code, n, msg) VALUES (?, ?, ?)", rows)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -140,6 +159,8 @@ class RedisStore:
     """Rooms in Redis: zt:room:CODE (state), zt:ev:CODE (a list, event n
     at index n - 1), zt:lease:CODE (the owning process, expiring)."""
 
+    partial = False  # the state is written with every event: nothing to replay
+
     def __init__(self, url, lease, expire):
         import redis.asyncio as aioredis
 
@@ -163,9 +184,11 @@ class RedisStore:
         """Up to `limit` messages of room `code` numbered above `after`."""
         return await self.r.lrange("zt:ev:" + code, after, after + limit - 1)
 
-    async def save(self, code, state, messages, proc=""):
+    async def save(self, code, state, messages, proc="", full=True):
         """State and messages in one script, only while process `proc` holds
-        the lease: False when it does not (another process took over)."""
+        the lease: False when it does not (another process took over). The
+        state is written every time (`full` is not read): a process taking
+        the room over reads it without replaying."""
         args = [proc, json.dumps(state, separators=(",", ":")), self.ttl]
         args += [text for _, text in messages]
         ok = await self._save(keys=["zt:room:" + code, "zt:ev:" + code, "zt:lease:" + code],

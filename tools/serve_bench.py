@@ -47,6 +47,8 @@ from server.client import choose, create_room, join_room  # noqa: E402
 
 SEATS = 4
 NAMES = ("Anna", "Bert", "Cleo", "Dora")
+PING_EVERY = 3.0  # seconds, as the page (server/liveness.py)
+PING = b'{"t":"ping"}'
 RECONNECT_SHARE = 0.03  # of the actions: one seat drops before it and reconnects after
 
 
@@ -176,6 +178,8 @@ class Tally:
         self.refused = 0
         self.timeouts = 0
         self.resumed = []  # per room: seconds from the kill to its next event
+        self.event_bytes = 0  # payload bytes of the event frames the seats received
+        self.events = 0  # ... and their number
 
 
 class Socket(asyncio.Protocol):
@@ -258,6 +262,7 @@ class Socket(asyncio.Protocol):
             head += bytes([0x80 | 126]) + n.to_bytes(2, "big")
         else:
             head += bytes([0x80 | 127]) + n.to_bytes(8, "big")
+        self.seat.sent = time.monotonic()
         key = os.urandom(4)
         masked = (int.from_bytes(data, "big") ^ int.from_bytes((key * (n // 4 + 1))[:n], "big")
                   ).to_bytes(n, "big") if n else b""
@@ -275,11 +280,14 @@ class Seat:
         self.n = 0
         self.sock = None
         self.caught_up = None  # a future while reconnecting
+        self.sent = 0.0  # when it last sent a frame (monotonic): it pings as the page does
+        self.greeted = False  # said hello on its socket (a ping before it is refused)
 
     async def connect(self, since=None):
         """Open the socket and say hello."""
         host, port = self.base.split("//")[1].split(":")
         loop = asyncio.get_running_loop()
+        self.greeted = False
         _, sock = await loop.create_connection(lambda: Socket(self), host, int(port))
         self.sock = sock
         key = "dGhlIHNhbXBsZSBub25jZQ=="
@@ -292,6 +300,7 @@ class Seat:
         if since is not None:
             hello["since"] = since
         sock.send(json.dumps(hello))
+        self.greeted = True
 
     def message(self, payload, now):
         """A text frame arrived at `now`."""
@@ -301,6 +310,10 @@ class Seat:
             if n > self.n:
                 self.n = n
                 self.room.event(self, n, payload, now)
+                tally = self.room.tally
+                if tally is not None:
+                    tally.event_bytes += len(payload)
+                    tally.events += 1
         elif payload.startswith(b'{"t":"welcome"'):
             self.target = json.loads(payload)["n"]
         elif payload.startswith(b'{"t":"snap"'):
@@ -329,6 +342,7 @@ class Room:
         self.text = None  # the newest event message
         self.state = None
         self.waiting = None  # (n, future, set of seats still to receive, latest time)
+        self.tally = None  # the Tally counting the event bytes, while measuring
 
     def event(self, seat, n, payload, now):
         """A seat received event `n`."""
@@ -411,6 +425,7 @@ async def drive(room, until, tally, measure_from, killed, bases):
             took = await room.act(others)
             if loop.time() >= measure_from:
                 tally.latency.append(took)
+                room.tally = tally
             if killed[0] and len(tally.resumed) < 10 ** 6 and not getattr(room, "resumed", 0):
                 room.resumed = 1
                 tally.resumed.append(time.monotonic() - killed[0])
@@ -430,6 +445,23 @@ async def drive(room, until, tally, measure_from, killed, bases):
                         except (asyncio.TimeoutError, ConnectionError, OSError):
                             pass
         await asyncio.sleep(max(0.0, tick - loop.time()))
+
+
+def heartbeat(room):
+    """The page's heartbeat: a seat that sent nothing for PING_EVERY
+    seconds pings (the server closes a seat connection silent for 7 s)."""
+    now = time.monotonic()
+    for seat in room.seats:
+        if seat.sock is not None and seat.greeted and now - seat.sent >= PING_EVERY:
+            seat.sock.send(PING)
+
+
+async def pinger(rooms):
+    """Every seat's heartbeat, from connecting to the end (cancelled)."""
+    while True:
+        await asyncio.sleep(0.5)
+        for room in rooms:
+            heartbeat(room)
 
 
 async def reconnect(seat, bases, tally):
@@ -479,8 +511,22 @@ async def close_all(rooms):
     await asyncio.sleep(0.5)
 
 
-def scenario_single(rooms, seconds, core_server, core_clients):
-    """One SQLite server on one core: latency, memory, time split."""
+def profiler(pid, seconds, out):
+    """py-spy (pip install py-spy) sampling process `pid` for `seconds`
+    into `out` (collapsed stacks, one line a stack: flamegraph.pl or
+    speedscope read them); None without py-spy."""
+    exe = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    if not Path(exe).exists():
+        print("no py-spy: pip install py-spy", file=sys.stderr)
+        return None
+    return subprocess.Popen([exe, "record", "--pid", str(pid), "--duration", str(int(seconds)),
+                             "--format", "raw", "--output", str(out), "--rate", "200"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def scenario_single(rooms, seconds, core_server, core_clients, profile=None):
+    """One SQLite server on one core: latency, memory, time split; with
+    `profile` (a file) py-spy samples the server meanwhile."""
     with tempfile.TemporaryDirectory() as tmp:
         server = Server(tmp, core=core_server)
         try:
@@ -491,28 +537,42 @@ def scenario_single(rooms, seconds, core_server, core_clients):
                 if core_clients is not None:
                     os.sched_setaffinity(0, {core_clients})
                 cl = [Room(code, seats) for code, seats in made]
+                pings = asyncio.create_task(pinger(cl))
                 await connect_all(cl)
                 after_rss = rss_kib(server.proc.pid)
                 s0 = get(server.base, "/api/stats")
                 c0 = cpu_seconds(server.proc.pid)
                 q0 = waited_seconds(server.proc.pid)
+                m0 = os.times()
                 w0 = time.monotonic()
+                spy = profiler(server.proc.pid, seconds, profile) if profile else None
                 tally = await play(cl, seconds)
+                if spy is not None:
+                    spy.wait(30)
                 wall = time.monotonic() - w0
                 s1 = get(server.base, "/api/stats")
                 c1 = cpu_seconds(server.proc.pid)
                 q1 = waited_seconds(server.proc.pid)
+                m1 = os.times()
+                pings.cancel()
                 await close_all(cl)
-                return tally, after_rss, s0, s1, (c1 - c0) / wall, (q1 - q0) / wall
+                mine = (m1.user + m1.system) - (m0.user + m0.system)
+                return (tally, after_rss, s0, s1, c1 - c0, q1 - q0, wall, mine)
 
-            tally, after_rss, s0, s1, cpu, queued = asyncio.run(run())
+            load0 = os.getloadavg()
+            tally, after_rss, s0, s1, cpu_s, queued_s, wall, mine = asyncio.run(run())
+            load1 = os.getloadavg()
         finally:
             server.stop()
     n = max(1, s1["actions"] - s0["actions"])
     split = {k: 1000 * (s1[k] - s0[k]) / n for k in ("apply", "store", "send")}
     return {"tally": tally, "mem_kib": (after_rss - before_rss) / (rooms * SEATS),
-            "cpu": cpu, "queued": queued, "split": split, "actions": n,
-            "rate": n / (seconds + 3.0)}
+            "cpu": cpu_s / wall, "queued": queued_s / wall, "split": split, "actions": n,
+            "rate": n / wall, "cpu_ms": 1000 * cpu_s / n, "wait_ms": 1000 * queued_s / n,
+            "client_ms": 1000 * mine / n,
+            "stored": (s1.get("stored", 0) - s0.get("stored", 0)) / n,
+            "ev_bytes": tally.event_bytes / max(1, tally.events),
+            "load": (load0[0], load1[0])}
 
 
 def scenario_redis(rooms, seconds, kill_after, core_clients):
@@ -530,6 +590,7 @@ def scenario_redis(rooms, seconds, kill_after, core_clients):
                 if core_clients is not None:
                     os.sched_setaffinity(0, {core_clients})
                 cl = [Room(code, seats) for code, seats in made]
+                pings = asyncio.create_task(pinger(cl))
                 await connect_all(cl)
                 tally = await play(cl, seconds)
                 victim = servers[0]
@@ -540,6 +601,7 @@ def scenario_redis(rooms, seconds, kill_after, core_clients):
 
                 after = await play(cl, kill_after + 15, warm=0.0, kill=(kill_after, kill),
                                    bases=survivors)
+                pings.cancel()
                 await close_all(cl)
                 return tally, after
 
@@ -563,6 +625,8 @@ def main(argv=None):
     p.add_argument("--runs", type=int, default=1, help="runs per scenario (medians printed)")
     p.add_argument("--only", nargs="*", default=["small", "large", "redis"],
                    choices=["small", "large", "redis"])
+    p.add_argument("--profile", metavar="FILE", help="py-spy samples the server of the last "
+                   "single-process run into FILE (collapsed stacks)")
     a = p.parse_args(argv)
     limit = raise_file_limit()
     if limit < a.large * SEATS * 2 + 100 and "large" in a.only:
@@ -572,6 +636,7 @@ def main(argv=None):
     server_core, client_core = (0, 1) if cores >= 2 else (None, None)
     rows = []
     notes = []
+    loads = []  # the 1-minute load average at the start and end of each run
 
     def median(runs, f):
         return statistics.median(f(r) for r in runs)
@@ -587,13 +652,16 @@ def main(argv=None):
                     runs.append(scenario_redis(a.small, a.seconds, 5, client_core))
                 else:
                     rooms = a.small if name == "small" else a.large
-                    runs.append(scenario_single(rooms, a.seconds, server_core, client_core))
+                    runs.append(scenario_single(rooms, a.seconds, server_core, client_core,
+                                                a.profile))
             except Exception as e:  # one scenario's failure is reported, the others run
                 notes.append("%s: a run failed: %r" % (name, e))
             if runs:
-                print("%s run %d: p50 %.1f ms, p99 %.1f ms" % (
+                print("%s run %d: p50 %.1f ms, p99 %.1f ms%s" % (
                     name, len(runs), pct(runs[-1]["tally"].latency, 50),
-                    pct(runs[-1]["tally"].latency, 99)), flush=True)
+                    pct(runs[-1]["tally"].latency, 99),
+                    ", server CPU %.3f ms an action" % runs[-1]["cpu_ms"]
+                    if "cpu_ms" in runs[-1] else ""), flush=True)
         if not runs:
             continue
         rooms = a.large if name == "large" else a.small
@@ -605,6 +673,9 @@ def main(argv=None):
         row = {"scenario": name, "rooms": rooms, "conns": rooms * SEATS, "p50": lat50,
                "p99": lat99, "rec99": rec99, "samples": samples, "bad": bad}
         if name != "redis":
+            for key in ("cpu_ms", "wait_ms", "client_ms", "stored", "ev_bytes"):
+                row[key] = median(runs, lambda r, key=key: r[key])
+            loads.extend(x for r in runs for x in r["load"])
             row["mem"] = median(runs, lambda r: r["mem_kib"])
             row["cpu"] = median(runs, lambda r: r["cpu"])
             row["queued"] = median(runs, lambda r: r["queued"])
@@ -614,30 +685,41 @@ def main(argv=None):
             notes.append("%s: %.0f actions/s carried out; the server ran %.0f%% of the time "
                          "and waited for its core %.0f%% of the time (other programs had "
                          "it); per action %.2f ms engine and messages, %.2f ms SQLite, "
-                         "%.2f ms handing to the sockets" % (
+                         "%.2f ms handing to the sockets; %.0f bytes an event message, "
+                         "%.0f bytes stored an action; the clients took %.3f ms of CPU "
+                         "an action" % (
                              name, row["rate"], 100 * row["cpu"], 100 * row["queued"],
-                             split["apply"], split["store"], split["send"]))
+                             split["apply"], split["store"], split["send"], row["ev_bytes"],
+                             row["stored"], row["client_ms"]))
         else:
             row["takeover"] = median(runs, lambda r: r["takeover"])
         rows.append(row)
 
     print()
-    print("| scenario | rooms | connections | action to every seat p50 | p99 | reconnect to "
-          "caught up p99 | memory per connection | take-over after kill -9 | samples |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| scenario | rooms | connections | server CPU per action | wait for the core "
+          "per action | action to every seat p50 | p99 | reconnect to caught up p99 | "
+          "memory per connection | take-over after kill -9 | samples |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         label = {"small": "one process, one core", "large": "one process, one core",
                  "redis": "two processes + Redis"}[r["scenario"]]
-        print("| %s | %d | %d | %.1f ms | %.1f ms | %.0f ms | %s | %s | %d%s |" % (
-            label, r["rooms"], r["conns"], r["p50"], r["p99"], r["rec99"],
+        print("| %s | %d | %d | %s | %s | %.1f ms | %.1f ms | %.0f ms | %s | %s | %d%s |" % (
+            label, r["rooms"], r["conns"],
+            "%.3f ms" % r["cpu_ms"] if "cpu_ms" in r else "-",
+            "%.3f ms" % r["wait_ms"] if "wait_ms" in r else "-",
+            r["p50"], r["p99"], r["rec99"],
             "%.1f KiB" % r["mem"] if "mem" in r else "-",
             "%.1f s" % r["takeover"] if "takeover" in r else "-", r["samples"],
             " (%d refused or late)" % r["bad"] if r["bad"] else ""))
+    if loads:
+        notes.append("the machine's 1-minute load average during the runs: %.2f to %.2f on "
+                     "%d cores" % (min(loads), max(loads), os.cpu_count() or 0))
     for note in notes:
         print("- " + note)
     print("(%d run(s) per scenario, medians; %.0f s measured each; load average at the end "
-          "%.1f on %d cores; python -m tools.serve_bench)" % (
-              a.runs, a.seconds, os.getloadavg()[0], os.cpu_count() or 0))
+          "%.2f %.2f %.2f on %d cores; python -m tools.serve_bench %s)" % (
+              a.runs, a.seconds, *os.getloadavg(), os.cpu_count() or 0,
+              " ".join(argv if argv is not None else sys.argv[1:])))
     return 0
 
 

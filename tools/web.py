@@ -12,7 +12,7 @@ but the Master's, which go in master.bin (fetched after the title: only a
 Master seat reads them). host.js writes the bundles into the port's memory
 file system. Beside them: the rules pages, icons and manifest
 (tools/web_assets.py), sw.js with the list of files it keeps offline, and
-a .gz of each file.
+a .gz of each file and a .br where Brotli is smaller (`compress`).
 
 `serve` (`make web-serve`) serves that folder on http://127.0.0.1:PORT/.
 """
@@ -39,7 +39,8 @@ PACKAGE = WEB / "node_modules" / "@micropython" / "micropython-webassembly-pyscr
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
 PAGE_FILES = ("index.html", "host.js", "storage.js", "online.js", "qr.js")
 LAZY_TABLES = "master-"  # the Master's tables: in master.bin, fetched after the title
-# Served gzipped (a .gz beside each; `serve` and most static hosts send it)
+# Served compressed (a .gz beside each, a .br where smaller: the room server
+# sends the smallest the browser takes; `serve` and most static hosts the .gz)
 GZIP = (".html", ".js", ".mjs", ".wasm", ".bin", ".webmanifest")
 MAGIC = b"ZTWB"
 # The .mpy version the pinned port loads (sys.implementation._mpy & 0xFF is 6,
@@ -152,18 +153,35 @@ def build(out, use_mpy=True):
     # with {"rooms": true} (server/app.py): the page then offers online play.
     (out / "online.json").write_text('{"rooms": false}\n', encoding="utf-8")
     write_worker(out)
-    for p in sorted(out.iterdir()):
-        if p.suffix in GZIP:
-            (out / (p.name + ".gz")).write_bytes(gzip.compress(p.read_bytes(), 9, mtime=0))
+    compress(out)
     kind = "mpy" if modules[0][0].endswith(".mpy") else "py"
     return "%s: %d modules (.%s) and tables in game.bin (%d KB), the Master's in master.bin " \
         "(%d KB)" % (out, len(modules), kind, len(bundle) // 1024, len(lazy) // 1024)
 
 
+def compress(out):
+    """Write beside each file with a GZIP suffix in folder `out` its .gz
+    and, where Brotli makes it smaller than both, its .br (the room server
+    sends the smallest one the browser takes; a static host most often
+    the .gz). Brotli at its best (quality 11): written once, sent often."""
+    import brotli
+
+    for p in sorted(Path(out).iterdir()):
+        if p.suffix not in GZIP or not p.is_file():
+            continue
+        data = p.read_bytes()
+        gz = gzip.compress(data, 9, mtime=0)
+        (p.parent / (p.name + ".gz")).write_bytes(gz)
+        br = brotli.compress(data, quality=11)
+        if len(br) < min(len(gz), len(data)):
+            (p.parent / (p.name + ".br")).write_bytes(br)
+
+
 def write_worker(out):
     """sw.js from web/sw.js: the files it keeps for offline use, and a cache
     name that changes with any of them (a new build replaces the old cache)."""
-    names = sorted(p.name for p in out.iterdir() if p.is_file() and not p.name.endswith(".gz"))
+    names = sorted(p.name for p in out.iterdir()
+                   if p.is_file() and not p.name.endswith((".gz", ".br")))
     digest = hashlib.sha256()
     for name in names:
         digest.update(name.encode() + b"\0" + (out / name).read_bytes())
