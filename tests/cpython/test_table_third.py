@@ -454,6 +454,48 @@ def test_thumby_pad_keeps_the_new_total_whole(tmp_path, lang):
     assert sim.app.top().status(sim.app) == message
 
 
+def _glyph_rows(sim, ch):
+    """`ch` in the screen's font as rows of '#' and '.' (its height, its width)."""
+    from tests.both.test_font import Grid
+
+    f = sim.app.ui.font
+    grid = Grid(f.width(ch), f.height)
+    f.draw(grid, ch, 0, 0, 1)
+    return ["".join("#" if grid.pixel(x, y) else "." for x in range(grid.width))
+            for y in range(grid.height)]
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_arrows_on_the_hint_line_read_as_arrows(tmp_path, board):
+    """Issue 34 point 5: on the Thumby's font ↑ read as "t" and ↓ as "‡"
+    (a one-pixel stem with a bar). On the play screen's hint ("↑würfeln
+    ↓sichern") each arrow is drawn as such: a head of three rows that
+    widens from the tip, the stem in the middle, nothing like the letters."""
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 5, 2, 3, 4, 4])
+    press(sim, "A")  # a roll: the keep hint names ↑ and ↓
+    small = "" if sim.app.big else "_small"
+    hint = sim.app.t("keep_hint" + small)
+    assert hint.startswith("↑")
+    ui = sim.app.ui
+    y = sim.app.height - ui.font.height
+    rows = sim.rows()[y:]
+    up = _glyph_rows(sim, "↑")
+    x = ui.width(hint[:hint.index("↓")]) + 1  # the ↓ after the first word
+    down = _glyph_rows(sim, "↓")
+    assert [r[:len(up[0])] for r in rows] == up  # drawn at the hint's start
+    assert [r[x:x + len(down[0])] for r in rows] == down
+    n = ui.font.height - 1  # the rows with ink (the last is for descenders)
+    for glyph, tip, head in ((up, 0, 2), (down, n - 1, n - 3)):
+        mid = len(glyph[0]) // 2
+        assert glyph[tip] == "." * mid + "#" + "." * mid  # the tip
+        assert glyph[head] == "#" + "." * (mid - 1) + "#" + "." * (mid - 1) + "#"  # the barbs
+        assert all(r[mid] == "#" for r in glyph[:n])  # the stem, tip to end
+        assert glyph[n] == "." * len(glyph[0])
+    for letter in ("t", "f", "+", "1", "I"):  # nothing like a letter (or a dagger)
+        assert up != _glyph_rows(sim, letter) and down != _glyph_rows(sim, letter)
+    assert up == down[:n][::-1] + down[n:]  # one arrow, turned
+
+
 # ------------------------------------------------------------ 8. the lesson's intro
 
 
