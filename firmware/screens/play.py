@@ -33,7 +33,6 @@ from firmware.tips import Tips
 ROLL_ANIM_MS = (600, 360, 150)  # per speed setting: slow, normal, fast
 ANIM_FRAME_MS = 60
 BOT_PACE_MS = (1100, 650, 250)  # per speed setting: slow, normal, fast
-BUSY_W = 10  # App.busy's mark (9 px) and a pixel of space
 NAME_LEAST = "Ab…2"  # the header keeps room for at least this much of a name
 MESSAGE_EVENTS = ("hot", "penalty", "final", "playoff", "join", "leave")
 
@@ -498,7 +497,7 @@ class Play(Screen):
         standing = race(game)
         # a farkle's points are gone: the header's turn says +0 (the status line what was lost)
         points = 0 if game.phase == "farkle" else game.turn_total
-        key = (seat.name, seat.score, seat.turns, points, len(game.seats), seat.is_bot, standing)
+        key = (seat.name, seat.score, seat.turns, points, len(game.seats), standing)
         kept = self._head
         if kept is None:
             kept = self._head = Kept()
@@ -508,9 +507,7 @@ class Play(Screen):
         ui = app.ui
         turn = "+%d" % points
         turn_w = ui.width(turn)
-        # A computer's turn leaves the top right corner to App.busy's mark
-        # (a press hurries it): the mark must not cover the turn's points.
-        right = ui.w - (BUSY_W if seat.is_bot else 0)
+        right = ui.w  # (App.busy's mark goes to the bottom right, on the hint line)
         room = right - turn_w - 4
         if len(game.seats) == 1:
             head = app.t("solo_head") % (seat.turns + 1, seat.score)

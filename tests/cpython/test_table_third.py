@@ -454,6 +454,49 @@ def test_thumby_pad_keeps_the_new_total_whole(tmp_path, lang):
     assert sim.app.top().status(sim.app) == message
 
 
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_busy_mark_leaves_the_turn_points_alone(tmp_path, board):
+    """The hourglass a press puts on the panel before slow work (a save, a
+    computer's step) sits on the key hint's line at the bottom right, not
+    over the header's turn points; a computer's header keeps the whole
+    width for them (issue 34 point 10)."""
+    sim, game = _sim(tmp_path, board, preset("zehntausend"),
+                     [1, 5, 2, 3, 4, 4] + [1, 3, 4, 6] + [5, 2, 3, 4, 6, 6] + [2] * 6,
+                     names=("Anna", ("Profi 2", "profi")), scores=(500, 900))
+    shown = []
+    sim.app.show_now = lambda: shown.append(sim.rows())
+    press(sim, "A")  # Anna rolls
+    assert game.phase == "keep"
+    size = sim.app.ui.font.height + 1  # the mark: 9 px, 7 on 72x40
+    w, h = sim.app.width, sim.app.height
+    checked = 0
+    for key in ("UP", "UP"):  # picks 1 and 5 and asks, then rolls: the mark first
+        before = sim.rows()
+        del shown[:]
+        press(sim, key)
+        busy = [frame for frame in shown if frame[h - 1][w - size:] == "#" * size]
+        for frame in busy:
+            header = sim.app.ui.line - 1
+            assert frame[:header] == before[:header]  # "+150" and the name untouched
+            assert frame[h - size][w - size:] == "#" * size  # the box's top edge
+            assert frame[h - size + 2][w - size:w - size + 3] == "#.#"  # the glass inside
+            checked += 1
+    assert checked  # the roll on was worked on with the mark on the panel
+    assert game.turn_total == 150 and game.current == 0
+    press(sim, "DOWN", "DOWN")  # Anna banks 250 (the 1 of [1, 3, 4, 6]): the Profi's turn
+    assert game.seats[0].score == 750 and game.current == 1
+    sim.keys("WAIT:800")
+    assert sim.state()["screen"] == "play" and game.roll
+    ui = sim.app.ui
+    _left, turn, turn_x = sim.app.top()._header(sim.app, game.seat())
+    assert turn_x + ui.width(turn) == w  # the turn's points at the right edge
+    before = sim.rows()
+    del shown[:]
+    press(sim, "A")  # a press hurries the computer: the mark, bottom right
+    busy = [frame for frame in shown if frame[h - 1][w - size:] == "#" * size]
+    assert busy and all(frame[:ui.line - 1] == before[:ui.line - 1] for frame in busy)
+
+
 def _glyph_rows(sim, ch):
     """`ch` in the screen's font as rows of '#' and '.' (its height, its width)."""
     from tests.both.test_font import Grid
