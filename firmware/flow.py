@@ -27,7 +27,9 @@ def resume_game(app):
     except (NoSave, SaveDamaged) as e:
         _cannot_load(app, e)
         return
-    app.push(Play(app, game))
+    play = Play(app, game)
+    play.restore_picks(app)
+    app.push(play)
     if note:  # an older copy: the last decision is lost
         _older_copy(app)
 

@@ -497,6 +497,37 @@ def test_the_busy_mark_leaves_the_turn_points_alone(tmp_path, board):
     assert busy and all(frame[:ui.line - 1] == before[:ui.line - 1] for frame in busy)
 
 
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_picks_and_the_cursor_come_back_after_power_off(tmp_path, board):
+    """Issue 34 point 10: after power-off the roll came back but not the
+    dice picked nor the cursor. They are saved once they rest a second;
+    Continue on the next power-on shows them as they were."""
+    from tests.cpython.test_power_cut import continue_game
+
+    sim, game = _sim(tmp_path, board, preset("zehntausend"),
+                     [2, 1, 5, 3, 1, 6] + [2, 3, 4] + [4, 4, 6, 2, 3, 3])
+    press(sim, "A")  # the roll; the cursor on the first 1
+    press(sim, "RIGHT", "A", "RIGHT", "RIGHT", "A")  # the 5 and the second 1 picked
+    before = sim.state()
+    assert before["selected"] == [1, 5] and before["cursor"] == 4
+    sim.keys("WAIT:1500")  # resting: saved
+    folder = str(tmp_path / board / "de")
+    again = Sim(board, folder, seed=2)  # power on again
+    continue_game(again)
+    state = again.state()
+    assert state["screen"] == "play" and state["roll"] == before["roll"]
+    assert state["selected"] == [1, 5] and state["cursor"] == 4
+    press(again, "UP", "UP")  # they count: 150 on the table, four dice rolled
+    game2 = again.app.top().game
+    assert game2.turn_total == 150 and len(game2.roll) == 4
+    # the saved picks are the older roll's: they never land on the new one
+    again.keys("WAIT:1500")
+    third = Sim(board, folder, seed=3)
+    continue_game(third)
+    assert third.state()["roll"] == list(game2.roll)
+    assert third.state()["selected"] == []
+
+
 def _glyph_rows(sim, ch):
     """`ch` in the screen's font as rows of '#' and '.' (its height, its width)."""
     from tests.both.test_font import Grid
