@@ -656,3 +656,35 @@ def test_the_solve_bar_never_runs_back_and_tells_the_time_left(tmp_path, board, 
                 told = told or sim.app.t("solving_left") % (state["percent"], left) in drawn(sim)
     assert percents == sorted(percents) and percents[-1] >= 90  # never back (was 46% -> 9%)
     assert told and lefts and lefts[-1] < max(lefts)  # counts down
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_solve_comes_at_los_as_the_form_says(tmp_path, board):
+    """The form says "Los: ~Ns rechnen": pressing it solves the plan then,
+    with the bar, before the person plays; the computer's first turn
+    waits for nothing (the wait came there, a turn later)."""
+    from tests.cpython.test_rules_editor import _open_editor, _set, _to_row
+
+    sim = Sim(board, str(tmp_path), seed=1)
+    _open_editor(sim)  # a person and a Profi, the person first
+    _set(sim, "three_pairs", 1000)  # custom scoring: no plan shipped
+    _to_row(sim, "use")
+    press(sim, "A")
+    form = sim.app.top()
+    assert [kind for _, kind in form.seats] == ["", "profi"]
+    press(sim, "DOWN", *["LEFT"] * 7)  # target 3000 (a shorter solve)
+    assert form.target == 3000
+    press(sim, "UP", "UP")  # the start row, the way round
+    label = form.labels(sim.app)[form.index]
+    assert label.startswith(sim.app.t("start_solve").split("%")[0])
+    press(sim, "A")
+    assert sim.state()["screen"] == "solving"  # at once, not after the person's turn
+    for _ in range(3000):
+        if sim.state()["screen"] != "solving":
+            break
+        sim.step(20)
+    assert sim.state()["screen"] == "handover" and sim.state()["next"] == form.seats[0][0]
+    play = sim.app.find("play")
+    assert not play.players.needs_solving("profi")
+    press(sim, "A")  # the person rolls
+    assert play.game.phase in ("keep", "farkle") and sim.state()["screen"] == "play"
