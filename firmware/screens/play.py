@@ -451,7 +451,8 @@ class Play(Screen):
         if self.person_to_move():
             return self._hand_over_due(app) or self.tips.tick(app, self, now)
         kind = game.seat().kind
-        if self.players.needs_solving(kind):  # custom rules: work the plan out first
+        if self.players.needs_solving(kind) and not self._plan_after_trim(app, kind):
+            # custom rules: work the plan out first
             from firmware.screens.solving import Solving
 
             app.push(Solving(self.players))
@@ -467,6 +468,15 @@ class Play(Screen):
         # no press reaches the play screen before the hand-over shows.
         self._hand_over_due(app)
         return True
+
+    def _plan_after_trim(self, app, kind):
+        """True when the plan `kind` needs loads once the modules no screen
+        needs and the garbage have gone: a stored plan that found no block
+        for its largest table on a cut-up heap (Computers.stored_plan
+        counts that as none) is not solved again."""
+        app.trim()
+        gc.collect()
+        return not self.players.needs_solving(kind)
 
     def _hand_over_due(self, app):
         """Show the hand-over when a person's turn begins; True when shown."""
