@@ -21,8 +21,11 @@ from engine.turnplan import UNIT, TurnPlan, expected, reach_size, roll_sums
 MAX_TOP = 2000  # turn totals considered: up to 100000 points (2000 * 50)
 ROLLS_PER_STEP = 8  # a solver step groups this many rolls (under 70 ms on the emulated Pico)
 # The block PlanSolver keeps for the largest roll table while its rolls are
-# grouped (six dice: 2.4 to 2.6 KB for the presets). See RollGrouping.
-ROOM = 3072
+# grouped (six dice: 2.4 to 2.6 KB for the presets), and for the sorted list
+# of its groups that `table` makes after it (a pointer per group: about
+# 0.5 KB on the chip, 1 KB on a 64-bit port; 3 KB left the chip a few bytes
+# to spare and the 64-bit port none). See RollGrouping.
+ROOM = 4096
 
 
 def roll_table(n, rules):

@@ -297,20 +297,25 @@ class App:
             self.dirty = True
 
     def busy(self):
-        """Put a "working" mark (an hourglass in the top right corner) on the
-        screen as it is and show it now, before slow work that will change
-        the screen; see `flush`."""
+        """Put a "working" mark (an hourglass) in the bottom right corner
+        of the screen as it is and show it now, before slow work that will
+        change the screen; see `flush`. The corner is the key hint's line,
+        which says nothing while the press is being worked on; the top
+        right holds the play screen's turn points (issue 34)."""
         if self.show_now is None:
             return
         c = self.canvas
-        x = self.width - 9
-        c.fill_rect(x, 0, 9, 9, 0)
-        c.rect(x, 0, 9, 9, 1)
-        c.hline(x + 2, 2, 5, 1)
-        c.hline(x + 3, 3, 3, 1)
-        c.pixel(x + 4, 4, 1)
-        c.hline(x + 3, 5, 3, 1)
-        c.hline(x + 2, 6, 5, 1)
+        s = self.ui.font.height + 1  # the hint line and the row above it: 9 px, 7 on 72x40
+        x = self.width - s
+        y = self.height - s
+        c.fill_rect(x, y, s, s, 0)
+        c.rect(x, y, s, s, 1)
+        m = s >> 1  # the middle row and column
+        for d in range(m - 1):  # the glass narrows to the middle, then widens
+            w = s - 4 - 2 * d
+            c.hline(x + 2 + d, y + 2 + d, w, 1)
+            c.hline(x + 2 + d, y + s - 3 - d, w, 1)
+        c.pixel(x + m, y + m, 1)
         self.show_now()
         self.dirty = True
 

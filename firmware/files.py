@@ -32,6 +32,8 @@ TIPS = "tips"  # tips per seat (firmware.tips_store)
 KIND_TIPS = 0x4C  # "L" (learn)
 TABLE = "table"  # the last table of the new-game form (firmware.session)
 KIND_TABLE = 0x4B  # "K"
+PICKS = "picks"  # the dice picked on the table and the cursor (firmware.screens.play)
+KIND_PICKS = 0x4D  # "M" (marks)
 # (a plan cached on the device is engine.turnplan's own kind "X")
 
 # tables: in /tables (shipped) or /data (a plan solved on the device)

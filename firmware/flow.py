@@ -27,7 +27,9 @@ def resume_game(app):
     except (NoSave, SaveDamaged) as e:
         _cannot_load(app, e)
         return
-    app.push(Play(app, game))
+    play = Play(app, game)
+    play.restore_picks(app)
+    app.push(play)
     if note:  # an older copy: the last decision is lost
         _older_copy(app)
 
@@ -52,7 +54,20 @@ def start_game(app, choice, rules, seats, tips, remember=True):
     game = Game(rules, [(name, kind) for name, kind in seats], app.dice)
     start_tips(session, game, [not kind and name in tips for name, kind in seats])
     session.save_game(game)  # after the tips file: the game's key is in it
-    app.home(Play(app, game))
+    play = Play(app, game)
+    app.home(play)
+    # The form says "Los: ~62s rechnen": the Expert's plan a computer needs
+    # and nobody has is worked out now, not at that computer's first turn
+    # (issue 34 point 4). The solving screen returns to this game.
+    from engine.levels import PLAN, needs
+
+    if any(kind and needs(kind, PLAN) for _, kind in seats):
+        from firmware.players import plan_known
+
+        if not plan_known(rules, (app.tables, session.store.fs)):
+            from firmware.screens.solving import Solving
+
+            app.push(Solving(play.players))
 
 
 def start_lesson(app, rules):

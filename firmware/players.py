@@ -26,6 +26,19 @@ def plan_file(rules):
     return PLAN_FILE % rules.plan_rules().fingerprint()
 
 
+def plan_known(rules, sources):
+    """True when the Expert's plan for `rules` is shipped or cached in one
+    of `sources` (the tables, the store's files), found without reading
+    it: the new-game form tells the wait, the game's start solves it
+    (firmware.flow.start_game)."""
+    name = plan_file(rules)
+    for source in sources:
+        exists = getattr(source, "exists", None)
+        if exists is not None and exists(name):
+            return True
+    return False
+
+
 class Computers:
     """The computer players of one rule set: a bot per level, made once,
     and the Expert's plan they share; `tables` and `store_fs` are readers

@@ -14,11 +14,13 @@ from firmware.files import (
     KIND_GAME,
     KIND_NAMES,
     KIND_PAD,
+    KIND_PICKS,
     KIND_RULESETS,
     KIND_SETTINGS,
     KIND_TABLE,
     NAMES,
     PAD,
+    PICKS,
     RULESETS,
     SETTINGS,
     TABLE,
@@ -84,11 +86,28 @@ class Session:
         return None
 
     def clear_game(self):
-        """Forget the saved game (it is over)."""
+        """Forget the saved game (it is over), and the picks on its table."""
         try:
             self.store.clear(GAME)  # .bak first: a power cut never revives it
+            self.store.clear(PICKS)
         except SaveFailed:
             pass
+
+    def save_picks(self, value):
+        """Keep what a person has picked on the table (firmware.screens.play:
+        not a decision, so not in the game save); a failed write only
+        loses the picks."""
+        try:
+            self.store.save(PICKS, KIND_PICKS, value)
+        except SaveFailed:
+            pass
+
+    def load_picks(self):
+        """The value of the last `save_picks`, or None."""
+        try:
+            return self.store.load(PICKS, KIND_PICKS)[0]
+        except (NoSave, SaveDamaged):
+            return None
 
     # ------------------------------------------------------------ score pad
 

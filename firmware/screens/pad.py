@@ -340,7 +340,11 @@ class PadOverview(Screen):
         pad = self.screen.pad
         ui.title(canvas, self.heading(app))
         f, step, rows, n = self._rows(app)
-        width = ui.w // 2 - 2 if app.big else ui.w - 4
+        aw = f.width("↓")  # the scroll marks' column, right of the numbers
+        if app.big:  # the standings' half, narrower by that column when it scrolls
+            width = ui.w // 2 - 2 - (aw + 1 if self.first > 0 or self.first + rows < n else 0)
+        else:
+            width = ui.w - 2 - aw
         cells = table_cells()
         order = pad_marks(pad)
         y = ui.line + 2

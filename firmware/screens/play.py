@@ -16,7 +16,10 @@ B opens the standings (the way back to the main menu at an all-computer
 table); any other button hurries it.
 
 Every decision is applied to the engine and saved before the new dice are
-drawn; the short roll animation is decoration only.
+drawn; the short roll animation is decoration only. The dice a person has
+picked and the cursor are no decision: they are saved on their own
+(Session.save_picks) once they have rested PICKS_REST_MS, and Continue
+after a power-off brings them back with the roll (issue 34).
 """
 
 import gc
@@ -33,9 +36,9 @@ from firmware.tips import Tips
 ROLL_ANIM_MS = (600, 360, 150)  # per speed setting: slow, normal, fast
 ANIM_FRAME_MS = 60
 BOT_PACE_MS = (1100, 650, 250)  # per speed setting: slow, normal, fast
-BUSY_W = 10  # App.busy's mark (9 px) and a pixel of space
 NAME_LEAST = "Ab…2"  # the header keeps room for at least this much of a name
 MESSAGE_EVENTS = ("hot", "penalty", "final", "playoff", "join", "leave")
+PICKS_REST_MS = 1000  # picks unchanged this long are saved: one write for a burst of presses
 
 
 class Play(Screen):
@@ -64,11 +67,14 @@ class Play(Screen):
         self.asking = None  # ROLL or BANK: the question on screen; the same key again does it
         self.asked_total = 0  # the turn total the question is about
         self.tips = Tips(app, game, self.players)  # firmware/tips.py: per person, off by default
+        self.picks_due = Due()  # the picks' save (see the module docstring)
+        self.picks_saved = None  # what was saved last (or restored)
         self._reset_selection()
 
     # ------------------------------------------------------------ helpers
 
     def _reset_selection(self):
+        self.picks_due.clear()  # a new roll: nothing of the old one to save
         roll = self.game.roll
         self.sel = [False] * len(roll)
         self.cursor = 0
@@ -77,6 +83,37 @@ class Play(Screen):
             if d in (1, 5):
                 self.cursor = i
                 break
+
+    def _picks_key(self):
+        """What the picks belong to: the seat, its turn and the dice."""
+        game = self.game
+        return [game.current, game.turn_total, list(game.roll), list(game.aside),
+                [s.score for s in game.seats]]
+
+    def _save_picks(self, app):
+        """Save the picks and the cursor of a person's roll (when changed)."""
+        if self.game.phase != "keep" or not self.person_to_move():
+            return
+        bits = 0
+        for i, on in enumerate(self.sel):
+            if on:
+                bits |= 1 << i
+        value = [self._picks_key(), bits, self.cursor]
+        if value != self.picks_saved:
+            app.session.save_picks(value)
+            self.picks_saved = value
+
+    def restore_picks(self, app):
+        """After Continue: the picks and the cursor saved for this very
+        roll (anything else in the file is an older table's, left alone)."""
+        value = app.session.load_picks()
+        n = len(self.game.roll)
+        if (self.game.phase == "keep" and isinstance(value, list) and len(value) == 3
+                and value[0] == self._picks_key() and isinstance(value[1], int)
+                and isinstance(value[2], int) and 0 <= value[2] < n):
+            self.sel = [bool(value[1] >> i & 1) for i in range(n)]
+            self.cursor = value[2]
+            self.picks_saved = value
 
     def selected(self):
         """The selected dice, sorted."""
@@ -344,6 +381,7 @@ class Play(Screen):
                 self.asking = None  # "nein"
             elif phase == "keep" and any(self.sel):
                 self.sel = [False] * len(self.sel)
+                self.picks_due.set(app.now, PICKS_REST_MS)
             else:
                 self._standings(app)
         elif key in (buttons.UP, buttons.DOWN) and phase in ("keep", "decide"):
@@ -358,6 +396,7 @@ class Play(Screen):
                     self.msg = self._reason_text(app, bad, reason)
             else:
                 self.cursor = (self.cursor + (1 if key == buttons.RIGHT else -1)) % n
+            self.picks_due.set(app.now, PICKS_REST_MS)
         elif key == buttons.A and phase in ("start", "farkle"):
             self._apply(app, [ROLL if phase == "start" else PASS])
         elif key == buttons.UP and phase == "start" and TAKE in game.legal_actions():
@@ -383,6 +422,9 @@ class Play(Screen):
     def tick(self, app, now):
         """Animation frames, computer turns, hand-overs, the end."""
         game = self.game
+        if self.picks_due.reached(now):
+            self.picks_due.clear()
+            self._save_picks(app)
         if self.anim.armed:
             if self.anim.reached(now):
                 self.anim.clear()
@@ -409,7 +451,8 @@ class Play(Screen):
         if self.person_to_move():
             return self._hand_over_due(app) or self.tips.tick(app, self, now)
         kind = game.seat().kind
-        if self.players.needs_solving(kind):  # custom rules: work the plan out first
+        if self.players.needs_solving(kind) and not self._plan_after_trim(app, kind):
+            # custom rules: work the plan out first
             from firmware.screens.solving import Solving
 
             app.push(Solving(self.players))
@@ -425,6 +468,15 @@ class Play(Screen):
         # no press reaches the play screen before the hand-over shows.
         self._hand_over_due(app)
         return True
+
+    def _plan_after_trim(self, app, kind):
+        """True when the plan `kind` needs loads once the modules no screen
+        needs and the garbage have gone: a stored plan that found no block
+        for its largest table on a cut-up heap (Computers.stored_plan
+        counts that as none) is not solved again."""
+        app.trim()
+        gc.collect()
+        return not self.players.needs_solving(kind)
 
     def _hand_over_due(self, app):
         """Show the hand-over when a person's turn begins; True when shown."""
@@ -498,7 +550,7 @@ class Play(Screen):
         standing = race(game)
         # a farkle's points are gone: the header's turn says +0 (the status line what was lost)
         points = 0 if game.phase == "farkle" else game.turn_total
-        key = (seat.name, seat.score, seat.turns, points, len(game.seats), seat.is_bot, standing)
+        key = (seat.name, seat.score, seat.turns, points, len(game.seats), standing)
         kept = self._head
         if kept is None:
             kept = self._head = Kept()
@@ -508,9 +560,7 @@ class Play(Screen):
         ui = app.ui
         turn = "+%d" % points
         turn_w = ui.width(turn)
-        # A computer's turn leaves the top right corner to App.busy's mark
-        # (a press hurries it): the mark must not cover the turn's points.
-        right = ui.w - (BUSY_W if seat.is_bot else 0)
+        right = ui.w  # (App.busy's mark goes to the bottom right, on the hint line)
         room = right - turn_w - 4
         if len(game.seats) == 1:
             head = app.t("solo_head") % (seat.turns + 1, seat.score)

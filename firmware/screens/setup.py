@@ -3,7 +3,7 @@
 from engine.game import MAX_SEATS
 from engine.levels import LEVELS, PLAN, needs
 from engine.rules import PRESETS, TARGETS, TOP_GUESS, preset
-from firmware.players import computer_name, plan_file
+from firmware.players import computer_name, plan_known
 from firmware.screen import Menu
 from firmware.screens.names import default_name
 
@@ -27,19 +27,6 @@ def solve_seconds(rules, pace):
         steps += (count + 7) // 8
     steps += TOP_GUESS.get(rules.dice, TOP_GUESS[6]) + 1 + min(rules.target, 20000) // 50 + 20
     return (steps * (pace or SOLVE_PACE) + 99999) // 100000
-
-
-def plan_known(rules, sources):
-    """True when the Expert's plan for `rules` is shipped or cached in one
-    of `sources` (the tables, the store's files), found without reading
-    it. (Here and not with the players: only this form asks, and a game
-    does not carry the code.)"""
-    name = plan_file(rules)
-    for source in sources:
-        exists = getattr(source, "exists", None)
-        if exists is not None and exists(name):
-            return True
-    return False
 
 
 class Setup(Menu):

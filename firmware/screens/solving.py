@@ -75,6 +75,9 @@ class Solving(Screen):
                         self._restore_note(app)
                     else:
                         app.pop()
+                        # the game's own step now (a person's hand-over after
+                        # a solve at the start): no frame of the bare table first
+                        app.top().tick(app, now)
                     return True
         except MemoryError:
             if self.retries < RETRIES:

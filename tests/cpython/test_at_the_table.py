@@ -236,28 +236,6 @@ def test_the_hand_over_keeps_the_own_row_in_view(tmp_path, board, drawn):
     assert any("»" in s and s.endswith(" 0") for s in texts), texts  # "6.»Fritz 0"
 
 
-@pytest.mark.parametrize("board", BOARDS)
-def test_a_computer_turn_leaves_the_corner_to_the_busy_mark(tmp_path, board, monkeypatch):
-    from firmware import font
-    from firmware.screens.play import BUSY_W
-
-    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 5, 2, 3, 4, 4] * 6,
-                     names=(("Profi 1", "profi"), "Anna"))
-    log = []
-    orig = font.Font.draw
-
-    def draw(self, canvas, s, x, y, c=1):
-        if y == 0:
-            log.append((s, x + self.width(s)))
-        return orig(self, canvas, s, x, y, c)
-
-    monkeypatch.setattr(font.Font, "draw", draw)
-    assert game.seat().is_bot
-    press(sim, "UP")  # hurry it: the mark shows in the corner
-    turn = [end for s, end in log if s.startswith("+")]
-    assert turn and max(turn) <= sim.app.width - BUSY_W
-
-
 # ------------------------------------------------------------ 1. the race
 
 

@@ -40,13 +40,14 @@ def test_course_plays_a_whole_game_against_the_master(course):
     assert course.presses[end]["screen"] == "winner"
     assert all(p["key"] == "DOWN" and p["screen"] == "play" for p in course.presses
                if p["kind"] == "computer")
-    # Last, custom rules make the Master's plan be solved: waited for by serial.
+    # Last, custom rules make the Master's plan be solved at the start (the
+    # press of "Los"), then the person's hand-over: waited for by serial.
     assert [s["text"] for s in course.steps if s["op"] == "expect"] == ["scr=solving",
-                                                                      "scr=play"]
+                                                                      "scr=handover"]
     solve = course.marks["solve"]
-    assert end < course.marks["solve_game"] < solve == len(course.presses) - 1
+    assert end < solve == course.marks["solve_game"] - 1 == len(course.presses) - 1
     assert course.presses[solve]["after"] == "solving"
-    assert course.screen() == "play"
+    assert course.screen() == "handover"
 
 
 def test_course_keeps_the_simulators_screens(course):
@@ -82,7 +83,7 @@ def test_script_text(course):
     assert presses == ["press %s %d" % (p["key"], cb.HOLD_MS) for p in course.presses]
     assert [x[5:] for x in lines if x.startswith("shot ")] == list(course.shots)
     assert [x for x in lines if x.startswith("expect-serial")] == [
-        "expect-serial scr=solving", "expect-serial scr=play"]
+        "expect-serial scr=solving", "expect-serial scr=handover"]
     for x in lines:
         op = x.split()[0]
         assert op in ("wait", "press", "shot", "expect-serial")

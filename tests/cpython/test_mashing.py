@@ -1,6 +1,14 @@
 """Button mashing: 50000 random presses through the simulator (MASH=N sets
 the presses per seed; 20000 gives the 100000 run of earlier stops).
 
+The issues' soak of many short runs is the same walk on more seeds:
+MASH_RUNS=300 MASH=600 runs seeds 1..300 with 600 presses each (both
+layouts in turn), goes on after a failing run and prints the presses,
+runs, resumes (power cycles onto a title that offers Continue: a game or
+a pad to go back to) and the failures:
+
+    MASH_RUNS=300 MASH=600 .venv/bin/pytest -q -s tests/cpython/test_mashing.py::test_mashing
+
 Each seed starts a fresh handheld at the title screen and presses random
 buttons (A and the arrows most often, some B, now and then a long hold with
 auto-repeat and the long press, a chord of two buttons, a wait that lets the
@@ -35,7 +43,8 @@ from firmware.store import DirFS
 from simulator import host
 from tools.fakes.memfs import MemFS
 
-SEEDS = (1, 2, 3, 4, 5)
+_RUNS = int(__import__("os").environ.get("MASH_RUNS", 0))
+SEEDS = tuple(range(1, _RUNS + 1)) if _RUNS else (1, 2, 3, 4, 5)
 # Per seed: 50000 in total, about 3 minutes of the CI run (100000 took 5.6).
 PRESSES = int(__import__("os").environ.get("MASH", 10000))
 PHASES = ("start", "keep", "decide", "farkle", "over")
@@ -127,6 +136,8 @@ class Masher:
         self.saves_checked = 0
         self.winners = 0
         self.restarts = 0
+        self.resumes = 0  # power cycles onto a title that offers Continue
+        self.presses = 0
 
     def _hold(self, bits, hold_ms, frame_ms):
         """Hold `bits` for `hold_ms` (stepping every `frame_ms`), then release."""
@@ -148,6 +159,7 @@ class Masher:
         r = rng.random()
         key = rng.choices(KEYS, WEIGHTS)[0]
         bit = buttons.BITS[key]
+        self.presses += r >= 0.0915 or r < 0.09
         if r < 0.03:  # a long hold: auto-repeat on arrows, the long press on all
             self._hold(bit, rng.randint(600, 1500), 40)
         elif r < 0.04:  # a chord
@@ -159,6 +171,9 @@ class Masher:
         elif r < 0.0915:  # power cycle: a new handheld on the same flash
             self.sim = self.make(self.fs, self.board, rng.randrange(1 << 30))
             self.restarts += 1
+            app = self.sim.app
+            if app.top().name == "title" and app.top().labels(app)[0] == app.t("continue"):
+                self.resumes += 1
         else:
             self._hold(bit, rng.randint(buttons.Buttons.DEBOUNCE_MS, 120), 200)
 
@@ -193,7 +208,8 @@ class Masher:
 
 def test_mashing(quick_sim):
     totals = {}
-    checked = winners = restarts = 0
+    checked = winners = restarts = resumes = presses = 0
+    failures = []
     for seed in SEEDS:
         board = "thumby" if seed % 2 == 0 else "pico_ssd1306_i2c"
         m = Masher(quick_sim, board, seed)
@@ -202,15 +218,24 @@ def test_mashing(quick_sim):
                 m.one()
                 m.check()
             except Exception as e:
-                raise AssertionError("seed %d press %d on %s: %r" % (
-                    seed, n, m.sim.state()["screen"], e)) from e
+                try:
+                    where = m.sim.state()["screen"]
+                except Exception:
+                    where = "?"
+                failures.append("seed %d press %d on %s: %r" % (seed, n, where, e))
+                break
         for k, v in m.seen.items():
             totals[k] = totals.get(k, 0) + v
         checked += m.saves_checked
         winners += m.winners
         restarts += m.restarts
+        resumes += m.resumes
+        presses += m.presses
     print("screens after presses:", totals, "saves checked:", checked, "winner views:", winners,
           "restarts:", restarts)
+    print("runs: %d, presses: %d, power cycles: %d, resumes: %d, failures: %d" % (
+        len(SEEDS), presses, restarts, resumes, len(failures)))
+    assert not failures, failures
     for name in ("title", "setup", "order", "names", "typer", "play", "handover", "standings",
                  "winner", "pad", "pad_menu", "stats", "settings"):
         assert totals.get(name), "never reached %s: %s" % (name, totals)

@@ -187,6 +187,25 @@ def test_a_known_name_two_presses(tmp_path):
     assert sim.state()["seats"][0][0] == "Anna"
 
 
+@pytest.mark.parametrize("board", ("pico_ssd1306_i2c", "thumby"))
+def test_the_names_used_before_in_at_most_three_presses(tmp_path, board):
+    """Issue 34: a known name in at most 3 presses from the seat row. The
+    list opens on the last used name (A, A) and the one before it is a
+    DOWN away (A, DOWN, A); names already at the table are left out, so
+    the second seat (a Profi: A makes it a person's) finds the other name
+    first (A, A, A). A name further down the list of 24 costs one press
+    more per place."""
+    sim = Sim(board, str(tmp_path), seed=1)
+    for name in ("Cleo", "Ben", "Anna"):
+        sim.app.session.remember_name(name)  # Anna last
+    sim.keys("A,DOWN,DOWN,DOWN")  # new game, seat 1
+    assert _presses(sim, ["A", "DOWN", "A"]) == 3
+    assert sim.state()["seats"][0][0] == "Ben"
+    sim.keys("DOWN")  # seat 2
+    assert _presses(sim, ["A", "A", "A"]) == 3  # Ben is taken: Anna first
+    assert sim.state()["seats"] == [["Ben", ""], ["Anna", ""]]
+
+
 def test_three_people_twelve_presses(tmp_path):
     """Title to the first hand-over with three people (was 15)."""
     sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)

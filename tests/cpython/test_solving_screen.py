@@ -120,3 +120,33 @@ def test_when_retries_run_out_the_game_is_put_away_and_comes_back(tmp_path):
     sim.run(3000)
     game = sim.app.top().game
     assert game.current == 1 or game.phase != "start"  # the computer played
+
+
+def test_a_stored_plan_that_found_no_block_loads_after_a_trim(tmp_path, monkeypatch):
+    """A shipped plan whose load meets a MemoryError (a cut-up heap: the
+    Profi's first move after somebody joined, seen under the MicroPython
+    port at 288k) is loaded again once the modules nobody needs and the
+    garbage have gone; it is not solved."""
+    from engine.turnplan import TurnPlan
+
+    failures = []
+    for name in ("from_file", "from_bytes"):
+        real = getattr(TurnPlan, name)
+
+        def once(*args, _real=real):
+            if not failures:
+                failures.append(1)
+                raise MemoryError("no block for the roll table")
+            return _real(*args)
+
+        monkeypatch.setattr(TurnPlan, name, staticmethod(once))
+    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
+    game = Game(preset("zehntausend"), [("Profi", "profi"), ("Anna", "")],
+                ScriptedDice([2, 3, 4, 6, 6, 2] * 4))
+    sim.app.home(Play(sim.app, game))
+    sim.step(20)
+    assert failures  # the first load failed
+    play = sim.app.find("play")
+    assert sim.state()["screen"] != "solving" and play.players.plan is not None
+    sim.run(3000)  # the Profi farkles and passes: Anna's hand-over, no solve on the way
+    assert sim.state()["screen"] == "handover" and game.current == 1

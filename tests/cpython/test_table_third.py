@@ -454,6 +454,122 @@ def test_thumby_pad_keeps_the_new_total_whole(tmp_path, lang):
     assert sim.app.top().status(sim.app) == message
 
 
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_busy_mark_leaves_the_turn_points_alone(tmp_path, board):
+    """The hourglass a press puts on the panel before slow work (a save, a
+    computer's step) sits on the key hint's line at the bottom right, not
+    over the header's turn points; a computer's header keeps the whole
+    width for them (issue 34 point 10)."""
+    sim, game = _sim(tmp_path, board, preset("zehntausend"),
+                     [1, 5, 2, 3, 4, 4] + [1, 3, 4, 6] + [5, 2, 3, 4, 6, 6] + [2] * 6,
+                     names=("Anna", ("Profi 2", "profi")), scores=(500, 900))
+    shown = []
+    sim.app.show_now = lambda: shown.append(sim.rows())
+    press(sim, "A")  # Anna rolls
+    assert game.phase == "keep"
+    size = sim.app.ui.font.height + 1  # the mark: 9 px, 7 on 72x40
+    w, h = sim.app.width, sim.app.height
+    checked = 0
+    for key in ("UP", "UP"):  # picks 1 and 5 and asks, then rolls: the mark first
+        before = sim.rows()
+        del shown[:]
+        press(sim, key)
+        busy = [frame for frame in shown if frame[h - 1][w - size:] == "#" * size]
+        for frame in busy:
+            header = sim.app.ui.line - 1
+            assert frame[:header] == before[:header]  # "+150" and the name untouched
+            assert frame[h - size][w - size:] == "#" * size  # the box's top edge
+            assert frame[h - size + 2][w - size:w - size + 3] == "#.#"  # the glass inside
+            checked += 1
+    assert checked  # the roll on was worked on with the mark on the panel
+    assert game.turn_total == 150 and game.current == 0
+    press(sim, "DOWN", "DOWN")  # Anna banks 250 (the 1 of [1, 3, 4, 6]): the Profi's turn
+    assert game.seats[0].score == 750 and game.current == 1
+    sim.keys("WAIT:800")
+    assert sim.state()["screen"] == "play" and game.roll
+    ui = sim.app.ui
+    _left, turn, turn_x = sim.app.top()._header(sim.app, game.seat())
+    assert turn_x + ui.width(turn) == w  # the turn's points at the right edge
+    before = sim.rows()
+    del shown[:]
+    press(sim, "A")  # a press hurries the computer: the mark, bottom right
+    busy = [frame for frame in shown if frame[h - 1][w - size:] == "#" * size]
+    assert busy and all(frame[:ui.line - 1] == before[:ui.line - 1] for frame in busy)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_picks_and_the_cursor_come_back_after_power_off(tmp_path, board):
+    """Issue 34 point 10: after power-off the roll came back but not the
+    dice picked nor the cursor. They are saved once they rest a second;
+    Continue on the next power-on shows them as they were."""
+    from tests.cpython.test_power_cut import continue_game
+
+    sim, game = _sim(tmp_path, board, preset("zehntausend"),
+                     [2, 1, 5, 3, 1, 6] + [2, 3, 4] + [4, 4, 6, 2, 3, 3])
+    press(sim, "A")  # the roll; the cursor on the first 1
+    press(sim, "RIGHT", "A", "RIGHT", "RIGHT", "A")  # the 5 and the second 1 picked
+    before = sim.state()
+    assert before["selected"] == [1, 5] and before["cursor"] == 4
+    sim.keys("WAIT:1500")  # resting: saved
+    folder = str(tmp_path / board / "de")
+    again = Sim(board, folder, seed=2)  # power on again
+    continue_game(again)
+    state = again.state()
+    assert state["screen"] == "play" and state["roll"] == before["roll"]
+    assert state["selected"] == [1, 5] and state["cursor"] == 4
+    press(again, "UP", "UP")  # they count: 150 on the table, four dice rolled
+    game2 = again.app.top().game
+    assert game2.turn_total == 150 and len(game2.roll) == 4
+    # the saved picks are the older roll's: they never land on the new one
+    again.keys("WAIT:1500")
+    third = Sim(board, folder, seed=3)
+    continue_game(third)
+    assert third.state()["roll"] == list(game2.roll)
+    assert third.state()["selected"] == []
+
+
+def _glyph_rows(sim, ch):
+    """`ch` in the screen's font as rows of '#' and '.' (its height, its width)."""
+    from tests.both.test_font import Grid
+
+    f = sim.app.ui.font
+    grid = Grid(f.width(ch), f.height)
+    f.draw(grid, ch, 0, 0, 1)
+    return ["".join("#" if grid.pixel(x, y) else "." for x in range(grid.width))
+            for y in range(grid.height)]
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_arrows_on_the_hint_line_read_as_arrows(tmp_path, board):
+    """Issue 34 point 5: on the Thumby's font ↑ read as "t" and ↓ as "‡"
+    (a one-pixel stem with a bar). On the play screen's hint ("↑würfeln
+    ↓sichern") each arrow is drawn as such: a head of three rows that
+    widens from the tip, the stem in the middle, nothing like the letters."""
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 5, 2, 3, 4, 4])
+    press(sim, "A")  # a roll: the keep hint names ↑ and ↓
+    small = "" if sim.app.big else "_small"
+    hint = sim.app.t("keep_hint" + small)
+    assert hint.startswith("↑")
+    ui = sim.app.ui
+    y = sim.app.height - ui.font.height
+    rows = sim.rows()[y:]
+    up = _glyph_rows(sim, "↑")
+    x = ui.width(hint[:hint.index("↓")]) + 1  # the ↓ after the first word
+    down = _glyph_rows(sim, "↓")
+    assert [r[:len(up[0])] for r in rows] == up  # drawn at the hint's start
+    assert [r[x:x + len(down[0])] for r in rows] == down
+    n = ui.font.height - 1  # the rows with ink (the last is for descenders)
+    for glyph, tip, head in ((up, 0, 2), (down, n - 1, n - 3)):
+        mid = len(glyph[0]) // 2
+        assert glyph[tip] == "." * mid + "#" + "." * mid  # the tip
+        assert glyph[head] == "#" + "." * (mid - 1) + "#" + "." * (mid - 1) + "#"  # the barbs
+        assert all(r[mid] == "#" for r in glyph[:n])  # the stem, tip to end
+        assert glyph[n] == "." * len(glyph[0])
+    for letter in ("t", "f", "+", "1", "I"):  # nothing like a letter (or a dagger)
+        assert up != _glyph_rows(sim, letter) and down != _glyph_rows(sim, letter)
+    assert up == down[:n][::-1] + down[n:]  # one arrow, turned
+
+
 # ------------------------------------------------------------ 8. the lesson's intro
 
 
@@ -540,3 +656,35 @@ def test_the_solve_bar_never_runs_back_and_tells_the_time_left(tmp_path, board, 
                 told = told or sim.app.t("solving_left") % (state["percent"], left) in drawn(sim)
     assert percents == sorted(percents) and percents[-1] >= 90  # never back (was 46% -> 9%)
     assert told and lefts and lefts[-1] < max(lefts)  # counts down
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_solve_comes_at_los_as_the_form_says(tmp_path, board):
+    """The form says "Los: ~Ns rechnen": pressing it solves the plan then,
+    with the bar, before the person plays; the computer's first turn
+    waits for nothing (the wait came there, a turn later)."""
+    from tests.cpython.test_rules_editor import _open_editor, _set, _to_row
+
+    sim = Sim(board, str(tmp_path), seed=1)
+    _open_editor(sim)  # a person and a Profi, the person first
+    _set(sim, "three_pairs", 1000)  # custom scoring: no plan shipped
+    _to_row(sim, "use")
+    press(sim, "A")
+    form = sim.app.top()
+    assert [kind for _, kind in form.seats] == ["", "profi"]
+    press(sim, "DOWN", *["LEFT"] * 7)  # target 3000 (a shorter solve)
+    assert form.target == 3000
+    press(sim, "UP", "UP")  # the start row, the way round
+    label = form.labels(sim.app)[form.index]
+    assert label.startswith(sim.app.t("start_solve").split("%")[0])
+    press(sim, "A")
+    assert sim.state()["screen"] == "solving"  # at once, not after the person's turn
+    for _ in range(3000):
+        if sim.state()["screen"] != "solving":
+            break
+        sim.step(20)
+    assert sim.state()["screen"] == "handover" and sim.state()["next"] == form.seats[0][0]
+    play = sim.app.find("play")
+    assert not play.players.needs_solving("profi")
+    press(sim, "A")  # the person rolls
+    assert play.game.phase in ("keep", "farkle") and sim.state()["screen"] == "play"

@@ -15,7 +15,7 @@ What it does:
    Master (the person plays as tools/mp/scripted_player.py, picking the
    dice now and then one by one with the cursor; the computer's steps
    hurried by a press), the statistics, and last a game under custom rules from the
-   rules editor, whose plan the device solves at the Master's first turn
+   rules editor, whose plan the device solves when the game starts,
    with the heap as the course left it; first of all, two cursor moves
    800 ms after power-on, while the game warms up. Every press is recorded
    with its kind (cursor move, die pick, value change, screen change, roll,

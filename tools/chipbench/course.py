@@ -486,8 +486,8 @@ class Course:
     def custom_solve(self):
         """Last (it may run out of heap): custom rules from the rules editor,
         the smallest target, a game against the Master, whose plan is
-        solved on the device at its first turn, with the heap as the course
-        left it."""
+        solved on the device when the game starts ("Los": the form says
+        so), with the heap as the course left it."""
         c = self
         c.open("new_game", want="setup")
         c.move_to(0)
