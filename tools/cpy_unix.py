@@ -1,7 +1,7 @@
 """Build CircuitPython's Unix port from a checkout; run tests/both and a game under it.
 
     python -m tools.cpy_unix --checkout DIR [--heap auto|SIZE] [--jobs 1]
-        [--no-build] [--no-tests] [--no-game] [--modules] [FILE ...]
+        [--no-build] [--no-tests] [--no-game] [--modules] [--frozen] [FILE ...]
     make cpy-unix CPY_DIR=DIR [CPY_UNIX_ARGS=...]
 
 DIR is a clone of adafruit/circuitpython with the submodules its Unix port
@@ -26,7 +26,12 @@ one is empty). The tool
    margin left, also as an estimate in the chip's bytes;
 5. with `--modules`, prints what each module costs on the port's heap,
    imported in the CircuitPython device's order (tools/chipheap.py's probe
-   and table, CPY_BOOT then firmware.app.WARM).
+   and table, CPY_BOOT then firmware.app.WARM);
+6. with `--frozen`, builds the port a second time (BUILD=build-frozen-game,
+   beside the first) with the game frozen in (the tree `make stage-cpy`
+   stages, listed in a manifest after the variant's own) and plays the
+   game again on it: what a CircuitPython firmware with the game in its
+   flash would keep live.
 
 The heap cap (`--heap auto`, the default) stands for what CircuitPython
 leaves free on a Pico: 171,440 B at the start of code.py (gc.mem_free()
@@ -86,18 +91,25 @@ def check_checkout(checkout):
         raise SystemExit(2)
 
 
-def build(checkout, jobs, log=print):
+def build(checkout, jobs, log=print, frozen=False):
     """Build mpy-cross and the Unix port's coverage variant; return the
-    paths of (micropython, mpy-cross)."""
+    paths of (micropython, mpy-cross). With `frozen`: the variant with the
+    game frozen in, in build-frozen-game (see the module docstring)."""
     top = Path(checkout).resolve()
-    for where, extra in ((top / "mpy-cross", []), (top / "ports" / "unix", ["VARIANT=" + VARIANT])):
-        cmd = ["make", "-C", str(where), "-j%d" % jobs] + extra
+    build_dir = "build-" + VARIANT
+    extra = ["VARIANT=" + VARIANT]
+    if frozen:
+        build_dir = "build-frozen-game"
+        extra += ["BUILD=" + build_dir, "FROZEN_MANIFEST=" + str(stage_frozen(top / "ports" /
+                                                                             "unix" / build_dir))]
+    for where, args in ((top / "mpy-cross", []), (top / "ports" / "unix", extra)):
+        cmd = ["make", "-C", str(where), "-j%d" % jobs] + args
         log("building: " + " ".join(cmd))
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode:
             print((proc.stdout + proc.stderr)[-4000:])
             raise SystemExit("the build failed (%s)" % " ".join(cmd))
-    mp = top / "ports" / "unix" / ("build-" + VARIANT) / "micropython"
+    mp = top / "ports" / "unix" / build_dir / "micropython"
     cross = top / "mpy-cross" / "build" / "mpy-cross"
     if not cross.exists():
         cross = top / "mpy-cross" / "mpy-cross"
@@ -105,6 +117,30 @@ def build(checkout, jobs, log=print):
         if not path.exists():
             raise SystemExit("the build made no %s" % path)
     return mp, cross
+
+
+MANIFEST = """\
+# The coverage variant's own frozen modules, then the game as staged for a
+# CIRCUITPY drive (tools/circuitpy_stage.py), written by tools/cpy_unix.py.
+include("$(PORT_DIR)/variants/%s/manifest.py")
+""" % VARIANT
+
+
+def stage_frozen(build_dir):
+    """Stage the game's tree in `build_dir`/game and write the manifest that
+    freezes it; returns the manifest's path. The manifest is rewritten only
+    when it changes (make then rebuilds the frozen modules as needed)."""
+    from tools.circuitpy_stage import stage
+
+    game = Path(build_dir) / "game"
+    build_dir.mkdir(parents=True, exist_ok=True)
+    stage("pico_ssd1306_i2c", game, log=lambda *_: None)
+    text = MANIFEST + "".join('package("%s", base_path="%s")\n' % (p, game)
+                              for p in ("engine", "firmware", "circuitpy", "boards"))
+    manifest = Path(build_dir) / "manifest.py"
+    if not manifest.exists() or manifest.read_text() != text:
+        manifest.write_text(text)
+    return manifest
 
 
 def compile_files(cross, rels, dest):
@@ -254,23 +290,25 @@ def report_game(lines, harness, start_free):
     return spare
 
 
-def run_game(mp, heap, paths, start_free):
+def run_game(mp, heap, paths, start_free, frozen=False):
     """Play tools/mp/cpy_game.py's game (with the device's modules) under
     the cap and print its heap; when it fails there, play it again under
     BIG_HEAP for the figures. Returns True when it ended under the cap
     with SPARE left on the chip."""
-    lines, out = _game_lines(mp, BIG_HEAP, paths, ["--harness"])
+    mode = ["--frozen"] if frozen else []
+    lines, out = _game_lines(mp, BIG_HEAP, paths, ["--harness"] + mode)
     harness = int(lines.get("@harness", 0))
-    lines, out = _game_lines(mp, heap, paths, ["--device"])
+    lines, out = _game_lines(mp, heap, paths, ["--device"] + mode)
+    what = "the game frozen in" if frozen else "the game's .mpy files loaded"
     if "ok" in lines:
-        print("game vs the Master with tips, heapsize=%s: ended after %s steps (%s modules)"
-              % (heap, lines["ok"], lines["@modules"]))
+        print("game vs the Master with tips, %s, heapsize=%s: ended after %s steps (%s modules)"
+              % (what, heap, lines["ok"], lines["@modules"]))
         return report_game(lines, harness, start_free) >= SPARE
     tail = [line for line in out.splitlines() if line.strip()][-12:]
-    print("game vs the Master with tips, heapsize=%s: FAILED (%s)" % (
-        heap, first_error(out) or "no result"))
+    print("game vs the Master with tips, %s, heapsize=%s: FAILED (%s)" % (
+        what, heap, first_error(out) or "no result"))
     print("\n".join("  | " + line for line in tail))
-    lines, out = _game_lines(mp, BIG_HEAP, paths, ["--device"])
+    lines, out = _game_lines(mp, BIG_HEAP, paths, ["--device"] + mode)
     if "ok" not in lines:
         print(out[-3000:])
         print("the game failed under heapsize=%s too" % BIG_HEAP)
@@ -291,6 +329,8 @@ def main(argv=None):
     ap.add_argument("--no-tests", action="store_true")
     ap.add_argument("--no-game", action="store_true")
     ap.add_argument("--modules", action="store_true", help="the heap of each module")
+    ap.add_argument("--frozen", action="store_true",
+                    help="also the game on a port with the game frozen in")
     ap.add_argument("files", nargs="*", help="test modules (default: tests/both/test_*.py)")
     args = ap.parse_args(argv)
 
@@ -326,6 +366,10 @@ def main(argv=None):
             status = 1
         if args.modules:
             module_table(mp, BIG_HEAP, (mpy_dir,))
+        if args.frozen:
+            frozen_mp = build(args.checkout, args.jobs, frozen=True)[0]
+            if not run_game(frozen_mp, heap, (harness_dir,), free, frozen=True):
+                status = 1
     return status
 
 

@@ -2,6 +2,7 @@
 
     micropython -X heapsize=N tools/mp/cpy_game.py [--path DIR] [--bot meister]
         [--seed N] [--target N] [--no-tips] [--every N] [--device] [--harness]
+        [--frozen]
 
 The game of tools/mp/app_run.py (the scripted person against one computer
 of level `--bot`, default the Master, with the shipped tables), drawn on
@@ -13,7 +14,9 @@ which the new-game form reads) unless `--no-tips`. Every `--every` steps
 collected and the live heap (`gc.mem_alloc()`) taken. With `--device`
 the modules the CircuitPython device holds besides the App (DEVICE: the
 device loop, the host's keys, saves and power) are imported first, as
-the device does. Prints:
+the device does. With `--frozen` the game's packages come from the
+port's frozen modules (a build with the game frozen in: `.frozen` first
+on sys.path, the repository's sources not on it). Prints:
 
     @start ALLOC FREE        the heap before the game's first import
     @device BYTES            what the DEVICE modules took (with --device)
@@ -45,13 +48,13 @@ HARNESS = ("tools.mp.app_run", "tools.mp.scripted_player", "tools.fakes.memfs")
 
 def _options(argv):
     opts = {"path": [], "bot": "meister", "seed": 7, "target": 10000, "tips": True, "every": 1,
-            "device": False, "harness": False}
+            "device": False, "harness": False, "frozen": False}
     i = 1
     while i < len(argv):
         a = argv[i]
         if a == "--no-tips":
             opts["tips"] = False
-        elif a in ("--device", "--harness"):
+        elif a in ("--device", "--harness", "--frozen"):
             opts[a[2:]] = True
         elif a in ("--path", "--bot", "--seed", "--target", "--every") and i + 1 < len(argv):
             i += 1
@@ -117,12 +120,13 @@ def build(seed, tips):
     return app
 
 
-def _setup_path(paths):
-    """`paths`, then the repository root (the current directory), first on sys.path."""
-    for p in ["", "."] + list(paths):
+def _setup_path(paths, frozen=False):
+    """`paths`, then the repository root (the current directory), first on
+    sys.path; with `frozen`, `paths` then the frozen modules and no root."""
+    for p in ["", ".", ".frozen"] + list(paths):
         while p in sys.path:
             sys.path.remove(p)
-    sys.path.insert(0, ".")
+    sys.path.insert(0, ".frozen" if frozen else ".")
     for p in reversed(paths):
         sys.path.insert(0, p)
 
@@ -144,7 +148,7 @@ def _imported(names):
 def main():
     """Parse the options, play, print the heap lines and `ok <steps>`."""
     opts = _options(sys.argv)
-    _setup_path(opts["path"])
+    _setup_path(opts["path"], opts["frozen"])
     if opts["harness"]:
         _imported(HARNESS_NEEDS)
         print("@harness", _imported(HARNESS))
