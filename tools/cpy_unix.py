@@ -1,7 +1,7 @@
 """Build CircuitPython's Unix port from a checkout; run tests/both and a game under it.
 
     python -m tools.cpy_unix --checkout DIR [--heap auto|SIZE] [--jobs 1]
-        [--no-build] [--no-tests] [--no-game] [--modules] [--frozen] [FILE ...]
+        [--no-build] [--no-tests] [--no-game] [--modules] [--frozen] [--text] [FILE ...]
     make cpy-unix CPY_DIR=DIR [CPY_UNIX_ARGS=...]
 
 DIR is a clone of adafruit/circuitpython with the submodules its Unix port
@@ -31,7 +31,12 @@ one is empty). The tool
    beside the first) with the game frozen in (the tree `make stage-cpy`
    stages, listed in a manifest after the variant's own) and plays the
    game again on it: what a CircuitPython firmware with the game in its
-   flash would keep live.
+   flash would keep live;
+7. with `--text`, what text costs: the game's renderer (firmware.font into
+   the frame's Bitmap) against glyph Bitmaps blitted by bitmaptools as
+   adafruit_display_text's bitmap_label draws (tools/mp/text_cost.py), and
+   the size of that library and adafruit_bitmap_font as CircuitPython .mpy
+   files (from the copies installed for the tests).
 
 The heap cap (`--heap auto`, the default) stands for what CircuitPython
 leaves free on a Pico: 171,440 B at the start of code.py (gc.mem_free()
@@ -243,6 +248,39 @@ def module_table(mp, heap, paths):
     print(chipheap.format_table(chipheap.parse(out), "modules on the port's heap (64-bit bytes)"))
 
 
+TEXT_LIBS = ("adafruit_display_text/__init__.py", "adafruit_display_text/bitmap_label.py",
+             "adafruit_bitmap_font/__init__.py", "adafruit_bitmap_font/bdf.py",
+             "adafruit_bitmap_font/bitmap_font.py", "adafruit_bitmap_font/glyph_cache.py",
+             "adafruit_ticks.py")
+
+
+def text_cost(mp, cross, paths):
+    """Print tools/mp/text_cost.py's figures and the libraries' .mpy sizes."""
+    import importlib.util
+
+    cmd = [str(mp), "-X", "heapsize=" + BIG_HEAP, "tools/mp/text_cost.py"]
+    for p in paths:
+        cmd += ["--path", str(p)]
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True).stdout
+    print("text on the port (64-bit bytes; times on this machine, not the chip's):")
+    print("\n".join("  " + line for line in out.splitlines()))
+    spec = importlib.util.find_spec("adafruit_display_text")
+    if spec is None or spec.origin is None:
+        print("  (adafruit_display_text is not installed: no library sizes)")
+        return
+    site = Path(spec.origin).parent.parent
+    total = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for rel in TEXT_LIBS:
+            out_file = Path(tmp) / "x.mpy"
+            subprocess.run([str(cross), "-o", str(out_file), str(site / rel)], check=True)
+            total += out_file.stat().st_size
+    game = sum((Path(paths[-1]) / "firmware" / n).stat().st_size
+               for n in ("font.mpy", "font_data.mpy"))
+    print("  .mpy: adafruit_display_text (bitmap_label), adafruit_bitmap_font (bdf), "
+          "adafruit_ticks %d B; firmware.font with its data %d B" % (total, game))
+
+
 def _game_lines(mp, heap, paths, extra=()):
     """Run tools/mp/cpy_game.py; return ({'@key': 'rest'}, output)."""
     cmd = [str(mp), "-X", "heapsize=" + heap, "tools/mp/cpy_game.py"]
@@ -329,6 +367,7 @@ def main(argv=None):
     ap.add_argument("--no-tests", action="store_true")
     ap.add_argument("--no-game", action="store_true")
     ap.add_argument("--modules", action="store_true", help="the heap of each module")
+    ap.add_argument("--text", action="store_true", help="what text costs (see the docstring)")
     ap.add_argument("--frozen", action="store_true",
                     help="also the game on a port with the game frozen in")
     ap.add_argument("files", nargs="*", help="test modules (default: tests/both/test_*.py)")
@@ -366,6 +405,8 @@ def main(argv=None):
             status = 1
         if args.modules:
             module_table(mp, BIG_HEAP, (mpy_dir,))
+        if args.text:
+            text_cost(mp, cross, (mpy_dir,))
         if args.frozen:
             frozen_mp = build(args.checkout, args.jobs, frozen=True)[0]
             if not run_game(frozen_mp, heap, (harness_dir,), free, frozen=True):
