@@ -30,7 +30,7 @@ def test_every_glyph_and_the_games_texts_draw_the_same(tmp_path):
     charset = "".join(chr(c) for c in range(33, 127)) + font_data.EXTRA
     texts = [strings.text(lang, key) for lang in ("de", "en")
              for key in ("new_game", "pad_title", "stats_title", "settings_title")]
-    for path, ours in zip(paths, (font.SMALL, font.REGULAR)):
+    for path, ours in zip(paths, (font.SMALL, font.REGULAR), strict=True):
         loaded = bitmap_font.load_font(str(path))
         for i in range(0, len(charset), 12):
             _same(loaded, ours, charset[i:i + 12])
