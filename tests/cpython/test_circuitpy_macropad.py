@@ -243,3 +243,58 @@ def _vlsb(canvas):
             if bmp[x, y]:
                 out[(y >> 3) * canvas.width + x] |= 1 << (y & 7)
     return out
+
+
+def test_the_lights_write_through_neopixel_write_on_the_boards_pixel_pin(monkeypatch):
+    """make_lights on the MacroPad: digitalio on PIXELS (GPIO 19) as an
+    output, neopixel_write with 36 bytes (12 pixels, G R B)."""
+    import sys
+
+    import circuitpy.host
+    from circuitpy.lights import make_lights
+    from tests.cpython.circuitpy_fakes import Wires, fake_digitalio
+
+    sent = []
+
+    class NeopixelWrite:
+        @staticmethod
+        def neopixel_write(pin, buf):
+            sent.append((pin.pin, pin.direction, bytes(buf)))
+
+    monkeypatch.setitem(sys.modules, "digitalio", fake_digitalio(Wires()))
+    monkeypatch.setitem(sys.modules, "neopixel_write", NeopixelWrite)
+    monkeypatch.setattr(circuitpy.host, "pin", lambda n: n)
+    lights = make_lights(BOARD)
+    assert lights is not None
+
+    class Title:
+        name = "title"
+
+    class App:
+        def top(self):
+            return Title()
+
+    lights.update(App())
+    lights.update(App())  # nothing changed: nothing sent
+    assert sent == [(19, "out", bytes(36))]
+    assert make_lights(load_board("pico_ssd1306_i2c")) is None
+
+
+def test_the_buzzer_pwm_sets_pwmio_frequency_and_duty():
+    from circuitpy.power import Machine
+
+    made = []
+
+    class PWMOut:
+        def __init__(self, pin, frequency, duty_cycle, variable_frequency):
+            made.append((pin, frequency, duty_cycle, variable_frequency))
+
+    class Pwmio:
+        pass
+
+    Pwmio.PWMOut = PWMOut
+    pwm = Machine.PWM(Machine.Pin(16), pwmio=Pwmio, pin=lambda n: "GP%d" % n)
+    pwm.freq(523)
+    pwm.duty_u16(32768)
+    assert made == [("GP16", 440, 0, True)]
+    assert pwm.out.frequency == 523 and pwm.out.duty_cycle == 32768
