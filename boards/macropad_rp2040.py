@@ -4,7 +4,7 @@ NeoPixel under each, a rotary encoder with a push switch, a speaker.
 Held with the panel at the top, the keys are four rows of three, KEY1 to
 KEY12 on GPIO 1 to 12. The top two rows are the six buttons (B UP A /
 LEFT DOWN RIGHT), the bottom two a key per die (KEY7..KEY12: dice 1..6,
-read on CircuitPython by circuitpy.keys, lit by circuitpy.lights while
+read on CircuitPython by circuitpy.taps, lit by circuitpy.lights while
 picked). The encoder (CircuitPython): a turn moves like UP and DOWN, a
 push is A. Pins and the panel's set-up (SPI1, 10 MHz, column 2 of 132)
 are those of CircuitPython's board definition (adafruit_macropad_rp2040);

@@ -84,7 +84,8 @@ def start(board, i2c=None, scanner=None, clock=None, spi=None, encoder=None, lig
     """The device (firmware.device.start) on CircuitPython's modules: the
     canvas on the panel, the keys from `keypad` (`scanner`: a keypad.Keys,
     made from the board's BUTTONS, encoder switch and DIE_KEYS when None;
-    `encoder`: the board's rotaryio encoder when None), the clock from
+    circuitpy.taps for the last two and `encoder`, the board's rotaryio
+    encoder when None), the clock from
     `supervisor` (`clock`: circuitpy.clock when None), dice from
     `os.urandom`, saves in /data of the CIRCUITPY drive (writable only as
     circuitpy/boot.py leaves it), the key lights (`lights`: a
@@ -92,21 +93,27 @@ def start(board, i2c=None, scanner=None, clock=None, spi=None, encoder=None, lig
     (SPEAKER_ENABLE driven high). `options` go on to firmware.device.start
     (tests: store, tables, dice, entropy). Returns the Device (the lights
     as its `keys.lights`), or None when the entropy self-test failed."""
-    from circuitpy.keys import Keys, make_encoder, make_keys
+    from circuitpy.keys import Keys, make_keys
     from firmware import device
 
     display = make_display(board, i2c, spi=spi)
     if scanner is None:
         scanner = make_keys(board)
-    if encoder is None:
-        encoder = make_encoder(board)
     import keypad
 
     if clock is None:
         from circuitpy import clock
-    keys = Keys(scanner, keypad.Event(), hasattr(board, "ENCODER"),
-                len(getattr(board, "DIE_KEYS", ())), encoder, ticks_ms=clock.ticks_ms)
-    if lights is None:
+    taps = None
+    if hasattr(board, "ENCODER") or hasattr(board, "DIE_KEYS"):
+        from circuitpy.taps import TapKeys, make_encoder  # (only on a board with them)
+
+        if encoder is None:
+            encoder = make_encoder(board)
+        keys = taps = TapKeys(scanner, keypad.Event(), hasattr(board, "ENCODER"),
+                              len(getattr(board, "DIE_KEYS", ())), encoder, clock.ticks_ms)
+    else:
+        keys = Keys(scanner, keypad.Event())
+    if lights is None and hasattr(board, "PIXELS"):
         from circuitpy.lights import make_lights
 
         lights = make_lights(board)
@@ -124,8 +131,8 @@ def start(board, i2c=None, scanner=None, clock=None, spi=None, encoder=None, lig
 
         options["store"] = make_store()
     dev = device.start(board, machine, clock, display=display, keys=keys, **options)
-    if dev is not None:
-        keys.app = lambda: dev.app  # (a restart after a failure makes a new App)
+    if dev is not None and taps is not None:
+        taps.app = lambda: dev.app  # (a restart after a failure makes a new App)
     keys.lights = lights
     return dev
 

@@ -111,7 +111,7 @@ class Rig:
 
     def tap(self, n):
         """Press and let go key `n`; loop on till a tap of it is done
-        (circuitpy.keys.TAP_MS held, as long let go)."""
+        (circuitpy.taps.TAP_MS held, as long let go)."""
         self.scanner.press(n)
         self.loop(3)
         self.scanner.release(n)
@@ -182,7 +182,7 @@ def test_two_die_keys_hit_together_pick_two_dice(tmp_path, monkeypatch):
     rig.loop(8)
     for i in scoring[:2]:
         rig.scanner.release(FIRST_DIE + i)
-    rig.loop(20)  # the second tap follows the first (circuitpy.keys.TAP_MS)
+    rig.loop(20)  # the second tap follows the first (circuitpy.taps.TAP_MS)
     assert [i for i, s in enumerate(rig.top().sel) if s] == sorted(scoring[:2])
 
 
