@@ -19,9 +19,10 @@ code with adafruit_bitmap_font's is 17 KB of .mpy. On a chip where the
 game already needs more heap than CircuitPython leaves (docs/handheld.md),
 the heap decides. The price is time: the project's renderer runs in
 Python (one `bitmaptools.fill_region` per run of ink, no viper on
-CircuitPython), about 27x slower on the port than blitting glyph Bitmaps
-with `bitmaptools.blit` (0.7 ms against 26 us for those five labels on
-this machine; chip times are not measured). A firmware with the game
+CircuitPython), 25 to 170 times slower on the port than blitting glyph
+Bitmaps with `bitmaptools.blit` (0.6 to 3.8 ms against 20 to 26 us for
+those five labels, over runs on a shared machine; chip times are not
+measured). A firmware with the game
 frozen in has the heap to keep glyph Bitmaps: the faster path then.
 
 A rectangle is clipped here (as framebuf does) before it reaches
