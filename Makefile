@@ -155,6 +155,15 @@ stage: $(VENV)/.stamp-device
 stage-cpy: | $(VENV)/bin/python
 	$(PY) -m tools.circuitpy_stage --board $(BOARD) --dest build/circuitpy/$(BOARD) $(if $(CPY_MPY_CROSS),--mpy-cross $(CPY_MPY_CROSS))
 
+# CircuitPython's Unix port (coverage variant) built from the checkout CPY_DIR
+# with make -j1, then tests/both and a game against the Master with tips
+# under a heap cap standing for a Pico's free heap under CircuitPython
+# (tools/cpy_unix.py; outside `make test`: it needs the checkout).
+.PHONY: cpy-unix
+cpy-unix: | $(VENV)/bin/python
+	@test -n "$(CPY_DIR)" || { echo "usage: make cpy-unix CPY_DIR=path/to/circuitpython"; exit 2; }
+	$(PY) -m tools.cpy_unix --checkout $(CPY_DIR) $(CPY_UNIX_ARGS)
+
 uf2: $(VENV)/.stamp-device
 	$(PY) -m tools.uf2 --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))
 

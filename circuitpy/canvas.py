@@ -7,13 +7,23 @@ firmware.display (show, refresh, contrast, poweroff, poweron). The
 bitmap is the one TileGrid of the display's root group, so `show()` is
 `display.refresh()`: displayio sends only the rows that changed.
 
-Why the project's renderer and not adafruit_display_text: every text goes
-through firmware.font (the project's fonts, its fit and layout rules);
-without a FrameBuffer it draws one `vline` per run of ink, which here is
-one `bitmaptools.fill_region` (C on the device). A Label per text would
-need a Group, a TileGrid and a Bitmap each, made anew whenever a screen
-changes, and the fonts loaded from BDF files on top: more heap on a chip
-where CircuitPython leaves 171 KB, for the same pixels.
+Why the project's renderer and not adafruit_display_text: measured under
+CircuitPython's Unix port (`make cpy-unix CPY_UNIX_ARGS=--text`; 64-bit
+bytes, about 1.35x the chip's), firmware.font with its glyph data keeps
+6.4 KB of heap and its .mpy files are 3.8 KB; drawing the title menu's
+five labels allocates 160 B. adafruit_display_text's bitmap_label with the
+fonts as BDF files (tools/fonts/bdf.py: pixel-equal) keeps a Bitmap per
+loaded glyph (35 KB for all 228 glyphs of both fonts, before fontio's
+Glyph objects), a Bitmap, TileGrid, Group and Palette per label, and its
+code with adafruit_bitmap_font's is 17 KB of .mpy. On a chip where the
+game already needs more heap than CircuitPython leaves (docs/handheld.md),
+the heap decides. The price is time: the project's renderer runs in
+Python (one `bitmaptools.fill_region` per run of ink, no viper on
+CircuitPython), 25 to 170 times slower on the port than blitting glyph
+Bitmaps with `bitmaptools.blit` (0.6 to 3.8 ms against 20 to 26 us for
+those five labels, over runs on a shared machine; chip times are not
+measured). A firmware with the game
+frozen in has the heap to keep glyph Bitmaps: the faster path then.
 
 A rectangle is clipped here (as framebuf does) before it reaches
 bitmaptools; `line` is framebuf's Bresenham (modframebuf.c), so the dice's

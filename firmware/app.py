@@ -28,7 +28,9 @@ from firmware.session import Session
 # On MicroPython every imported module's code lives on the heap: going home
 # forgets the screen modules (and the score pad's engine) that no screen
 # on the stack needs; they load again when next used. CPython keeps them.
-RELEASE = sys.implementation.name == "micropython"
+# CircuitPython is MicroPython's VM under another name: its heap holds the
+# bytecode too.
+RELEASE = sys.implementation.name in ("micropython", "circuitpython")
 # The Screen and Menu bases live in firmware.screen, outside this prefix:
 # every screen needs them, so they stay loaded and never load again. The
 # game's lifecycle (firmware.flow) is needed only for a step between screens.

@@ -21,6 +21,11 @@ checks every board file against it, with types and pin ranges):
   (the panel's first RAM column), DISPLAY_INIT (commands sent after the driver's init sequence),
   CONTRAST_MAX (the panel's brightest contrast: brightness 0..255 is scaled
   to 0..CONTRAST_MAX).
+- Optional, read by the CircuitPython host only (circuitpy/): DIE_KEYS
+  (a key per die, GPIOs), ENCODER (a rotary encoder's A, B and push-switch
+  GPIOs), PIXELS (the data GPIO of a NeoPixel chain, one under each key
+  in the board's key order: circuitpy.lights), SPEAKER_ENABLE (a GPIO
+  driven high to switch the speaker's amplifier on).
 """
 
 from firmware.files import CONTRAST
@@ -30,7 +35,8 @@ DEFAULT_BOARD = "pico_ssd1306_i2c"
 # Every key a board module may define (the contract: see the module docstring).
 KEYS = ("DISPLAY", "BUS", "WIDTH", "HEIGHT", "BUTTONS", "BUZZER", "VSYS_ADC", "I2C_ID", "SDA",
         "SCL", "ADDR", "SPI_ID", "SCK", "MOSI", "CS", "DC", "ID_PINS", "FREQ", "BAUDRATE", "RES",
-        "I2C_RES", "COLUMN_OFFSET", "DISPLAY_INIT", "CONTRAST_MAX")
+        "I2C_RES", "COLUMN_OFFSET", "DISPLAY_INIT", "CONTRAST_MAX", "DIE_KEYS", "ENCODER",
+        "PIXELS", "SPEAKER_ENABLE")
 
 
 def board_name():

@@ -37,6 +37,10 @@ OPTIONAL = {
     "COLUMN_OFFSET": int,
     "DISPLAY_INIT": tuple,
     "CONTRAST_MAX": int,
+    "DIE_KEYS": tuple,  # (the CircuitPython host's extras: firmware/board.py)
+    "ENCODER": tuple,
+    "PIXELS": PIN,
+    "SPEAKER_ENABLE": PIN,
 }
 BUTTON_KEYS = {"UP", "DOWN", "LEFT", "RIGHT", "A", "B"}
 # Pins that only one part may use; the Thumby's SPI and I2C wiring share
@@ -101,9 +105,14 @@ def test_every_board_keeps_the_contract(name):
     assert 1 <= getattr(board, "CONTRAST_MAX", 255) <= 255
     if board.BUS == "auto":
         assert board.ID_PINS and all(_is_pin(p) for p in board.ID_PINS)
+    extras = list(getattr(board, "DIE_KEYS", ())) + list(getattr(board, "ENCODER", ()))
+    assert all(_is_pin(p) for p in extras)
+    assert len(getattr(board, "DIE_KEYS", (0,) * 6)) == 6  # a key per die
+    assert len(getattr(board, "ENCODER", (0,) * 3)) == 3  # A, B, the switch
     # No GPIO serves two parts (per bus: the Thumby wires one bus or the other).
     shared = list(board.BUTTONS.values()) + [getattr(board, k) for k in ("BUZZER", "VSYS_ADC")]
-    shared += list(getattr(board, "ID_PINS", ()))
+    shared += list(getattr(board, "ID_PINS", ())) + extras
+    shared += [getattr(board, k, None) for k in ("PIXELS", "SPEAKER_ENABLE")]
     shared = [p for p in shared if p is not None]
     for bus in (("i2c", "spi") if board.BUS == "auto" else (board.BUS,)):
         pins = shared + [getattr(board, k) for k in BUS_PINS[bus] if hasattr(board, k)]

@@ -8,7 +8,13 @@ horizontal or page addressing; SH1106: 132 columns, page addressing only).
 `frame()` returns the visible `width` x `height` window of the RAM in
 MONO_VLSB order (the layout of the driver's frame buffer), `pixel(x, y)`
 one pixel. A command the controller does not know raises ValueError, so a
-driver that sends an SSD1306-only command to an SH1106 fails its test.
+driver that sends an SSD1306-only command to an SH1106 fails its test,
+with one exception the real SH1106 shows: 0x20 (the SSD1306's "memory
+addressing mode") is no SH1106 command, and the chip passes over it, and
+over its argument byte, without effect (the SH1106 datasheet lists no
+0x20..0x2F command; the panel has page addressing only). The MacroPad's
+CircuitPython firmware and adafruit_displayio_sh1106 both send 0x20 0x20
+at init; the model counts such bytes in `ignored` instead of refusing them.
 
 Counters: `data_bytes` and `cmd_bytes` (all time), `shows` is not known to
 the model; tests take differences of the counters around a `show()`.
@@ -56,6 +62,7 @@ class Oled:
         self.data_bytes = 0
         self.cmd_bytes = 0
         self.commands = 0
+        self.ignored = []  # command bytes the SH1106 passes over (0x20: see the docstring)
         self._pending = []  # the command and the arguments received so far
         self._need = 0
         self.dc_pin = None
@@ -158,6 +165,8 @@ class Oled:
             self.col = (self.col & 0x0F) | ((op & 0x0F) << 4)
         elif sh and 0x30 <= op <= 0x33:
             pass  # charge pump voltage
+        elif sh and op == 0x20:
+            self.ignored.append(op)  # no SH1106 command (see the module docstring)
         elif 0x40 <= op <= 0x7F:
             self.start_line = op & 0x3F
         elif op == 0x81:
