@@ -104,24 +104,6 @@ def test_memory_errors_without_end_reach_the_recovery(tmp_path):
         _solve_plan_bytes(tmp_path, fail_at=range(10, 10000))
 
 
-def test_when_retries_run_out_the_game_is_put_away_and_comes_back(tmp_path):
-    """Six steps in a row fail (a heap too cut up while the game is held):
-    the screen puts the saved game away, solves above the title alone,
-    caches the plan and loads the game again."""
-    sim, rules, _, stacks = _solve(tmp_path, fail_at=range(10, 16), saved=True,
-                                   note="Schlussrunde!")
-    assert stacks[0] == ["title", "play", "solving"]
-    assert stacks[-1] == ["title", "solving"]  # the game was put away
-    assert sim.app.session.store.fs.exists(plan_file(rules))  # the plan cached on flash
-    state = sim.state()
-    assert state["screen"] == "play" and state["scores"] == [0, 0]  # the game is back
-    assert state["message"] == "Schlussrunde!"  # with its status line
-    assert [x.name for x in sim.app.stack] == ["title", "play"]
-    sim.run(3000)
-    game = sim.app.top().game
-    assert game.current == 1 or game.phase != "start"  # the computer played
-
-
 def test_a_heap_with_no_run_for_the_kept_block_solves_the_same_plan(tmp_path, monkeypatch):
     """Issue 30: on the chip no free run was as long as the block the
     solver keeps for the six dice's table (ROOM), and every retry and the
@@ -146,3 +128,21 @@ def test_a_heap_with_no_run_for_the_kept_block_solves_the_same_plan(tmp_path, mo
     app = sim.app
     assert app is not None
     assert app.session.store.fs.read(plan_file(rules)) == clean
+
+
+def test_when_retries_run_out_the_game_is_put_away_and_comes_back(tmp_path):
+    """Six steps in a row fail (a heap too cut up while the game is held):
+    the screen puts the saved game away, solves above the title alone,
+    caches the plan and loads the game again."""
+    sim, rules, _, stacks = _solve(tmp_path, fail_at=range(10, 16), saved=True,
+                                   note="Schlussrunde!")
+    assert stacks[0] == ["title", "play", "solving"]
+    assert stacks[-1] == ["title", "solving"]  # the game was put away
+    assert sim.app.session.store.fs.exists(plan_file(rules))  # the plan cached on flash
+    state = sim.state()
+    assert state["screen"] == "play" and state["scores"] == [0, 0]  # the game is back
+    assert state["message"] == "Schlussrunde!"  # with its status line
+    assert [x.name for x in sim.app.stack] == ["title", "play"]
+    sim.run(3000)
+    game = sim.app.top().game
+    assert game.current == 1 or game.phase != "start"  # the computer played
