@@ -51,7 +51,20 @@ class RollGrouping:
         # a dict, and on the chip late in a session that cut the heap up so
         # far that the six dice's 2.5 KB could not be had at the end (a
         # MemoryError even after the solving screen's fallbacks).
-        self.room = bytearray(room) if room else None
+        # It is a wish, not a must (issue 30): as a must it was the first
+        # request of every new solver, so on a heap with no run that long
+        # the solving screen's retries and the game put away all failed on
+        # it within 0.7 s. Without it the grouping collects before each
+        # step (`tidy`): its keys then take the lowest gaps, and its
+        # garbage never fills the heap up to the long runs, so a run as
+        # long as the table itself stays whole for it.
+        self.room = None
+        if room:
+            try:
+                self.room = bytearray(room)
+            except MemoryError:
+                pass
+        self.tidy = bool(room) and self.room is None
         self.rolls = odds.multisets(n)
         # A group's key is its choices already encoded (3 bytes each,
         # sorted): one small bytes object per group, not a tuple of tuples
@@ -62,6 +75,8 @@ class RollGrouping:
         """Group up to `count` more rolls; True when every roll is in."""
         n = self.n
         groups = self.groups
+        if self.tidy:
+            gc.collect()
         for dice, weight in self.rolls:
             key = []
             for kept, points in scoring.choices(dice, self.rules):
@@ -86,6 +101,10 @@ class RollGrouping:
         size = 2
         for raw in groups:
             size += 3 + len(raw)
+        # Sorted while the room is held: the list (a pointer per group)
+        # goes elsewhere, not into the start of the room's run, which `out`
+        # needs whole (3 KB less the list left a 64-bit port too little).
+        order = sorted(groups)
         if self.room is not None:  # its run is free again for `out` (or part of one)
             self.room = None
             gc.collect()
@@ -93,7 +112,7 @@ class RollGrouping:
         out[0] = len(groups) >> 8
         out[1] = len(groups) & 0xFF
         pos = 2
-        for raw in sorted(groups):
+        for raw in order:
             weight = groups[raw]
             out[pos] = weight >> 8
             out[pos + 1] = weight & 0xFF

@@ -104,6 +104,32 @@ def test_memory_errors_without_end_reach_the_recovery(tmp_path):
         _solve_plan_bytes(tmp_path, fail_at=range(10, 10000))
 
 
+def test_a_heap_with_no_run_for_the_kept_block_solves_the_same_plan(tmp_path, monkeypatch):
+    """Issue 30: on the chip no free run was as long as the block the
+    solver keeps for the six dice's table (ROOM), and every retry and the
+    game put away asked for it first, so the error screen came within
+    0.7 s. Here every bytearray of the solver longer than 2880 bytes fails
+    (the table itself is 2.5 KB): the plan is solved, the same, at once."""
+    import engine.plan_solver as plan_solver
+
+    clean, _ = _solve_plan_bytes(tmp_path / "clean")
+    longest = 2880
+    assert longest < plan_solver.ROOM
+
+    def cut(size=0):
+        if isinstance(size, int) and size > longest:
+            raise MemoryError("memory allocation failed, allocating %d bytes" % size)
+        return bytearray(size)
+
+    monkeypatch.setattr(plan_solver, "bytearray", cut, raising=False)
+    sim, rules, _, stacks = _solve(tmp_path / "cut", saved=True)
+    assert sim.state()["screen"] == "play"
+    assert stacks[-1] == ["title", "play", "solving"]  # no retry had to put the game away
+    app = sim.app
+    assert app is not None
+    assert app.session.store.fs.read(plan_file(rules)) == clean
+
+
 def test_when_retries_run_out_the_game_is_put_away_and_comes_back(tmp_path):
     """Six steps in a row fail (a heap too cut up while the game is held):
     the screen puts the saved game away, solves above the title alone,
