@@ -63,7 +63,7 @@ const SAY = {
     here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis und zur Zusage vom Spielbeginn (%s…), die %d hier gezeigten zum Bericht, der Endstand zum Spiel.",
     bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json --commit %s",
     record: "Würfelbericht (JSON)", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
-    qr: "QR-Code des Einladungslinks",
+    qr: "QR-Code des Einladungslinks", tips: "Mit Tipps (nur auf diesem Gerät)",
   },
   en: {
     connecting: "Connecting to the room…", connected: "Connected to the room", reconnecting: "Connection lost: trying again…",
@@ -83,7 +83,7 @@ const SAY = {
     here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret and the commitment shown at the start (%s…), the %d shown here match the record, the final scores the game.",
     bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json --commit %s",
     record: "Dice record (JSON)", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
-    qr: "QR code of the invite link",
+    qr: "QR code of the invite link", tips: "With tips (on this device only)",
   },
 };
 
@@ -294,7 +294,7 @@ export class Online {
     try {
       const body = { name: msg.name, people: msg.people, computers: msg.computers, rules: msg.rules };
       const answer = await this.post("/api/rooms", body);
-      this.keep(answer.code, { token: answer.token, seat: answer.seat, name: msg.name });
+      this.keep(answer.code, { token: answer.token, seat: answer.seat, name: msg.name, tips: !!msg.tips });
       this.enter(answer.code);
     } catch (e) {
       this.tell({ t: "gone", text: this.reasonText(e.why || "server", e.values) });
@@ -443,7 +443,9 @@ export class Online {
       this.zt.seat = msg.seat;
       this.lastN = msg.n;
       this.setConn("connected");
-      this.tell(msg);
+      // the seat's tips are this browser's business: kept with its token, told to the app
+      const seat = this.seatOf(this.code);
+      this.tell({ ...msg, tips: !!(seat && !this.spectator && seat.tips) });
       if (this.state && msg.n === this.seen) this.zt.caughtUpMs = performance.now() - this.openedAt;
       return;
     }
@@ -488,11 +490,11 @@ export class Online {
     }).catch(() => {});
   }
 
-  async join(name) {
+  async join(name, tips) {
     const code = this.joining;
     try {
       const answer = await this.post("/api/rooms/" + encodeURIComponent(code) + "/join", { name });
-      this.keep(code, { token: answer.token, seat: answer.seat, name });
+      this.keep(code, { token: answer.token, seat: answer.seat, name, tips: !!tips });
       this.joining = null;
       this.enter(code);
     } catch (e) {
@@ -618,10 +620,16 @@ export class Online {
         input.value = this.draftName || "";
         input.addEventListener("input", () => { this.draftName = input.value; });
         label.append(input);
-        form.append(label, " ", el("button", this.say("join"), { type: "submit" }));
+        // tips for this seat, on this device only (as the new-game form's tips row)
+        const tips = el("input", null, { type: "checkbox", name: "tips" });
+        tips.checked = !!this.draftTips;
+        tips.addEventListener("change", () => { this.draftTips = tips.checked; });
+        const tipsLabel = el("label");
+        tipsLabel.append(tips, " " + this.say("tips"));
+        form.append(label, " ", tipsLabel, " ", el("button", this.say("join"), { type: "submit" }));
         form.addEventListener("submit", (e) => {
           e.preventDefault();
-          this.join(input.value.trim());
+          this.join(input.value.trim(), tips.checked);
         });
         parts.push(form);
         if (this.joinError) parts.push(el("p", this.joinError, { role: "alert" }));
@@ -672,11 +680,11 @@ export class Online {
       }
     }
     // the field being typed in, if any: the new one takes its focus and caret
-    const typing = this.panel.contains(document.activeElement) && document.activeElement.tagName === "INPUT"
-      ? document.activeElement : null;
+    const active = document.activeElement;
+    const typing = this.panel.contains(active) && active.tagName === "INPUT" && active.type === "text" ? active : null;
     this.panel.hidden = parts.length === 0;
     this.panel.replaceChildren(...parts);
-    const input = this.panel.querySelector("input");
+    const input = this.panel.querySelector("input[type=text], input:not([type])");
     if (input && (typing || document.activeElement === document.body)) {
       input.focus();
       if (typing) input.setSelectionRange(typing.selectionStart, typing.selectionEnd);

@@ -25,6 +25,7 @@ from firmware.screens.play import ANIM_FRAME_MS, MESSAGE_EVENTS, ROLL_ANIM_MS, P
 from firmware.screens.setup import Setup
 from firmware.screens.standings import Winner
 from firmware.screens.wrap import wrap
+from firmware.tips import Tips
 
 MENU_INSET = 4  # a menu row's text is this much narrower than the screen (firmware.ui)
 
@@ -114,6 +115,7 @@ class Link:
         self.conn = "connecting"  # connecting, connected, reconnecting
         self.fresh = False  # just (re)connected: show the room even from the title
         self.said = ""  # the server's last refusal, in the player's language
+        self.tips = False  # this browser's seat asked for tips (online.js keeps it with the seat)
 
     def __call__(self, app):
         """The title's "Online": the online menu."""
@@ -144,6 +146,7 @@ class Link:
         elif t == "welcome":
             self.code = msg["room"]
             self.me = msg["seat"]
+            self.tips = bool(msg.get("tips"))  # added by online.js from the seat it keeps
             self.fresh = True  # the room's next state is shown, wherever the app is
         elif t in ("ev", "snap"):
             self.state = msg["s"]
@@ -265,7 +268,8 @@ class OnlineSetup(Setup):
             self.msg = ""
             people = [self.seats[0][0]]
         self.link.send({"do": "create", "name": people[0], "people": max(2, len(people)),
-                        "computers": computers, "rules": rules.encode()})
+                        "computers": computers, "rules": rules.encode(),
+                        "tips": people[0] in self.tips})
         from firmware.screens.message import Message
 
         app.push(Message(say(app, "opening"), [say(app, self.link.conn)]))
@@ -337,6 +341,7 @@ class OnlinePlay(Play):
         Play.__init__(self, app, game)
         self.link = link
         self.g = g  # the room's game number (a rematch is a new one)
+        self.tips = OnlineTips(game, self.players, link.me if link.tips else -1)
 
     def person_to_move(self):
         """True when this browser's seat is to move (a computer's, another
@@ -355,6 +360,7 @@ class OnlinePlay(Play):
             self.msg = app.tf("why_" + refusal[0], refusal[1])
             app.redraw()
             return False
+        self.tips.judge(app, self, actions)  # (before the table changes: what it gives away)
         for action in actions:
             a = list(action)
             if a[0] == "keep":
@@ -363,6 +369,7 @@ class OnlinePlay(Play):
         self._reset_selection()
         self.asking = None
         self.msg = ""
+        self.tips.confirmed(app, self)  # the cost note, shown until the next press
         app.redraw()
         return True
 
@@ -370,7 +377,7 @@ class OnlinePlay(Play):
         """The room's game after `event` (an act: its engine events roll
         the dice on screen and name what happened, as on the device)."""
         self.game = game
-        self.tips.game = game
+        self.tips.follow(game)
         self.bot_keep = None
         self._reset_selection()
         if event is not None and event.get("k") == "act":
@@ -385,8 +392,9 @@ class OnlinePlay(Play):
         app.redraw()
 
     def tick(self, app, now):
-        """The dice's tumble; nothing else moves here without the server
-        (no computer plays in the page, no hand-over between people)."""
+        """The dice's tumble and this seat's tips; nothing else moves here
+        without the server (no computer plays in the page, no hand-over
+        between people)."""
         if self.anim.armed:
             if self.anim.reached(now):
                 self.anim.clear()
@@ -394,12 +402,48 @@ class OnlinePlay(Play):
             if self.anim_frame.reached(now):
                 self.anim_frame.set(now, ANIM_FRAME_MS)
                 return True
-        return False
+            return False
+        # this browser's turn: the coach answers a tip after the frame (firmware.coach_view)
+        return self.person_to_move() and self.tips.tick(app, self, now)
 
     def table_action(self, app, action):
         """Joining or leaving from the standings is the room's business
         (the waiting room), not the game's: refused here."""
         return False
+
+
+class OnlineTips(Tips):
+    """Tips on a room's play screen: for this browser's seat only, when it
+    asked for them (`seat`, -1: none), and on this device only. They live
+    on this object: the tips file beside the local game's save is the
+    local game's (firmware.tips_store), and a room's game is the server's."""
+
+    def __init__(self, game, players, seat):
+        self.game = game
+        self.players = players
+        n = len(game.seats)
+        self.flags = [1 if i == seat else 0 for i in range(n)]
+        self.cost = [0] * n
+        self.view = None
+        self.lesson = -1
+        self.steps = 0
+        self._step = False
+
+    def save(self, app):
+        """Nothing to write: a room's tips last as long as its play screen."""
+        self._fit()
+
+    def follow(self, game):
+        """The room's game after an event (a new mirror of it): the tips
+        and their coach read this one from now on."""
+        self.game = game
+        if self.view is not None:
+            self.view.game = game
+            self.view.forget()  # (a mirror counts no events: its situation key cannot tell)
+
+    def game_over(self, app):
+        """The room's end is its own screen (OnlineWinner): no file to clear."""
+        self.view = None
 
 
 class OnlineWinner(Winner):

@@ -52,9 +52,10 @@ def room_server(tmp_path):
     s.log.close()
 
 
-def open_room(r, people, computers):
+def open_room(r, people, computers, tips=False):
     """From the title: Online, open a room with `people` people's seats and
-    `computers` computers, the lowest target; returns the invite link."""
+    `computers` computers, the lowest target, and (`tips`) tips for this
+    browser's person; returns the invite link."""
     r.choose("Online spielen")
     r.press("A")
     r.snapshot()
@@ -80,6 +81,11 @@ def open_room(r, people, computers):
     entries = r.menu()[0]
     assert len([e for e in entries if re.match(r"\d Spieler", e)]) == people, entries
     assert len([e for e in entries if re.match(r"\d Profi", e)]) == computers, entries
+    if tips:
+        r.choose("Tipps")
+        r.press("rechts")  # tips for every person of the form: online, this browser's
+        r.snapshot(0.15)
+        assert r.menu()[0][r.menu()[1]] != "Tipps: keine", r.menu()
     r.choose("Los")
     r.press("A")
     link = r.page.get_by_role("link", name="Einladungslink")

@@ -110,3 +110,48 @@ def test_a_refusal_over_the_play_screen_is_a_page_of_its_own(tmp_path):
     assert all(sim.app.ui.width(line) <= sim.app.ui.w - 1 for line in page.text_lines)
     sim.press("A")
     assert sim.app.top().name == "play"
+
+
+def _my_turn_with_dice(tmp_path, tips, seat=0):
+    """A room's game where Ann (seat 0) has rolled 1 2 3 4 4 6, seen from
+    the browser of `seat`, which asked for tips or not."""
+    sim, link = sim_with_link(tmp_path)
+    game = Game(preset("zehntausend"), [("Ann", ""), ("Bea", "")],
+                ScriptedDice([1, 2, 3, 4, 4, 6]))
+    game.apply(("roll",))
+    link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": seat,
+                                      "n": 2, "tips": tips}))
+    link.receive(sim.app, json.dumps({"t": "snap", "n": 2, "s": {
+        "status": "playing", "g": 1, "seats": seats("Ann", "Bea"), "game": game.to_data()}}))
+    for _ in range(5):  # the coach answers in the pass after the frame
+        sim.step()
+    return sim, link, sim.app.find("play")
+
+
+def test_tips_show_for_the_seat_that_asked_on_its_own_device_only(tmp_path):
+    sim, link, play = _my_turn_with_dice(tmp_path / "a", True)
+    assert play.tips.on(0) and not play.tips.on(1)
+    view = play.tips.view
+    assert view is not None and view.marks, "no tip mark under a die"
+    assert [play.game.roll[i] for i in view.marks] == [1]  # the one die that scores
+    assert view.move(sim.app, play), "no tip line"  # the move in words, below the dice
+    # the same table without tips, and Bea's browser (tips on, but not her turn)
+    _, _, plain = _my_turn_with_dice(tmp_path / "b", False)
+    assert plain.tips.view is None and not plain.tips.on(0)
+    _, _, other = _my_turn_with_dice(tmp_path / "c", True, seat=1)
+    assert other.tips.on(1) and not other.tips.active(other) and other.tips.view is None
+    # a room's tips never touch the local game's tips file
+    assert not sim.app.session.store.fs.exists("tips")
+
+
+def test_the_creators_tips_go_with_the_create_request(tmp_path):
+    sim, link = sim_with_link(tmp_path)
+    menu = online.OnlineMenu(link)
+    sim.app.push(menu)
+    menu.choose(sim.app, 0)
+    form = sim.app.top()
+    assert form.name == "online_setup"
+    form.tips = [form.seats[0][0]]  # the tips row: the first person
+    form._start(sim.app)
+    asked = json.loads(link.take())
+    assert asked["do"] == "create" and asked["tips"] is True, asked
