@@ -59,7 +59,12 @@ const SAY = {
     ckCount: "das Spiel hatte %d Würfe, der Bericht %d", ckScores: "der Bericht nennt die Endstände %s, das Spiel endete mit %s",
     ckShape: "kein Würfelbericht",
     standin: "der Computer spielt für %s", computer: "Computer", joinTitle: "Mitspielen im Raum %s",
-    started: "Das Spiel läuft schon: du kannst zuschauen.", other: "Dieser Platz wird in einem anderen Tab oder auf einem anderen Gerät gespielt.",
+    started: "In diesem Raum läuft ein Spiel: du kannst zuschauen.",
+    ended: "Das Spiel in diesem Raum ist zu Ende: du kannst das Ergebnis ansehen.", result: "Ergebnis ansehen",
+    noRoom: "Diesen Raum gibt es nicht (mehr). Einen neuen eröffnest du unter „Online spielen“.",
+    looking: "Sehe nach, was dieser Link ist…", roomTitle: "Raum %s", again: "Noch einmal versuchen",
+    waitingFor: "Der Raum wartet auf Mitspieler: %d von %d Plätzen frei.", yourSeat: "Dein Platz in diesem Raum: %s (Platz %d).",
+    offline: "Keine Verbindung zum Netz.", unreachable: "Der Server antwortet nicht.", other: "Dieser Platz wird in einem anderen Tab oder auf einem anderen Gerät gespielt.",
     here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis und zur Zusage vom Spielbeginn (%s…), die %d hier gezeigten zum Bericht, der Endstand zum Spiel.",
     bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json --commit %s",
     record: "Würfelbericht (JSON)", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
@@ -79,7 +84,12 @@ const SAY = {
     ckCount: "the game had %d rolls, the record %d", ckScores: "the record names the final scores %s, the game ended with %s",
     ckShape: "not a dice record",
     standin: "the computer plays for %s", computer: "computer", joinTitle: "Join room %s",
-    started: "The game has started: you can watch.", other: "This seat is played in another tab or on another device.",
+    started: "A game is running in this room: you can watch.",
+    ended: "The game in this room is over: you can see the result.", result: "See the result",
+    noRoom: "This room does not exist (any more). Open a new one under “Play online”.",
+    looking: "Looking up what this link is…", roomTitle: "Room %s", again: "Try again",
+    waitingFor: "The room is waiting for players: %d of %d seats free.", yourSeat: "Your seat in this room: %s (seat %d).",
+    offline: "No network connection.", unreachable: "The server does not answer.", other: "This seat is played in another tab or on another device.",
     here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret and the commitment shown at the start (%s…), the %d shown here match the record, the final scores the game.",
     bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json --commit %s",
     record: "Dice record (JSON)", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
@@ -481,13 +491,32 @@ export class Online {
   // ------------------------------------------------------------ the page around the game
 
   joinForm(code) {
-    // opened by a link without a seat here: a name field and a join button
+    // opened by a link without a seat here: what the link is (the room's
+    // preview), then a name field and a join button while it waits for people
     this.joining = code;
+    this.preview = null;
     this.render();
-    fetch("/api/rooms/" + encodeURIComponent(code)).then((r) => r.json()).then((st) => {
-      this.preview = st;
-      this.render();
-    }).catch(() => {});
+    this.look(code);
+  }
+
+  async look(code) {
+    // the preview: {kind: "lobby" | "playing" | "over", st} from the room's
+    // public state, {kind: "none"} for the server's 404 (no such room, or
+    // no more), {kind: "error", text} for anything else (the reason's text)
+    let preview;
+    try {
+      const r = await fetch("/api/rooms/" + encodeURIComponent(code));
+      const body = await r.json().catch(() => ({}));
+      if (r.ok && body && typeof body.status === "string") preview = { kind: body.status, st: body };
+      else if (r.status === 404) preview = { kind: "none" };
+      else preview = { kind: "error", text: this.reasonText(body.why || "server", body.values) };
+    } catch (e) {
+      preview = { kind: "error", text: this.say(navigator.onLine === false ? "offline" : "unreachable") };
+    }
+    if (this.joining !== code) return;
+    this.preview = preview;
+    this.zt.link = preview.kind;
+    this.render();
   }
 
   async join(name, tips) {
@@ -606,11 +635,22 @@ export class Online {
     // the panel outside the game screen, in the page's language
     const parts = [];
     if (this.joining) {
-      const st = this.preview;
-      parts.push(el("h2", fmt(this.say("joinTitle"), this.joining)));
-      if (st && st.status !== "lobby") {
-        parts.push(el("p", this.say("started")));
-      } else {
+      const preview = this.preview;
+      const st = preview && preview.st;
+      const kind = preview ? preview.kind : "looking";
+      parts.push(el("h2", fmt(this.say(kind === "lobby" ? "joinTitle" : "roomTitle"), this.joining)));
+      if (kind === "looking") parts.push(el("p", this.say("looking"), { role: "status" }));
+      else if (kind === "none") parts.push(el("p", this.say("noRoom"), { role: "alert" }));
+      else if (kind === "error") {
+        parts.push(el("p", preview.text, { role: "alert" }));
+        const again = el("button", this.say("again"), { type: "button" });
+        again.addEventListener("click", () => this.joinForm(this.joining));
+        parts.push(again);
+      } else if (kind === "playing") parts.push(el("p", this.say("started")));
+      else if (kind === "over") parts.push(el("p", this.say("ended")));
+      else {
+        const free = st.seats.filter((seat) => seat === null).length;
+        parts.push(el("p", fmt(this.say("waitingFor"), free, st.seats.length)));
         const form = el("form", null, { "aria-label": this.say("join") });
         const label = el("label", this.say("name") + " ");
         const input = el("input", null, { name: "name", maxlength: "12", autocomplete: "nickname", required: "" });
@@ -634,10 +674,12 @@ export class Online {
         parts.push(form);
         if (this.joinError) parts.push(el("p", this.joinError, { role: "alert" }));
       }
-      const watch = el("button", this.say("watch"), { type: "button" });
-      watch.addEventListener("click", () => this.watch());
-      parts.push(watch);
-      if (st && st.seats) parts.push(this.seatList(st));
+      if (st) {
+        const watch = el("button", this.say(kind === "over" ? "result" : "watch"), { type: "button" });
+        watch.addEventListener("click", () => this.watch());
+        parts.push(watch);
+        if (st.seats) parts.push(this.seatList(st));
+      }
     } else if (this.code) {
       parts.push(el("p", this.conn === "other" ? this.say("other") : this.say(this.conn), { "data-conn": this.conn }));
       if (this.conn === "other") {
@@ -664,6 +706,11 @@ export class Online {
       invite.append(this.qrOf(link));
       parts.push(invite);
       if (this.spectator) parts.push(el("p", this.say("spectator")));
+      else if (this.seatOf(this.code)) {
+        // the link is this browser's own seat: say whose
+        const mine = this.seatOf(this.code);
+        parts.push(el("p", fmt(this.say("yourSeat"), mine.name || "", (this.me ?? mine.seat) + 1)));
+      }
       if (this.refusal) parts.push(el("p", this.refusal, { role: "alert" }));
       const st = this.state;
       if (st) {

@@ -12,6 +12,7 @@ agent does (tests/browser/reader.py: roles, names, aria snapshots):
 """
 
 import re
+import threading
 
 import pytest
 
@@ -49,3 +50,85 @@ def test_tips_in_a_room_for_the_seat_that_asked(browser, room_server):  # noqa: 
     for r in (anna, bea):
         assert not r.errors, r.errors
         r.close()
+
+
+def rooms_in_every_state(base):
+    """Rooms made through the API: one waiting for people, one with a game
+    running, one whose game has ended (played to the end by two clients)."""
+    import asyncio
+
+    from server.client import Client, create_room, join_room
+    from tests.server.play import over, play_until
+
+    waiting = create_room(base, "Wanda", people=2, target=1000)
+    running = create_room(base, "Rita", people=2, target=1000)
+    join_room(base, running["code"], "Rudi")
+    ended = create_room(base, "Olga", people=2, target=1000)
+    other = join_room(base, ended["code"], "Otto")
+
+    async def finish():
+        clients = [Client(base, ended["code"], ended["token"]),
+                   Client(base, ended["code"], other["token"])]
+        for c in clients:
+            await c.connect()
+        await play_until(clients, over, 120)
+        for c in clients:
+            await c.close()
+
+    # (Playwright's sync API runs a loop in this thread: the clients get their own)
+    worker = threading.Thread(target=asyncio.run, args=(finish(),))
+    worker.start()
+    worker.join(150)
+    return waiting["code"], running["code"], ended["code"]
+
+
+def test_a_link_says_what_it_is(browser, room_server):  # noqa: F811
+    base = room_server.base
+    waiting, running, ended = rooms_in_every_state(base)
+    region = "Online"
+
+    def panel(r):
+        return r.page.get_by_role("region", name=region)
+
+    # no such room: said as an alert, nothing to join or watch
+    r = Reader(browser, base + "/?room=nonexistent00")
+    alert = panel(r).get_by_role("alert")
+    alert.wait_for(timeout=20000)
+    assert "Diesen Raum gibt es nicht" in alert.inner_text()
+    assert "läuft" not in panel(r).inner_text()
+    assert panel(r).get_by_role("textbox").count() == 0
+    assert panel(r).get_by_role("button", name="Zuschauen").count() == 0
+    r.close()
+
+    # a room waiting for people: the name field, and how many seats are free
+    r = Reader(browser, base + "/?room=" + waiting)
+    panel(r).get_by_text("wartet auf Mitspieler: 1 von 2").wait_for(timeout=20000)
+    assert panel(r).get_by_role("textbox", name="Dein Name").is_visible()
+    r.close()
+
+    # a game running: watch, no name field
+    r = Reader(browser, base + "/?room=" + running)
+    panel(r).get_by_text("läuft ein Spiel").wait_for(timeout=20000)
+    assert panel(r).get_by_role("textbox").count() == 0
+    panel(r).get_by_role("button", name="Zuschauen").click()
+    assert until(lambda: "Du schaust zu" in panel(r).inner_text(), 20), panel(r).inner_text()
+    r.close()
+
+    # a room that has ended: the result, watched
+    r = Reader(browser, base + "/?room=" + ended)
+    panel(r).get_by_text("ist zu Ende").wait_for(timeout=20000)
+    assert panel(r).get_by_role("textbox").count() == 0
+    panel(r).get_by_role("button", name="Ergebnis ansehen").click()
+    panel(r).locator("[data-check=ok]").wait_for(timeout=20000)
+    r.close()
+
+    # your own seat: the link of a room this browser opened
+    anna = Reader(browser, base + "/")
+    link = open_room(anna, people=2, computers=0)
+    anna.page.goto(link)
+    anna.wait()
+    panel(anna).get_by_text("Dein Platz in diesem Raum: Spieler 1 (Platz 1)").wait_for(
+        timeout=20000)
+    for reader in (anna,):
+        assert not [e for e in reader.errors if "404" not in e], reader.errors
+    anna.close()
