@@ -498,8 +498,10 @@ class Hub:
                 elif t == "start":
                     room.start(seat)
                 elif t == "rematch":
+                    g = room.state["g"]
                     room.rematch(seat)
-                    live.gone = {i: time.monotonic() for i in range(len(room.state["seats"]))}
+                    if room.state["g"] != g:  # everybody agreed: a new game's clocks
+                        live.gone = {i: time.monotonic() for i in range(len(room.state["seats"]))}
                 else:
                     room.leave(seat)
                 await self._commit(live)

@@ -37,6 +37,7 @@ TEXTS = {
         "name_invisible": "Dieser Name ist unsichtbar",
         "name_lookalike": "Ein Name, der gleich aussieht, ist in diesem Raum schon",
         "lost": "Der Server hat die Räume verloren: bitte einen neuen Raum eröffnen",
+        "left": "Wer das Spiel verlassen hat, spielt die Revanche nicht mit",
     },
     "en": {
         "message": "Message not understood",
@@ -69,5 +70,6 @@ TEXTS = {
         "name_invisible": "That name is invisible",
         "name_lookalike": "A name that looks the same is in this room already",
         "lost": "The server lost its rooms: please open a new room",
+        "left": "Who left the game does not play the rematch",
     },
 }

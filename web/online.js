@@ -67,7 +67,9 @@ const SAY = {
     offline: "Keine Verbindung zum Netz.", unreachable: "Der Server antwortet nicht.", other: "Dieser Platz wird in einem anderen Tab oder auf einem anderen Gerät gespielt.",
     here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis und zur Zusage vom Spielbeginn (%s…), die %d hier gezeigten zum Bericht, der Endstand zum Spiel.",
     bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json --commit %s",
-    record: "Würfelbericht (JSON)", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
+    record: "Würfelbericht von Spiel %d (JSON)", records: "Würfelberichte",
+    rematchYes: "Revanche: ja von %s.", rematchNone: "Revanche: noch hat niemand ja gesagt.", rematchWait: "Es fehlt: %s.",
+    rematchHow: "A sagt ja.", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
     qr: "QR-Code des Einladungslinks", tips: "Mit Tipps (nur auf diesem Gerät)",
   },
   en: {
@@ -92,7 +94,9 @@ const SAY = {
     offline: "No network connection.", unreachable: "The server does not answer.", other: "This seat is played in another tab or on another device.",
     here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret and the commitment shown at the start (%s…), the %d shown here match the record, the final scores the game.",
     bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json --commit %s",
-    record: "Dice record (JSON)", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
+    record: "Dice record of game %d (JSON)", records: "Dice records",
+    rematchYes: "Rematch: yes from %s.", rematchNone: "Rematch: nobody has said yes yet.", rematchWait: "Waiting for: %s.",
+    rematchHow: "A says yes.", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
     qr: "QR code of the invite link", tips: "With tips (on this device only)",
   },
 };
@@ -719,10 +723,20 @@ export class Online {
         if (waiting) parts.push(el("p", waiting, { role: "status", "data-wait": "" }));
         if (this.backNote) parts.push(el("p", this.backNote, { role: "status", "data-back": "" }));
         parts.push(this.seatList(st));
+        if (st.status === "over") parts.push(this.rematchText(st));
         if (st.status === "over" && this.checked[st.g]) {
           parts.push(el("p", this.checked[st.g], { "data-check": this.zt.diceCheck || "" }));
           parts.push(el("p", fmt(this.say("howto"), this.keptDice(st.g).commit || st.commit)));
-          parts.push(el("a", this.say("record"), { href: `/api/rooms/${this.code}/games/${st.g}` }));
+        }
+        if ((st.records || []).length) {
+          // every game's dice record the room keeps, the earlier ones too
+          const ul = el("ul", null, { "aria-label": this.say("records") });
+          for (const g of st.records) {
+            const li = el("li");
+            li.append(el("a", fmt(this.say("record"), g), { href: `/api/rooms/${this.code}/games/${g}` }));
+            ul.append(li);
+          }
+          parts.push(ul);
         }
       }
     }
@@ -736,6 +750,20 @@ export class Online {
       input.focus();
       if (typing) input.setSelectionRange(typing.selectionStart, typing.selectionEnd);
     }
+  }
+
+  rematchText(st) {
+    // who has said yes to the next game, and who it waits for
+    const yes = st.rematch || [];
+    const names = (list) => list.map((i) => (i === this.me ? this.say("you") : st.seats[i].name)).join(", ");
+    const missing = [];
+    st.seats.forEach((seat, i) => {
+      if (seat && !seat.kind && seat.active !== false && !yes.includes(i)) missing.push(i);
+    });
+    let text = yes.length ? fmt(this.say("rematchYes"), names(yes)) : this.say("rematchNone");
+    if (missing.length) text += " " + fmt(this.say("rematchWait"), names(missing));
+    if (this.me >= 0 && !yes.includes(this.me)) text += " " + this.say("rematchHow");
+    return el("p", text, { role: "status", "data-rematch": yes.join(" ") });
   }
 
   qrOf(link) {

@@ -50,6 +50,8 @@ SAY = {
         "opening": "Eröffne den Raum…",
         "room_hint": "A wählen  B Menü",
         "gone": "Raum verlassen",
+        "rematch_wait": "warte…  B Menü",
+        "watch_hint": "B Menü",
     },
     "en": {
         "online": "Online",
@@ -68,6 +70,8 @@ SAY = {
         "opening": "Opening the room…",
         "room_hint": "A select  B menu",
         "gone": "Left the room",
+        "rematch_wait": "waiting…  B menu",
+        "watch_hint": "B menu",
     },
 }
 
@@ -447,19 +451,32 @@ class OnlineTips(Tips):
 
 
 class OnlineWinner(Winner):
-    """The end of a room's game: A asks for a rematch (the room starts it
-    when anybody asks), B goes to the title."""
+    """The end of a room's game: A says yes to a rematch (the room starts
+    it when every person has said yes), B goes to the title. The result
+    stays until the next game starts; once this seat said yes the hint
+    says it waits for the others (the page's Online region says for whom)."""
 
     def __init__(self, game, link, g):
         Winner.__init__(self, game)
         self.link = link
         self.g = g
 
+    def said_yes(self):
+        """True when this browser's seat has said yes to a rematch."""
+        st = self.link.state
+        return st is not None and self.link.me in st.get("rematch", ())
+
     def on_key(self, app, key, kind):
-        """A: rematch; B: the title."""
+        """A: yes to a rematch (once); B: the title."""
         if kind != "press":
             return
-        if key == buttons.A and self.link.me >= 0:
+        if key == buttons.A and self.link.me >= 0 and not self.said_yes():
             self.link.send({"do": "rematch"})
         elif key == buttons.B:
             self.link.close(app)
+
+    def draw(self, app, canvas):
+        """The device's end screen; after this seat's yes, the waiting hint."""
+        Winner.draw(self, app, canvas)
+        if self.said_yes() or self.link.me < 0:  # (a spectator has no say)
+            app.ui.hints(canvas, say(app, "rematch_wait" if self.link.me >= 0 else "watch_hint"))

@@ -226,8 +226,10 @@ def test_three_browsers_a_computer_and_an_agent_play_a_room(browser, room_server
             lags += [b - a for a, b in zip(mine, seen, strict=False) if b >= a]
     assert lags
 
-    # a rematch: anybody asks, every page plays game 2
-    anna.press("A")
+    # a rematch: every person says yes (the computer always does), then
+    # every page plays game 2
+    for r in readers:
+        r.press("A")
     for r in readers:
         r.page.get_by_text("Am Zug:").first.wait_for(timeout=20000)
     assert [r.page.evaluate("zt.state().screen") for r in readers] == ["play"] * 3

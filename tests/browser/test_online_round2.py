@@ -13,6 +13,7 @@ agent does (tests/browser/reader.py: roles, names, aria snapshots):
 
 import re
 import threading
+import time
 
 import pytest
 
@@ -20,7 +21,13 @@ from tests.browser.reader import Reader
 from tests.browser.test_web import CHROMIUM, PAGE, browser  # noqa: F401  (the fixture)
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
-from tests.browser.test_online import join, open_room, room_server, until  # noqa: E402
+from tests.browser.test_online import (  # noqa: E402
+    join,
+    open_room,
+    play_to_end,
+    room_server,
+    until,
+)
 
 assert CHROMIUM and PAGE and room_server
 
@@ -132,3 +139,37 @@ def test_a_link_says_what_it_is(browser, room_server):  # noqa: F811
     for reader in (anna,):
         assert not [e for e in reader.errors if "404" not in e], reader.errors
     anna.close()
+
+
+def test_a_rematch_needs_every_persons_yes(browser, room_server):  # noqa: F811
+    anna = Reader(browser, room_server.base + "/")
+    link = open_room(anna, people=2, computers=1)
+    bea = join(browser, link, "Bea")
+    readers = [anna, bea]
+    play_to_end(readers)
+    for r in readers:
+        r.page.locator("[data-check=ok]").wait_for(timeout=20000)
+    anna.press("A")  # Anna's yes
+    panel = {r: r.page.get_by_role("region", name="Online") for r in readers}
+    assert until(lambda: "Es fehlt: Bea." in panel[anna].inner_text(), 20), panel[anna].inner_text()
+    assert until(lambda: "Es fehlt: du." in panel[bea].inner_text(), 20), panel[bea].inner_text()
+    assert "Profi 1" in panel[bea].inner_text().split("Revanche: ja von")[1]
+    assert until(lambda: anna.buttons().get("A") == "", 10), anna.buttons()
+    # nothing started: both still see the result, the dice check and the record
+    time.sleep(1.0)
+    for r in readers:
+        assert r.page.evaluate("zt.state().screen") == "winner"
+        assert r.page.locator("[data-check=ok]").count() == 1
+        assert r.buttons().get("B") == "Menü"
+    assert bea.buttons().get("A") == "Revanche"
+    bea.press("A")  # the last yes: game 2 for both
+    for r in readers:
+        r.page.get_by_text("Am Zug:").first.wait_for(timeout=20000)
+        assert until(lambda r=r: r.page.evaluate("zt.state().screen") == "play", 10)
+        # game 1's dice record stays reachable from the page
+        record = panel[r].get_by_role("link", name="Würfelbericht von Spiel 1 (JSON)")
+        assert record.get_attribute("href").endswith("/games/1")
+    for r in readers:
+        assert not r.errors, r.errors
+        r.close()
+

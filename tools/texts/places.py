@@ -512,6 +512,8 @@ ONLINE_PLACES = {
     "opening": _p(TITLE),
     "room_hint": _p(HINT),
     "gone": _p(TITLE),
+    "rematch_wait": _p(HINT),
+    "watch_hint": _p(HINT),
 }
 
 # The room server's reasons (server/reasons.py), as the online screens show
