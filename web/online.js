@@ -70,6 +70,7 @@ const SAY = {
     record: "Würfelbericht von Spiel %d (JSON)", records: "Würfelberichte",
     rematchYes: "Revanche: ja von %s.", rematchNone: "Revanche: noch hat niemand ja gesagt.", rematchWait: "Es fehlt: %s.",
     rematchHow: "A sagt ja.", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
+    openRoom: "Raum eröffnen", nameHow: "Dein Name im Raum; die Pfeiltasten und A bedienen das Formular im Bildschirm.",
     qr: "QR-Code des Einladungslinks", tips: "Mit Tipps (nur auf diesem Gerät)",
   },
   en: {
@@ -97,6 +98,7 @@ const SAY = {
     record: "Dice record of game %d (JSON)", records: "Dice records",
     rematchYes: "Rematch: yes from %s.", rematchNone: "Rematch: nobody has said yes yet.", rematchWait: "Waiting for: %s.",
     rematchHow: "A says yes.", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
+    openRoom: "Open a room", nameHow: "Your name in the room; the arrow keys and A work the form on the screen.",
     qr: "QR code of the invite link", tips: "With tips (on this device only)",
   },
 };
@@ -284,7 +286,11 @@ export class Online {
       if (this.zt.sent.length > 500) this.zt.sent.shift();
       this.send({ t: "act", a: msg.a, id: this.zt.sent.length });
     }
-    else if (msg.do === "start" || msg.do === "rematch") this.send({ t: msg.do });
+    else if (msg.do === "name_field") {
+      // the room form is open (or closed): its creator's name as a text field
+      this.naming = msg.on ? { name: msg.name } : null;
+      this.render();
+    } else if (msg.do === "start" || msg.do === "rematch") this.send({ t: msg.do });
     else if (msg.do === "leave") {
       this.send({ t: "leave" });
       this.forget(this.code);
@@ -684,6 +690,24 @@ export class Online {
         parts.push(watch);
         if (st.seats) parts.push(this.seatList(st));
       }
+    } else if (this.naming && !this.code) {
+      // the room form on the screen: the creator's name, typed (keyboard,
+      // a phone's keyboard, an agent's fill); every change goes to the form
+      const form = el("form", null, { "aria-label": this.say("openRoom") });
+      const label = el("label", this.say("name") + " ");
+      const input = el("input", null, { name: "name", maxlength: "12", autocomplete: "nickname" });
+      input.value = this.naming.name;
+      input.addEventListener("input", () => {
+        this.naming.name = input.value;
+        this.tell({ t: "name", name: input.value });
+      });
+      label.append(input);
+      form.append(label, el("p", this.say("nameHow")));
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        input.blur(); // back to the game's keys
+      });
+      parts.push(form);
     } else if (this.code) {
       parts.push(el("p", this.conn === "other" ? this.say("other") : this.say(this.conn), { "data-conn": this.conn }));
       if (this.conn === "other") {
@@ -746,7 +770,7 @@ export class Online {
     this.panel.hidden = parts.length === 0;
     this.panel.replaceChildren(...parts);
     const input = this.panel.querySelector("input[type=text], input:not([type])");
-    if (input && (typing || document.activeElement === document.body)) {
+    if (input && (typing || (this.joining && document.activeElement === document.body))) {
       input.focus();
       if (typing) input.setSelectionRange(typing.selectionStart, typing.selectionEnd);
     }

@@ -17,9 +17,10 @@ Web-only: the handheld has no network and never loads this module.
 
 import json
 
-from engine.game import Game
+from engine.game import MAX_NAME, Game
 from firmware import buttons
 from firmware.screen import Menu
+from firmware.screens.names import default_name
 from firmware.screens.pager import Pager
 from firmware.screens.play import ANIM_FRAME_MS, MESSAGE_EVENTS, ROLL_ANIM_MS, Play, _event_text
 from firmware.screens.setup import Setup
@@ -120,6 +121,7 @@ class Link:
         self.fresh = False  # just (re)connected: show the room even from the title
         self.said = ""  # the server's last refusal, in the player's language
         self.tips = False  # this browser's seat asked for tips (online.js keeps it with the seat)
+        self.naming = False  # the page shows the room form's name field (take)
 
     def __call__(self, app):
         """The title's "Online": the online menu."""
@@ -129,8 +131,15 @@ class Link:
         """Ask online.js for something (a dict, see the module docstring)."""
         self.out.append(json.dumps(msg))
 
-    def take(self):
-        """What was asked since the last call, one JSON object a line."""
+    def take(self, app=None):
+        """What was asked since the last call, one JSON object a line.
+        With the `app`: whether the room form is open (the page then shows
+        a text field for its creator's name, see OnlineSetup.rename)."""
+        form = None if app is None else app.find("online_setup")
+        if app is not None and (form is not None) != self.naming:
+            self.naming = form is not None
+            self.send({"do": "name_field", "on": self.naming,
+                       "name": form.seats[0][0] if form is not None else ""})
         out = "\n".join(self.out)
         self.out = []
         return out
@@ -147,6 +156,10 @@ class Link:
             if isinstance(top, OnlineMenu):
                 top.relabel()
                 app.redraw()
+        elif t == "name":  # typed into the page's name field while the room form is open
+            form = app.find("online_setup")
+            if form is not None:
+                form.rename(app, msg.get("name") or "")
         elif t == "welcome":
             self.code = msg["room"]
             self.me = msg["seat"]
@@ -260,6 +273,22 @@ class OnlineSetup(Setup):
     def __init__(self, app, link):
         Setup.__init__(self, app)
         self.link = link
+
+    def rename(self, app, name):
+        """The creator's name as typed into the page's text field (the
+        first seat's; its tips follow it). Cut to the engine's length; an
+        empty field, or another seat's name, leaves the form's own name."""
+        name = " ".join(name.split())[:MAX_NAME].strip()
+        old = self.seats[0][0]
+        if not name:
+            name = default_name(app, 1, [n for n, _ in self.seats[1:]])
+        if name == old or name in [n for n, _ in self.seats[1:]]:
+            return
+        self.seats[0][0] = name
+        if old in self.tips:
+            self.tips[self.tips.index(old)] = name
+        self.relabel()
+        app.redraw()
 
     def _start(self, app):
         """Ask online.js to open the room; its first event shows it."""

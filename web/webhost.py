@@ -180,7 +180,7 @@ class Host(Hosted):
     def online_take(self):
         """What the online screens ask of web/online.js (web/online.py
         Link.take); "" when nothing, or when the page is not online."""
-        return "" if self.link is None else self.link.take()
+        return "" if self.link is None else self.link.take(self.app)
 
     def online_event(self, text):
         """A message for the online screens from web/online.js (a server

@@ -52,16 +52,23 @@ def room_server(tmp_path):
     s.log.close()
 
 
-def open_room(r, people, computers, tips=False):
+def open_room(r, people, computers, tips=False, name=None):
     """From the title: Online, open a room with `people` people's seats and
-    `computers` computers, the lowest target, and (`tips`) tips for this
-    browser's person; returns the invite link."""
+    `computers` computers, the lowest target, (`tips`) tips for this
+    browser's person and (`name`) its name typed into the page's name
+    field; returns the invite link."""
     r.choose("Online spielen")
     r.press("A")
     r.snapshot()
     r.choose("Raum eröffnen")
     r.press("A")
     r.snapshot()
+    if name is not None:
+        field = r.page.get_by_role("region", name="Online").get_by_role("textbox", name="Dein Name")
+        field.fill(name)
+        field.press("Enter")  # (done typing: the game's keys again)
+        r.snapshot()
+        assert "1 %s" % name in r.menu()[0], r.menu()
     r.choose("Ziel")
     for _ in range(12):  # the lowest target (the row cycles): a short game
         if "Ziel: 1000 " in r.menu()[0][r.menu()[1]] + " ":
@@ -79,7 +86,8 @@ def open_room(r, people, computers, tips=False):
             r.press("links")
             r.snapshot(0.15)
     entries = r.menu()[0]
-    assert len([e for e in entries if re.match(r"\d Spieler", e)]) == people, entries
+    persons = [e for e in entries if re.match(r"\d Spieler", e) or e == "1 %s" % name]
+    assert len(persons) == people, entries
     assert len([e for e in entries if re.match(r"\d Profi", e)]) == computers, entries
     if tips:
         r.choose("Tipps")

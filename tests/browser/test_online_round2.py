@@ -173,3 +173,18 @@ def test_a_rematch_needs_every_persons_yes(browser, room_server):  # noqa: F811
         assert not r.errors, r.errors
         r.close()
 
+
+def test_names_typed_by_the_creator_and_a_joiner(browser, room_server):  # noqa: F811
+    anna = Reader(browser, room_server.base + "/")
+    link = open_room(anna, people=2, computers=0, name="Anna")
+    bea = join(browser, link, "Bea")  # the join form's field, by fill
+    for r in (anna, bea):
+        seats = r.page.get_by_role("list", name="Plätze")
+        assert until(lambda seats=seats: "1. Anna" in seats.inner_text()
+                     and "2. Bea" in seats.inner_text(), 20), seats.inner_text()
+    assert "Anna (du)" in anna.page.get_by_role("list", name="Plätze").inner_text()
+    # the room's name is the creator's in the game's header, not "Spieler 1"
+    assert until(lambda: "Anna" in anna.snapshot(), 20), anna.snapshot()
+    for r in (anna, bea):
+        assert not r.errors, r.errors
+        r.close()

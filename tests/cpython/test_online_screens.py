@@ -155,3 +155,25 @@ def test_the_creators_tips_go_with_the_create_request(tmp_path):
     form._start(sim.app)
     asked = json.loads(link.take())
     assert asked["do"] == "create" and asked["tips"] is True, asked
+
+
+def test_the_creators_name_typed_in_the_page_goes_into_the_room_form(tmp_path):
+    sim, link = sim_with_link(tmp_path)
+    sim.app.push(online.OnlineMenu(link))
+    assert json.loads(link.take(sim.app) or "{}").get("do") != "name_field"
+    sim.app.top().choose(sim.app, 0)
+    asked = json.loads(link.take(sim.app))
+    assert asked == {"do": "name_field", "on": True, "name": "Spieler 1"}, asked
+    form = sim.app.top()
+    form.tips = [form.seats[0][0]]
+    link.receive(sim.app, json.dumps({"t": "name", "name": "  Anna   Lena "}))
+    assert form.seats[0][0] == "Anna Lena" and form.tips == ["Anna Lena"]
+    assert "1 Anna Lena" in form.labels(sim.app)
+    link.receive(sim.app, json.dumps({"t": "name", "name": "Profi 2"}))  # another seat's
+    assert form.seats[0][0] == "Anna Lena"
+    link.receive(sim.app, json.dumps({"t": "name", "name": ""}))  # emptied: the default
+    assert form.seats[0][0] == "Spieler 1"
+    form._start(sim.app)
+    sim.app.home()
+    out = [json.loads(line) for line in link.take(sim.app).split("\n")]
+    assert out[0]["do"] == "create" and out[-1] == {"do": "name_field", "on": False, "name": ""}

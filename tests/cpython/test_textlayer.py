@@ -110,3 +110,20 @@ def test_the_recorder_leaves_the_pixels_alone(tmp_path, recorded):
     heard.keys(keys)
     assert plain.rows() == heard.rows()
     assert plain.state() == heard.state()
+
+
+def test_the_letter_grid_names_the_letter_under_the_cursor(tmp_path, recorded):
+    from firmware.screens.names import Typer
+
+    sim = Sim(data_dir=str(tmp_path))
+    rec = recorded()
+    sim.app.push(Typer([], lambda app, name: None))
+    snap = frame(sim, rec)
+    first = snap["menu"]["items"][snap["menu"]["index"]]
+    sim.press("RIGHT")
+    snap = frame(sim, rec)
+    items, index = snap["menu"]["items"], snap["menu"]["index"]
+    assert len(items[index]) == 1 and items[index] != first  # one letter, the next one
+    # no line of the screen is the grid's row: its letters are only the menu
+    assert not [line for line in snap["lines"] if " " in line["text"] and line["selected"]]
+    assert snap["lines"] == [], snap["lines"]
