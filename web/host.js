@@ -263,6 +263,7 @@ const pressTime = {}; // button -> event time of its press (the press-to-canvas 
 let lastTick = -Infinity; // performance.now() of the last step
 
 function down(name, time) {
+  if (online && online.joining) return; // the join form is the one interface (renderText)
   const bit = BITS[name];
   if (want & bit) return;
   want |= bit;
@@ -315,13 +316,15 @@ function apply(name) {
 
 const WORDS = {
   de: {
-    screen: "Bildschirm", dice: "Würfel", aside: "Beiseitegelegt", menu: "Menü",
+    screen: "Bildschirm", lines: "Text", yourTurn: "Du bist dran!", dice: "Würfel",
+    linkTitle: "Ein Raum-Link ist offen", linkOpen: "Was du mit dem Link tun kannst, steht im Bereich „Online“ darunter; das Spiel auf diesem Gerät wartet so lange.", aside: "Beiseitegelegt", menu: "Menü",
     picked: "gewählt", crossed: "zählt nicht", cursor: "Cursor", marked: "Tipp",
     current: "ausgewählt", keys: "Tasten",
     UP: "hoch", DOWN: "runter", LEFT: "links", RIGHT: "rechts", A: "A", B: "B",
   },
   en: {
-    screen: "Screen", dice: "Dice", aside: "Set aside", menu: "Menu",
+    screen: "Screen", lines: "Text", yourTurn: "Your turn!", dice: "Dice",
+    linkTitle: "A room's link is open", linkOpen: "What you can do with the link is in the region “Online” below; the game on this device waits meanwhile.", aside: "Set aside", menu: "Menu",
     picked: "picked", crossed: "does not score", cursor: "cursor", marked: "tip",
     current: "selected", keys: "Keys",
     UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right", A: "A", B: "B",
@@ -368,9 +371,25 @@ function renderText(t) {
   }
   const w = words(t.lang);
   const parts = [];
+  if (online && online.joining) {
+    // one interface at a time: while a room's link is open, the join form
+    // (region "Online") is what there is to do; the local game waits
+    parts.push(make("h2", w.linkTitle));
+    parts.push(make("p", w.linkOpen));
+    readout.replaceChildren(...parts);
+    for (const name of Object.keys(BITS)) {
+      document.querySelector(`[data-key="${name}"]`)?.setAttribute("aria-label", w[name]);
+    }
+    return;
+  }
   if (t.title) parts.push(make("h2", t.title));
+  const st = online && online.code ? online.state : null;
+  if (st && st.status === "playing" && st.cur === online.me && t.dice !== undefined) {
+    parts.push(make("p", w.yourTurn)); // a room's game: said, not only hinted by "A: los"
+  }
+  for (const text of t.paragraphs || []) parts.push(make("p", text)); // a help page, whole
   if (t.lines.length) {
-    const ul = make("ul", null, { "aria-label": w.screen });
+    const ul = make("ul", null, { "aria-label": w.lines });
     for (const line of t.lines) {
       ul.append(make("li", line.selected ? line.text + " (" + w.current + ")" : line.text));
     }
@@ -487,7 +506,10 @@ function run(net) {
   zt.ready = true;
   status.textContent = "";
   if (firstVisit) host.set_lang(lang); // the browser's language, not the device's default
-  if (net) online = new Online({ host, storage: backing, lang: () => lang, redraw: tick });
+  if (net) {
+    const retext = () => { lastText = null; updateText(); }; // the join form came or went
+    online = new Online({ host, storage: backing, lang: () => lang, redraw: tick, retext });
+  }
   updateText();
   keepStorage(); // (its notice comes after the screen's copy: it moves nothing)
   requestAnimationFrame(loop);

@@ -67,7 +67,7 @@ const SAY = {
     offline: "Keine Verbindung zum Netz.", unreachable: "Der Server antwortet nicht.", other: "Dieser Platz wird in einem anderen Tab oder auf einem anderen Gerät gespielt.",
     here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis und zur Zusage vom Spielbeginn (%s…), die %d hier gezeigten zum Bericht, der Endstand zum Spiel.",
     bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json --commit %s",
-    record: "Würfelbericht von Spiel %d (JSON)", records: "Würfelberichte",
+    yourTurn: "Du bist dran!", record: "Würfelbericht von Spiel %d (JSON)", records: "Würfelberichte",
     rematchYes: "Revanche: ja von %s.", rematchNone: "Revanche: noch hat niemand ja gesagt.", rematchWait: "Es fehlt: %s.",
     rematchHow: "A sagt ja.", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
     openRoom: "Raum eröffnen", nameHow: "Dein Name im Raum; die Pfeiltasten und A bedienen das Formular im Bildschirm.",
@@ -95,7 +95,7 @@ const SAY = {
     offline: "No network connection.", unreachable: "The server does not answer.", other: "This seat is played in another tab or on another device.",
     here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret and the commitment shown at the start (%s…), the %d shown here match the record, the final scores the game.",
     bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json --commit %s",
-    record: "Dice record of game %d (JSON)", records: "Dice records",
+    yourTurn: "Your turn!", record: "Dice record of game %d (JSON)", records: "Dice records",
     rematchYes: "Rematch: yes from %s.", rematchNone: "Rematch: nobody has said yes yet.", rematchWait: "Waiting for: %s.",
     rematchHow: "A says yes.", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
     openRoom: "Open a room", nameHow: "Your name in the room; the arrow keys and A work the form on the screen.",
@@ -180,8 +180,9 @@ export async function checkRecord(rec, kept, st) {
 export class Online {
   // host: the Python Host (online_take, online_event); lang(): the page's
   // language now; redraw(): a step and a canvas copy after an event
-  constructor({ host, storage, lang, redraw }) {
+  constructor({ host, storage, lang, redraw, retext }) {
     this.host = host;
+    this.retext = retext || (() => {});
     this.storage = storage;
     this.lang = lang;
     this.redraw = redraw;
@@ -536,6 +537,7 @@ export class Online {
       this.keep(code, { token: answer.token, seat: answer.seat, name, tips: !!tips });
       this.joining = null;
       this.enter(code);
+      this.retext();
     } catch (e) {
       this.joinError = this.reasonText(e.why || "server", e.values);
       this.render();
@@ -546,6 +548,7 @@ export class Online {
     const code = this.joining;
     this.joining = null;
     this.enter(code);
+    this.retext();
   }
 
   link() {
@@ -742,7 +745,11 @@ export class Online {
       if (this.refusal) parts.push(el("p", this.refusal, { role: "alert" }));
       const st = this.state;
       if (st) {
-        if (st.status === "playing" && st.seats[st.cur]) parts.push(el("p", fmt(this.say("turn"), st.seats[st.cur].name)));
+        if (st.status === "playing" && st.seats[st.cur]) {
+          const mine = st.cur === this.me;
+          parts.push(el("p", fmt(this.say("turn"), st.seats[st.cur].name) + (mine ? " " + this.say("yourTurn") : ""),
+            mine ? { "data-mine": "" } : {}));
+        }
         const waiting = this.waitText(st);
         if (waiting) parts.push(el("p", waiting, { role: "status", "data-wait": "" }));
         if (this.backNote) parts.push(el("p", this.backNote, { role: "status", "data-back": "" }));

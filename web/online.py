@@ -192,14 +192,12 @@ class Link:
     def _refused(self, app, text):
         """A refusal of the server, in the player's language (online.js
         has the server's reason texts; the engine's are the device's).
-        The waiting room shows it under the seats; over any other screen
-        it is a page of its own (longer than a play screen's line; it
-        scrolls where the small screen needs more than three lines)."""
+        It is a page of its own over any screen, the waiting room's too
+        (never a row of a menu: a reader would take it for a choice; the
+        page's Online region says it as an alert); it scrolls where the
+        small screen needs more than three lines."""
         self.said = text
-        top = app.top()
-        if isinstance(top, Room):
-            top.relabel()
-        elif text:
+        if text:
             app.push(Pager(say(app, "online"), wrap(app, text), "message"))
         app.redraw()
 
@@ -274,6 +272,7 @@ class OnlineSetup(Setup):
         Setup.__init__(self, app)
         self.link = link
 
+
     def rename(self, app, name):
         """The creator's name as typed into the page's text field (the
         first seat's; its tips follow it). Cut to the engine's length; an
@@ -340,8 +339,6 @@ class Room(Menu):
         st = link.state
         rows = [] if st is None else [seat_line(app, link, i, s) for i, s in enumerate(st["seats"])]
         rows.append(say(app, link.conn) if link.conn != "connected" else say(app, "waiting"))
-        if link.said:  # the server's reason: as many rows as it takes
-            rows += wrap(app, link.said, app.ui.w - MENU_INSET)
         return rows + [say(app, key) for key in self._entries()]
 
     def choose(self, app, index):

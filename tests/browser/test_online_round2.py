@@ -188,3 +188,63 @@ def test_names_typed_by_the_creator_and_a_joiner(browser, room_server):  # noqa:
     for r in (anna, bea):
         assert not r.errors, r.errors
         r.close()
+
+
+def test_the_text_layer_reads_as_written(browser, room_server):  # noqa: F811
+    # a help page: whole paragraphs under its heading, no device-wide fragments
+    r = Reader(browser, room_server.base + "/")
+    r.choose("Regeln")
+    r.press("A")
+    r.snapshot()
+    entries, index = r.menu()
+    assert entries[index].startswith("Spiel: "), entries
+    shown = entries[index]
+    r.press("A")  # a row that only shows a value: A leaves it
+    r.snapshot()
+    assert r.menu()[0][r.menu()[1]] == shown
+    r.choose("Ablauf")
+    r.press("A")
+    r.snapshot()
+    snap = r.snapshot()
+    assert 'heading "Ablauf"' in snap and "list" not in snap, snap
+    paragraphs = r.screen.get_by_role("paragraph").all_inner_texts()
+    said = [p for p in paragraphs if not p.startswith("Tasten:")]
+    assert said[0] == "Ein Zug beginnt mit allen Würfeln.", said  # whole sentences
+    assert len(said) == 6 and all(p.endswith((".", "!", ")")) for p in said), said
+    r.close()
+
+    # a room: the creator's start refused (one person) is an alert, never a menu entry
+    anna = Reader(browser, room_server.base + "/")
+    link = open_room(anna, people=2, computers=0, name="Anna")
+    anna.choose("Starten")
+    anna.press("A")
+    alert = anna.page.get_by_role("region", name="Online").get_by_role("alert")
+    alert.wait_for(timeout=20000)
+    assert "mindestens 2 Menschen" in alert.inner_text()
+    anna.snapshot()
+    menu = anna.screen.get_by_role("list", name="Menü").all_inner_texts()
+    assert "Menschen" not in " ".join(menu), menu
+
+    # a joiner: while the link's form is open the screen region offers no local menu
+    bea = Reader(browser, link)
+    assert "Ein Raum-Link ist offen" in bea.snapshot()
+    assert bea.screen.get_by_role("list", name="Menü").count() == 0
+    bea.press("A")  # the pad does nothing to the local game meanwhile
+    assert bea.page.evaluate("zt.state().screen") == "title"
+    bea.page.get_by_role("textbox", name="Dein Name").fill("Bea")
+    bea.page.get_by_role("button", name="Mitspielen").click()
+    # the game: the header in whole words, "Du bist dran" for the seat to move
+    until(lambda: "Du bist dran!" in anna.snapshot(), 30)
+    snap = anna.snapshot()
+    assert re.search(r'heading "Anna: 0 Punkte, gleichauf mit Bea, dieser Zug \+0"', snap), snap
+    assert "Du bist dran!" not in bea.snapshot()
+    assert "Du bist dran!" in anna.page.get_by_role("region", name="Online").inner_text()
+    anna.press("A")  # roll: the A, left and right buttons say what they do to the die
+    until(lambda: "nehmen" in anna.buttons().get("A", "") or anna.buttons().get("A") == "weiter",
+          30)
+    keys = anna.buttons()
+    assert keys.get("A") == "weiter" or (
+        keys["links"] == "zum Würfel links" and keys["rechts"] == "zum Würfel rechts"), keys
+    for reader in (anna, bea):
+        assert not reader.errors, reader.errors
+        reader.close()
