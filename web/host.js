@@ -681,6 +681,59 @@ function nextClick() {
     }, CLICK_MS);
   }, CLICK_MS);
 }
+// Direct touch on the screen: a tap on a die picks it (the cursor goes
+// there, then A), on a menu row chooses it (the highlight goes there, then
+// A), on an action of the hint line does it ("↑ würfeln": UP). The page
+// only maps the tap to presses of the pad, queued as clicks are; the app
+// decides what they do. Where a tap lands comes with the text layer
+// (web/textlayer.py: `taps`), in the game's pixels.
+function tapPresses(gx, gy) {
+  let t;
+  try {
+    t = JSON.parse(host.text_json());
+  } catch (e) {
+    return [];
+  }
+  const taps = t.taps || {};
+  const line = taps.line || 8;
+  if (gy >= height - line - 2) { // the hint line
+    for (const [x0, x1, key] of taps.hint || []) {
+      if (gx >= x0 - 2 && gx <= x1 + 2) return [key];
+    }
+    return [];
+  }
+  const cursor = t.dice.findIndex((d) => d.cursor);
+  if (cursor >= 0) { // dice to pick: the way to the tapped one, then A
+    const n = t.dice.length;
+    const hit = (taps.dice || []).findIndex(([x, y, size]) => gx >= x - 1 && gx < x + size + 1 && gy >= y - 2 && gy < y + size + 4);
+    if (hit < 0) return [];
+    const right = (hit - cursor + n) % n;
+    const moves = right <= n - right ? Array(right).fill("RIGHT") : Array(n - right).fill("LEFT");
+    return [...moves, "A"];
+  }
+  const rows = taps.rows;
+  if (t.menu && rows && rows.line) { // a menu row: the highlight there, then A
+    const k = Math.floor((gy - (rows.y - 1)) / rows.line);
+    if (k < 0 || k >= rows.shown) return [];
+    const row = rows.first + k;
+    const step = row - t.menu.index;
+    return [...Array(Math.abs(step)).fill(step > 0 ? "DOWN" : "UP"), "A"];
+  }
+  return [];
+}
+
+canvas.addEventListener("click", (e) => {
+  if (!zt.ready || !width) return;
+  const rect = canvas.getBoundingClientRect();
+  const gx = ((e.clientX - rect.left) / rect.width) * width;
+  const gy = ((e.clientY - rect.top) / rect.height) * height;
+  const presses = tapPresses(gx, gy);
+  zt.taps = (zt.taps || 0) + 1;
+  const idle = clicks.length === 0;
+  clicks.push(...presses);
+  if (idle && presses.length) nextClick();
+});
+
 const select = document.getElementById("layout");
 select.value = board;
 select.addEventListener("change", () => {

@@ -47,7 +47,7 @@ const DICE_KEPT = 8; // games whose commitment and rolls a browser keeps
 const SAY = {
   de: {
     connecting: "Verbinde mit dem Raum…", connected: "Verbunden mit dem Raum", reconnecting: "Verbindung verloren: neuer Versuch…",
-    invite: "Einladung zum Raum", link: "Einladungslink", copy: "Link kopieren", copied: "Kopiert", share: "Teilen",
+    invite: "Einladung zum Raum", link: "Einladungslink", copy: "Link kopieren", copied: "Kopiert", share: "Teilen", shareCopied: "Kopiert: in eine Nachricht einfügen",
     join: "Mitspielen", name: "Dein Name", watch: "Zuschauen", seats: "Plätze", free: "frei", you: "du",
     away: "Verbindung weg seit %d s (%s)", wait: "%s: Verbindung weg seit %d s, Computer übernimmt in %d s",
     waitNow: "%s: Verbindung weg seit %d s, Computer übernimmt jetzt",
@@ -75,7 +75,7 @@ const SAY = {
   },
   en: {
     connecting: "Connecting to the room…", connected: "Connected to the room", reconnecting: "Connection lost: trying again…",
-    invite: "Invitation to the room", link: "Invite link", copy: "Copy link", copied: "Copied", share: "Share",
+    invite: "Invitation to the room", link: "Invite link", copy: "Copy link", copied: "Copied", share: "Share", shareCopied: "Copied: paste it into a message",
     join: "Join", name: "Your name", watch: "Watch", seats: "Seats", free: "free", you: "you",
     away: "connection lost %d s ago (%s)", wait: "%s: connection lost %d s ago, the computer takes over in %d s",
     waitNow: "%s: connection lost %d s ago, the computer takes over now",
@@ -721,20 +721,26 @@ export class Online {
         });
         parts.push(here);
       }
-      const invite = el("div", null, { role: "group", "aria-label": this.say("invite") });
+      // the invite: the QR code beside the link and its buttons (on a
+      // phone all of it in view when the room opens, index.html's CSS)
+      const invite = el("div", null, { role: "group", "aria-label": this.say("invite"), class: "invite" });
       const link = this.link();
-      invite.append(el("a", link, { href: link, "aria-label": this.say("link") }), " ");
+      const words = el("div", null, { class: "invite-text" });
+      words.append(el("a", link, { href: link, "aria-label": this.say("link") }), " ");
       const copy = el("button", this.say("copy"), { type: "button" });
       copy.addEventListener("click", () => {
         navigator.clipboard?.writeText(link).then(() => { copy.textContent = this.say("copied"); }).catch(() => {});
       });
-      invite.append(copy);
-      if (navigator.share) {
-        const share = el("button", this.say("share"), { type: "button" });
-        share.addEventListener("click", () => navigator.share({ title: "Zehntausend", url: link }).catch(() => {}));
-        invite.append(" ", share);
-      }
-      invite.append(this.qrOf(link));
+      words.append(copy, " ");
+      // the phone's share sheet; where the browser has none, the link is
+      // copied for pasting into a message
+      const share = el("button", this.say("share"), { type: "button" });
+      share.addEventListener("click", () => {
+        if (navigator.share) navigator.share({ title: "Zehntausend", url: link }).catch(() => {});
+        else navigator.clipboard?.writeText(link).then(() => { share.textContent = this.say("shareCopied"); }).catch(() => {});
+      });
+      words.append(share);
+      invite.append(this.qrOf(link), words);
       parts.push(invite);
       if (this.spectator) parts.push(el("p", this.say("spectator")));
       else if (this.seatOf(this.code)) {
@@ -774,6 +780,7 @@ export class Online {
     // the field being typed in, if any: the new one takes its focus and caret
     const active = document.activeElement;
     const typing = this.panel.contains(active) && active.tagName === "INPUT" && active.type === "text" ? active : null;
+    document.body.classList.toggle("in-room", !!this.code); // (index.html: a phone's layout for a room)
     this.panel.hidden = parts.length === 0;
     this.panel.replaceChildren(...parts);
     const input = this.panel.querySelector("input[type=text], input:not([type])");

@@ -109,6 +109,33 @@ def keys_of(hint):
     return out
 
 
+def hint_spans(hint, width):
+    """The hint line's actions as they are drawn from x 0: [x from, x to,
+    the button] each; a tap there presses the button ("←→ A Würfel
+    wählen": A, the arrows are no single tap's). `width(text)` in px."""
+    starts = []
+    i = 0
+    n = len(hint)
+    signs = "".join(ARROWS) + "AB"
+    while i < n:
+        word_start = i == 0 or hint[i - 1] == " "
+        letter_key = hint[i] in "AB" and (i + 1 == n or hint[i + 1] == " ")
+        if word_start and (hint[i] in ARROWS or letter_key):
+            # a key after keys only ("←→ A") belongs to the same action
+            if not (starts and hint[starts[-1]:i].replace(" ", "").strip(signs) == ""):
+                starts.append(i)
+        i += 1
+    out = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else n
+        keys = list(keys_of(hint[start:end]))
+        if not keys:
+            continue
+        key = "A" if "A" in keys else keys[0]
+        out.append([width(hint[:start]), width(hint[:end].rstrip()), key])
+    return out
+
+
 def _give(out, keys, words):
     action = " ".join(words)
     for key in keys:
@@ -132,6 +159,7 @@ class Recorder:
         self.dice = []  # [face, picked, crossed, size, x, cursor, marked]
         self.skip = 0  # texts still to come that a call below has said already
         self.header = None  # (game, turn points) of the play screen's header
+        self.rows = None  # where a menu's rows are drawn (see menu)
         self.paragraphs = None  # a text page's whole paragraphs
 
     def text(self, s, x, y, color):
@@ -164,14 +192,18 @@ class Recorder:
         drawn next, are the device's window on them)."""
         self.paragraphs = list(paragraphs)
 
-    def menu(self, labels, index, shown):
-        """Ui.menu: all entries, the highlighted one, and how many are drawn next."""
+    def menu(self, labels, index, shown, first=None, y=0, line=0):
+        """Ui.menu: all entries, the highlighted one, and how many are drawn
+        next; where they are (`first` entry shown, its row's y, the rows'
+        height: a tap on a row chooses it) when a list of rows draws them."""
         self.entries = (list(labels), index)
         self.skip = shown
+        self.rows = None if first is None else {"first": first, "shown": shown, "y": y,
+                                                 "line": line}
 
-    def die(self, face, picked, crossed, size, x, digit):
-        """Ui.draw_die: a die; `digit` 1 when its face is drawn as a text next."""
-        self.dice.append([face, bool(picked), bool(crossed), size, x, False, False])
+    def die(self, face, picked, crossed, size, x, digit, y=0):
+        """Ui.draw_die: a die at (x, y); `digit` 1 when its face is drawn as a text next."""
+        self.dice.append([face, bool(picked), bool(crossed), size, x, False, False, y])
         self.skip = digit
 
     def cursor(self, x):
@@ -207,10 +239,12 @@ class Recorder:
         big = max([d[3] for d in self.dice] or [0])
         dice = []
         aside = []
-        for face, picked, crossed, size, _x, cursor, marked in self.dice:
+        at = []  # where the big dice are: a tap on one picks it
+        for face, picked, crossed, size, x, cursor, marked, y in self.dice:
             if size == big:
                 dice.append({"value": face, "picked": picked, "crossed": crossed,
                              "cursor": cursor, "marked": marked})
+                at.append([x, y, size])
             else:
                 aside.append(face)
         menu = None
@@ -237,6 +271,9 @@ class Recorder:
         if self.paragraphs is not None:
             out["lines"] = []
             out["paragraphs"] = self.paragraphs
+        # where a tap on the screen lands (host.js maps it to presses)
+        out["taps"] = {"dice": at, "rows": self.rows, "line": self.font.height,
+                       "hint": hint_spans(self.hint, self.font.width) if self.hint else []}
         return out
 
 

@@ -174,3 +174,30 @@ def test_a_help_page_is_read_as_whole_paragraphs(tmp_path, recorded):
     assert page["paragraphs"] == paragraphs and page["lines"] == []
     assert page["title"] == sim.app.t("help_scoring")
     assert len(sim.app.top().lines(sim.app)) > len(paragraphs)  # the device wraps them to lines
+
+
+def test_where_taps_land(tmp_path, recorded):
+    w = len  # one px a character: the spans are easy to read
+    assert textlayer.hint_spans("↑ würfeln  ↓ sichern", w) == [[0, 9, "UP"], [11, 20, "DOWN"]]
+    assert textlayer.hint_spans("←→ A Würfel wählen", w) == [[0, 18, "A"]]  # A, not an arrow
+    assert textlayer.hint_spans("A schnell B Tabelle", w) == [[0, 9, "A"], [10, 19, "B"]]
+    sim = Sim(data_dir=str(tmp_path), seed=7)
+    sim.run(500)
+    rec = recorded()
+    title = frame(sim, rec)
+    rows = title["taps"]["rows"]
+    assert rows == {"first": 0, "shown": rows["shown"], "y": sim.app.ui.line + 2,
+                    "line": sim.app.ui.line} and rows["shown"] >= 3
+    sim.keys("A")  # the new-game form, then a game: the dice where they are drawn
+    sim.keys(",".join(["DOWN"] * (len(sim.app.top().labels(sim.app)) - 1) + ["A"]))
+    sim.run(3000)
+    for _ in range(3):
+        if sim.state().get("phase") == "keep":
+            break
+        sim.keys("A")
+        sim.run(3000)
+    play = frame(sim, rec)
+    at = play["taps"]["dice"]
+    assert len(at) == len(play["dice"]) > 0
+    xs = [x for x, _, _ in at]
+    assert xs == sorted(xs) and len({y for _, y, _ in at}) == 1
