@@ -98,7 +98,9 @@ class Room:
             raise Refused("seats")
         if len(computers) > MAX_COMPUTERS:
             raise Refused("computers", [MAX_COMPUTERS])
-        if people < MIN_PEOPLE or people + len(computers) > MAX_SEATS:
+        if people < MIN_PEOPLE:  # the reason that names people, not the seats' range
+            raise Refused("people", [MIN_PEOPLE])
+        if people + len(computers) > MAX_SEATS:
             raise Refused("seats", [MIN_PEOPLE, MAX_SEATS])
         for kind in computers:
             if kind not in LEVELS:

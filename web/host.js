@@ -485,9 +485,39 @@ function begin() {
   Promise.all([port, served]).then(([, net]) => run(net)).catch(fatal);
 }
 
+const TURN_KEY = "zt-turn"; // a local turn's picked dice across a reload (this tab only)
+
+function keepTurn() {
+  // the page goes (a reload, a closed tab): the local turn's picks, for a reload
+  if (!host || !zt.ready) return;
+  try {
+    const turn = host.turn_json();
+    if (turn) sessionStorage.setItem(TURN_KEY, turn);
+    else sessionStorage.removeItem(TURN_KEY);
+  } catch (e) {
+    // no session storage: a reload lands on the title, as on the device
+  }
+}
+
+function takeTurn() {
+  // a turn kept by keepTurn (once): the reload goes back into it
+  try {
+    const turn = sessionStorage.getItem(TURN_KEY);
+    sessionStorage.removeItem(TURN_KEY);
+    return params.has("room") ? null : turn;
+  } catch (e) {
+    return null;
+  }
+}
+
+addEventListener("pagehide", keepTurn);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") keepTurn();
+});
+
 function run(net) {
   const webhost = mp.pyimport("webhost");
-  host = webhost.start(board, storage, random, seed, ticks(), net);
+  host = webhost.start(board, storage, random, seed, ticks(), net, takeTurn());
   step = host.step;
   module = mp._module;
   addr = host.address();
@@ -507,6 +537,9 @@ function run(net) {
   status.textContent = "";
   if (firstVisit) host.set_lang(lang); // the browser's language, not the device's default
   if (net) {
+    // served by the room server: the intro names online play too
+    document.querySelector("[data-say=intro]")?.setAttribute("data-say", "introOnline");
+    page.apply(lang);
     const retext = () => { lastText = null; updateText(); }; // the join form came or went
     online = new Online({ host, storage: backing, lang: () => lang, redraw: tick, retext });
   }
@@ -563,7 +596,18 @@ function busy() {
 }
 
 function lost() {
-  // the game went to another tab: stop here, write nothing, offer it back
+  // the game went to another tab: stop here, write nothing, offer it back.
+  // A tab playing a room plays on (the room lives on the server, its seat
+  // token outside the lock) as a guest: nothing of the local game is
+  // saved here any more, and the notice says just that.
+  if (online && online.code && zt.ready) {
+    storage.lose();
+    notice("guest", "takeGame", (button) => {
+      button.disabled = true;
+      takeGame(storage, () => location.reload(), lost);
+    });
+    return;
+  }
   storage.lose();
   step = () => false;
   zt.ready = false;

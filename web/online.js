@@ -211,7 +211,13 @@ export class Online {
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.wake("visible");
     });
-    addEventListener("online", () => this.wake("online"));
+    addEventListener("online", () => {
+      this.tell({ t: "net", up: true });
+      this.wake("online");
+    });
+    // offline, the title offers no online play (a room on screen reconnects when the network is back)
+    addEventListener("offline", () => this.tell({ t: "net", up: false }));
+    if (navigator.onLine === false) this.tell({ t: "net", up: false });
     this.tell({ t: "rooms", rooms: this.rooms() });
     const code = new URLSearchParams(location.search).get("room");
     if (code) {

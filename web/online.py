@@ -53,6 +53,7 @@ SAY = {
         "gone": "Raum verlassen",
         "rematch_wait": "warte…  B Menü",
         "watch_hint": "B Menü",
+        "need_people": "Ein Raum braucht mindestens 2 Menschen: stelle einen Platz auf Mensch.",
     },
     "en": {
         "online": "Online",
@@ -73,6 +74,7 @@ SAY = {
         "gone": "Left the room",
         "rematch_wait": "waiting…  B menu",
         "watch_hint": "B menu",
+        "need_people": "A room needs at least 2 people: set a seat to person.",
     },
 }
 
@@ -122,6 +124,7 @@ class Link:
         self.said = ""  # the server's last refusal, in the player's language
         self.tips = False  # this browser's seat asked for tips (online.js keeps it with the seat)
         self.naming = False  # the page shows the room form's name field (take)
+        self.up = True  # the browser has a network (the title offers Online only then)
 
     def __call__(self, app):
         """The title's "Online": the online menu."""
@@ -155,6 +158,11 @@ class Link:
             top = app.top()
             if isinstance(top, OnlineMenu):
                 top.relabel()
+                app.redraw()
+        elif t == "net":  # the browser went offline or came back online
+            if self.up != bool(msg.get("up")):
+                self.up = bool(msg.get("up"))
+                app.version += 1  # (the title works its entries out again)
                 app.redraw()
         elif t == "name":  # typed into the page's name field while the room form is open
             form = app.find("online_setup")
@@ -271,7 +279,17 @@ class OnlineSetup(Setup):
     def __init__(self, app, link):
         Setup.__init__(self, app)
         self.link = link
-
+        # A room needs two people: the last table's first computer becomes
+        # the second person's place (the form shows what the room will be;
+        # it never adds a seat behind the player's back).
+        people = [s for s in self.seats if not s[1]]
+        if len(people) < 2:
+            taken = [n for n, _ in self.seats]
+            bots = [i for i, s in enumerate(self.seats) if s[1]]
+            if bots:
+                self.seats[bots[0]] = [default_name(app, bots[0] + 1, taken), ""]
+            else:
+                self.seats.append([default_name(app, len(self.seats) + 1, taken), ""])
 
     def rename(self, app, name):
         """The creator's name as typed into the page's text field (the
@@ -296,10 +314,10 @@ class OnlineSetup(Setup):
             rules = rules.replace(target=self.target, entry=min(rules.entry, self.target))
         people = [name for name, kind in self.seats if not kind]
         computers = [kind for name, kind in self.seats if kind]
-        if not people:
-            self.msg = ""
-            people = [self.seats[0][0]]
-        self.link.send({"do": "create", "name": people[0], "people": max(2, len(people)),
+        if len(people) < 2:  # said here, in the player's language: nothing is sent
+            app.push(Pager(say(app, "online"), wrap(app, say(app, "need_people")), "message"))
+            return
+        self.link.send({"do": "create", "name": people[0], "people": len(people),
                         "computers": computers, "rules": rules.encode(),
                         "tips": people[0] in self.tips})
         from firmware.screens.message import Message

@@ -82,7 +82,9 @@ def open_room(r, people, computers, tips=False, name=None):
         r.snapshot(0.15)
     for seat in range(2, people + 1):  # the first is this browser's person; then people
         r.choose("%d " % seat)
-        for _ in range(3):  # profi -> mutig -> vorsichtig -> person
+        for _ in range(4):  # (the form's second seat is a person) profi -> ... -> person
+            if re.match(r"\d Spieler", r.menu()[0][r.menu()[1]]):
+                break
             r.press("links")
             r.snapshot(0.15)
     entries = r.menu()[0]

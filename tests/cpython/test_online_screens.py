@@ -171,7 +171,7 @@ def test_the_creators_name_typed_in_the_page_goes_into_the_room_form(tmp_path):
     link.receive(sim.app, json.dumps({"t": "name", "name": "  Anna   Lena "}))
     assert form.seats[0][0] == "Anna Lena" and form.tips == ["Anna Lena"]
     assert "1 Anna Lena" in form.labels(sim.app)
-    link.receive(sim.app, json.dumps({"t": "name", "name": "Profi 2"}))  # another seat's
+    link.receive(sim.app, json.dumps({"t": "name", "name": "Spieler 2"}))  # another seat's
     assert form.seats[0][0] == "Anna Lena"
     link.receive(sim.app, json.dumps({"t": "name", "name": ""}))  # emptied: the default
     assert form.seats[0][0] == "Spieler 1"
@@ -180,3 +180,35 @@ def test_the_creators_name_typed_in_the_page_goes_into_the_room_form(tmp_path):
     out = [json.loads(line) for line in link.take(sim.app).split("\n")]
     assert out[0]["do"] == "create" and out[-1] == {"do": "name_field", "on": False, "name": ""}
 
+
+def test_the_room_form_shows_two_people_and_never_adds_a_seat(tmp_path):
+    sim, link = sim_with_link(tmp_path)
+    sim.app.push(online.OnlineMenu(link))
+    sim.app.top().choose(sim.app, 0)
+    form = sim.app.top()
+    assert [kind for _, kind in form.seats] == ["", ""], form.seats  # you and a second person
+    assert "Plätze: 2" in form.labels(sim.app)
+    form._start(sim.app)
+    asked = [json.loads(line) for line in link.take().split("\n")]
+    assert asked[-1]["people"] == 2 and asked[-1]["computers"] == [], asked
+    # a form set to one person and a computer is refused here, in words, and nothing is sent
+    sim.app.home()
+    sim.app.push(online.OnlineMenu(link))
+    sim.app.top().choose(sim.app, 0)
+    form = sim.app.top()
+    form.seats[1] = ["Profi 2", "profi"]
+    link.take()
+    form._start(sim.app)
+    assert link.take() == "" and sim.app.top().name == "message"
+    assert "mindestens 2 Menschen" in " ".join(sim.app.top().text_lines)
+
+
+def test_offline_the_title_offers_no_online_play(tmp_path):
+    sim, link = sim_with_link(tmp_path)
+    assert "online" in sim.app.top()._entries(sim.app)
+    link.receive(sim.app, json.dumps({"t": "net", "up": False}))
+    sim.step()
+    assert "online" not in sim.app.top()._entries(sim.app)
+    link.receive(sim.app, json.dumps({"t": "net", "up": True}))
+    sim.step()
+    assert "online" in sim.app.top()._entries(sim.app)

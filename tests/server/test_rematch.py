@@ -88,3 +88,13 @@ def test_the_last_games_records_stay_reachable():
         assert room.record(n)["g"] == n
     with pytest.raises(Refused):
         room.record(1)
+
+
+def test_one_person_is_refused_with_the_people_reason():
+    rules = preset("zehntausend")
+    with pytest.raises(Refused) as said:
+        Room.create("abcdefghijkl", "Anna", 1, ["profi"], rules)
+    assert said.value.key == "people" and said.value.values == [2]
+    with pytest.raises(Refused) as said:
+        Room.create("abcdefghijkl", "Anna", 4, ["profi"] * 5, rules)
+    assert said.value.key == "seats"
