@@ -732,7 +732,9 @@ export class Online {
       const invite = el("div", null, { role: "group", "aria-label": this.say("invite"), class: "invite" });
       const link = this.link();
       const words = el("div", null, { class: "invite-text" });
-      words.append(el("a", link, { href: link, "aria-label": this.say("link") }), " ");
+      // (its name holds what it shows: a name without the address is one a
+      // voice user cannot say)
+      words.append(el("a", link, { href: link, "aria-label": this.say("link") + ": " + link }), " ");
       const copy = el("button", this.say("copy"), { type: "button" });
       copy.addEventListener("click", () => {
         navigator.clipboard?.writeText(link).then(() => { copy.textContent = this.say("copied"); }).catch(() => {});
