@@ -659,7 +659,7 @@ export class Online {
       const kind = preview ? preview.kind : "looking";
       parts.push(el("h2", fmt(this.say(kind === "lobby" ? "joinTitle" : "roomTitle"), this.joining)));
       if (kind === "looking") parts.push(el("p", this.say("looking"), { role: "status" }));
-      else if (kind === "none") parts.push(el("p", this.say("noRoom"), { role: "alert" }));
+      if (kind === "none") parts.push(el("p", this.say("noRoom"), { role: "alert" }));
       else if (kind === "error") {
         parts.push(el("p", preview.text, { role: "alert" }));
         const again = el("button", this.say("again"), { type: "button" });
@@ -668,8 +668,12 @@ export class Online {
       } else if (kind === "playing") parts.push(el("p", this.say("started")));
       else if (kind === "over") parts.push(el("p", this.say("ended")));
       else {
-        const free = st.seats.filter((seat) => seat === null).length;
-        parts.push(el("p", fmt(this.say("waitingFor"), free, st.seats.length)));
+        // a room waiting for people, or (until the preview answers) most
+        // likely one: the name can be typed at once
+        if (st) {
+          const free = st.seats.filter((seat) => seat === null).length;
+          parts.push(el("p", fmt(this.say("waitingFor"), free, st.seats.length)));
+        }
         const form = el("form", null, { "aria-label": this.say("join") });
         const label = el("label", this.say("name") + " ");
         const input = el("input", null, { name: "name", maxlength: "12", autocomplete: "nickname", required: "" });
