@@ -77,7 +77,7 @@ def test_room_starts_when_full_and_creator_needs_people(server):
     ({"name": "<b>Anna</b>"}, "name"),
     ({"name": ""}, "name"),
     ({"name": "A" * 13}, "name"),
-    ({"name": "Anna", "people": 1}, "seats"),
+    ({"name": "Anna", "people": 1}, "people"),  # (issue 33: the reason that names people)
     ({"name": "Anna", "people": 4, "computers": ["profi"] * 5}, "seats"),
     ({"name": "Anna", "people": 2, "computers": ["mutig"] * 6}, "computers"),
     ({"name": "Anna", "computers": ["gott"]}, "level"),
