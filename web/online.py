@@ -53,6 +53,7 @@ SAY = {
         "gone": "Raum verlassen",
         "rematch_wait": "warte…  B Menü",
         "watch_hint": "B Menü",
+        "others_hint": "B Tabelle",
         "need_people": "Ein Raum braucht mindestens 2 Menschen: stelle einen Platz auf Mensch.",
     },
     "en": {
@@ -74,6 +75,7 @@ SAY = {
         "gone": "Left the room",
         "rematch_wait": "waiting…  B menu",
         "watch_hint": "B menu",
+        "others_hint": "B standings",
         "need_people": "A room needs at least 2 people: set a seat to person.",
     },
 }
@@ -438,6 +440,13 @@ class OnlinePlay(Play):
                 elif kind in MESSAGE_EVENTS:
                     self.msg = _event_text(app, game, ev)
         app.redraw()
+
+    def _hint(self, app):
+        """Another's turn: only B does something here (the server plays
+        the computers at its own pace: nothing to hurry)."""
+        if not self.person_to_move():
+            return say(app, "others_hint")
+        return Play._hint(self, app)
 
     def tick(self, app, now):
         """The dice's tumble and this seat's tips; nothing else moves here

@@ -74,6 +74,7 @@ def test_the_play_screen_sends_its_own_turn_and_mirrors_the_others(tmp_path):
     link.receive(sim.app, json.dumps({"t": "snap", "n": 2, "s": state}))
     play = sim.app.top()
     assert play.name == "play" and not play.person_to_move()  # Ann's turn
+    assert play._hint(sim.app) == "B Tabelle"  # nothing to hurry: the server plays its pace
     sim.press("A")  # on another's turn nothing is sent, nothing rolled
     assert link.take() == "" and not play.game.roll
 

@@ -514,6 +514,7 @@ ONLINE_PLACES = {
     "gone": _p(TITLE),
     "rematch_wait": _p(HINT),
     "watch_hint": _p(HINT),
+    "others_hint": _p(HINT),
     "need_people": _p(WRAP),
 }
 
