@@ -193,7 +193,7 @@ class Ui:
         y, rows, first = self.scroll(index, y, rows)
         rec = font.recorder
         if rec is not None:  # every entry, not only the rows drawn next
-            rec.menu(labels, index, min(len(labels), first + rows) - first)
+            rec.menu(labels, index, min(len(labels), first + rows) - first, first, y, self.line)
         for i in range(first, min(len(labels), first + rows)):
             label = self.fit(labels[i], self.w - 4)
             if i == index:
@@ -219,7 +219,7 @@ class Ui:
         style = self.settings["dice"]
         rec = font.recorder
         if rec is not None:  # (a digit die's digit is drawn as text: not a text)
-            rec.die(face, inverted, crossed, size, x, 1 if style == DIGITS else 0)
+            rec.die(face, inverted, crossed, size, x, 1 if style == DIGITS else 0, y)
         buf = getattr(canvas, "buffer", None)
         native = False
         if _die is not None and buf is not None:

@@ -574,9 +574,11 @@ class Hub:
                 elif t == "start":
                     room.start(seat)
                 elif t == "rematch":
+                    g = room.state["g"]
                     room.rematch(seat)
-                    live.gone = {i: time.monotonic() for i in range(len(room.state["seats"]))}
-                    self.timed.add(code)
+                    if room.state["g"] != g:  # everybody agreed: a new game's clocks
+                        live.gone = {i: time.monotonic() for i in range(len(room.state["seats"]))}
+                        self.timed.add(code)
                 else:
                     room.leave(seat)
                 await self._commit(live)

@@ -38,6 +38,7 @@ TEXTS = {
         "name_lookalike": "Ein Name, der gleich aussieht, ist in diesem Raum schon",
         "lost": "Der Server hat die Räume verloren: bitte einen neuen Raum eröffnen",
         "store": "Der Server erreicht seinen Speicher nicht: neuer Versuch läuft",
+        "left": "Wer das Spiel verlassen hat, spielt die Revanche nicht mit",
     },
     "en": {
         "message": "Message not understood",
@@ -71,5 +72,6 @@ TEXTS = {
         "name_lookalike": "A name that looks the same is in this room already",
         "lost": "The server lost its rooms: please open a new room",
         "store": "The server cannot reach its storage: trying again",
+        "left": "Who left the game does not play the rematch",
     },
 }

@@ -24,6 +24,7 @@ from server.names import clean_name, new_token, skeleton, token_hash, token_matc
 
 MAX_COMPUTERS = 5
 MIN_PEOPLE = 2
+RECORDS_KEPT = 4  # the dice records of earlier games a room keeps (GET .../games/G)
 LEVEL_NAMES = {"vorsichtig": "Vorsichtig", "mutig": "Mutig", "profi": "Profi",
                "meister": "Meister"}
 TURN_KINDS = ("roll", "bank", "take", "pass")
@@ -97,7 +98,9 @@ class Room:
             raise Refused("seats")
         if len(computers) > MAX_COMPUTERS:
             raise Refused("computers", [MAX_COMPUTERS])
-        if people < MIN_PEOPLE or people + len(computers) > MAX_SEATS:
+        if people < MIN_PEOPLE:  # the reason that names people, not the seats' range
+            raise Refused("people", [MIN_PEOPLE])
+        if people + len(computers) > MAX_SEATS:
             raise Refused("seats", [MIN_PEOPLE, MAX_SEATS])
         for kind in computers:
             if kind not in LEVELS:
@@ -187,6 +190,9 @@ class Room:
             )
             if st["status"] == "over":
                 out["secret"] = st["secret"]
+                out["rematch"] = self.rematch_yes()
+        out["records"] = [rec["g"] for rec in st.get("records", [])] + (
+            [st["g"]] if st["status"] == "over" else [])
         return out
 
     def standin_at(self, seat):
@@ -268,14 +274,50 @@ class Room:
         self._start()
 
     def rematch(self, seat):
-        """The same seats and rules again, after a game is over."""
+        """Seat `seat` says yes to the same seats and rules again, after a
+        game is over. The next game starts once every person still in the
+        game has said yes (a computer always does; a person away, without
+        a connection, holds nobody up: a stand-in plays for them as in any
+        game); until then the room stays over, its results and dice check
+        in view. A second yes changes nothing."""
         st = self.state
         if st["status"] != "over":
             raise Refused("not_over")
         game = self.game
         assert game is not None
+        if not game.seats[seat].active:
+            raise Refused("left")
+        yes = st.setdefault("rematch", [])
+        if seat in yes:
+            return
+        yes.append(seat)
+        yes.sort()
+        self._emit({"k": "rematch", "seat": seat})
+        self._rematch_if_agreed()
+
+    def rematch_yes(self):
+        """The seats that have said yes to a rematch (computers always)."""
+        st = self.state
+        game = self.game
+        if st["status"] != "over" or game is None:
+            return []
+        said = st.get("rematch", [])
+        return [i for i, s in enumerate(st["seats"])
+                if s is not None and game.seats[i].active and (s["kind"] or i in said)]
+
+    def _rematch_if_agreed(self):
+        """Start the next game when every person in the game still here
+        has said yes (and somebody has)."""
+        st = self.state
+        game = self.game
+        if st["status"] != "over" or game is None or not st.get("rematch"):
+            return
+        for i, s in enumerate(st["seats"]):
+            if (s is not None and not s["kind"] and game.seats[i].active and not s["away"]
+                    and i not in st["rematch"]):
+                return
         st.setdefault("records", []).append(self.record(st["g"]))
-        del st["records"][:-4]  # the last few games stay checkable
+        del st["records"][:-RECORDS_KEPT]  # the last few games stay checkable
         st["seats"] = [s if game.seats[i].active else None for i, s in enumerate(st["seats"])]
         self._start()
 
@@ -290,6 +332,7 @@ class Room:
         st["rolls"] = 0
         st["rollog"] = []
         st["actlog"] = []  # [seat, action] of every action of the game, in order
+        st["rematch"] = []  # the seats that said yes to the next game (once this one is over)
         st["g"] += 1
         st["status"] = "playing"
         self.dice = fairdice.CommitDice(secret)
@@ -388,6 +431,7 @@ class Room:
         if away:
             s["gone"] = round(at if at is not None else time.time(), 1)
             self._emit({"k": "away", "seat": seat, "at": s["gone"]})
+            self._rematch_if_agreed()  # the others said yes: the one gone holds nobody up
             return
         s["gone"] = None
         s["standin"] = False

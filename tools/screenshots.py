@@ -313,11 +313,14 @@ def _seat(name, kind="", creator=False, away=False, standin=False, score=None):
     return seat
 
 
-def _in_room(sim, link, seats, game=None, me=0, status=None):
+def _in_room(sim, link, seats, game=None, me=0, status=None, rematch=None):
     """This browser in room ROOM on seat `me`: the server's welcome and
-    a snapshot of the room (waiting, or playing `game`, or over)."""
+    a snapshot of the room (waiting, or playing `game`, or over; then
+    `rematch`: the seats that said yes to the next game)."""
     state = {"status": status or ("lobby" if game is None else "playing"), "g": 1,
              "seats": seats}
+    if rematch is not None:
+        state["rematch"] = rematch
     if game is not None:
         state["game"] = game.to_data()
     link.receive(sim.app, json.dumps({"t": "welcome", "room": ROOM, "seat": me, "n": 5}))
@@ -373,6 +376,16 @@ def online_scenes():
         _in_room(sim, link, [_seat("Anna", creator=True, score=game.seats[0].score),
                              _seat("Bea", score=6100)], game, status="over")
 
+    def online_rematch(sim):
+        link = _with_network(sim)
+        game = _game(preset("zehntausend").replace(finish="immediate"), ["Anna", "Bea"],
+                     [1, 1, 1, 1, 5, 2], [9200, 6100])
+        game.apply(("roll",))
+        game.apply(("keep", (1, 1, 1, 1, 5)))
+        game.apply(("bank",))
+        _in_room(sim, link, [_seat("Anna", creator=True, score=game.seats[0].score),
+                             _seat("Bea", score=6100)], game, status="over", rematch=[0])
+
     return (
         ("online_menu", "Online: open a room, or back into one of this browser's", online_menu),
         ("online_setup", "Online: the room form", online_setup),
@@ -380,6 +393,7 @@ def online_scenes():
         ("online_play", "Online: this browser's turn", online_play),
         ("online_standin", "Online: a computer plays for an absent person", online_standin),
         ("online_winner", "Online: the end of a room's game", online_winner),
+        ("online_rematch", "Online: yes to a rematch, waiting for the others", online_rematch),
     )
 
 

@@ -263,6 +263,7 @@ const pressTime = {}; // button -> event time of its press (the press-to-canvas 
 let lastTick = -Infinity; // performance.now() of the last step
 
 function down(name, time) {
+  if (online && online.joining) return; // the join form is the one interface (renderText)
   const bit = BITS[name];
   if (want & bit) return;
   want |= bit;
@@ -315,13 +316,15 @@ function apply(name) {
 
 const WORDS = {
   de: {
-    screen: "Bildschirm", dice: "Würfel", aside: "Beiseitegelegt", menu: "Menü",
+    screen: "Bildschirm", lines: "Text", yourTurn: "Du bist dran!", dice: "Würfel",
+    linkTitle: "Ein Raum-Link ist offen", linkOpen: "Was du mit dem Link tun kannst, steht im Bereich „Online“ darunter; das Spiel auf diesem Gerät wartet so lange.", aside: "Beiseitegelegt", menu: "Menü",
     picked: "gewählt", crossed: "zählt nicht", cursor: "Cursor", marked: "Tipp",
     current: "ausgewählt", keys: "Tasten",
     UP: "hoch", DOWN: "runter", LEFT: "links", RIGHT: "rechts", A: "A", B: "B",
   },
   en: {
-    screen: "Screen", dice: "Dice", aside: "Set aside", menu: "Menu",
+    screen: "Screen", lines: "Text", yourTurn: "Your turn!", dice: "Dice",
+    linkTitle: "A room's link is open", linkOpen: "What you can do with the link is in the region “Online” below; the game on this device waits meanwhile.", aside: "Set aside", menu: "Menu",
     picked: "picked", crossed: "does not score", cursor: "cursor", marked: "tip",
     current: "selected", keys: "Keys",
     UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right", A: "A", B: "B",
@@ -368,9 +371,25 @@ function renderText(t) {
   }
   const w = words(t.lang);
   const parts = [];
+  if (online && online.joining) {
+    // one interface at a time: while a room's link is open, the join form
+    // (region "Online") is what there is to do; the local game waits
+    parts.push(make("h2", w.linkTitle));
+    parts.push(make("p", w.linkOpen));
+    readout.replaceChildren(...parts);
+    for (const name of Object.keys(BITS)) {
+      document.querySelector(`[data-key="${name}"]`)?.setAttribute("aria-label", w[name]);
+    }
+    return;
+  }
   if (t.title) parts.push(make("h2", t.title));
+  const st = online && online.code ? online.state : null;
+  if (st && st.status === "playing" && st.cur === online.me && t.dice !== undefined) {
+    parts.push(make("p", w.yourTurn)); // a room's game: said, not only hinted by "A: los"
+  }
+  for (const text of t.paragraphs || []) parts.push(make("p", text)); // a help page, whole
   if (t.lines.length) {
-    const ul = make("ul", null, { "aria-label": w.screen });
+    const ul = make("ul", null, { "aria-label": w.lines });
     for (const line of t.lines) {
       ul.append(make("li", line.selected ? line.text + " (" + w.current + ")" : line.text));
     }
@@ -466,9 +485,39 @@ function begin() {
   Promise.all([port, served]).then(([, net]) => run(net)).catch(fatal);
 }
 
+const TURN_KEY = "zt-turn"; // a local turn's picked dice across a reload (this tab only)
+
+function keepTurn() {
+  // the page goes (a reload, a closed tab): the local turn's picks, for a reload
+  if (!host || !zt.ready) return;
+  try {
+    const turn = host.turn_json();
+    if (turn) sessionStorage.setItem(TURN_KEY, turn);
+    else sessionStorage.removeItem(TURN_KEY);
+  } catch (e) {
+    // no session storage: a reload lands on the title, as on the device
+  }
+}
+
+function takeTurn() {
+  // a turn kept by keepTurn (once): the reload goes back into it
+  try {
+    const turn = sessionStorage.getItem(TURN_KEY);
+    sessionStorage.removeItem(TURN_KEY);
+    return params.has("room") ? null : turn;
+  } catch (e) {
+    return null;
+  }
+}
+
+addEventListener("pagehide", keepTurn);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") keepTurn();
+});
+
 function run(net) {
   const webhost = mp.pyimport("webhost");
-  host = webhost.start(board, storage, random, seed, ticks(), net);
+  host = webhost.start(board, storage, random, seed, ticks(), net, takeTurn());
   step = host.step;
   module = mp._module;
   addr = host.address();
@@ -487,7 +536,13 @@ function run(net) {
   zt.ready = true;
   status.textContent = "";
   if (firstVisit) host.set_lang(lang); // the browser's language, not the device's default
-  if (net) online = new Online({ host, storage: backing, lang: () => lang, redraw: tick });
+  if (net) {
+    // served by the room server: the intro names online play too
+    document.querySelector("[data-say=intro]")?.setAttribute("data-say", "introOnline");
+    page.apply(lang);
+    const retext = () => { lastText = null; updateText(); }; // the join form came or went
+    online = new Online({ host, storage: backing, lang: () => lang, redraw: tick, retext });
+  }
   updateText();
   keepStorage(); // (its notice comes after the screen's copy: it moves nothing)
   requestAnimationFrame(loop);
@@ -541,7 +596,18 @@ function busy() {
 }
 
 function lost() {
-  // the game went to another tab: stop here, write nothing, offer it back
+  // the game went to another tab: stop here, write nothing, offer it back.
+  // A tab playing a room plays on (the room lives on the server, its seat
+  // token outside the lock) as a guest: nothing of the local game is
+  // saved here any more, and the notice says just that.
+  if (online && online.code && zt.ready) {
+    storage.lose();
+    notice("guest", "takeGame", (button) => {
+      button.disabled = true;
+      takeGame(storage, () => location.reload(), lost);
+    });
+    return;
+  }
   storage.lose();
   step = () => false;
   zt.ready = false;
@@ -659,6 +725,59 @@ function nextClick() {
     }, CLICK_MS);
   }, CLICK_MS);
 }
+// Direct touch on the screen: a tap on a die picks it (the cursor goes
+// there, then A), on a menu row chooses it (the highlight goes there, then
+// A), on an action of the hint line does it ("↑ würfeln": UP). The page
+// only maps the tap to presses of the pad, queued as clicks are; the app
+// decides what they do. Where a tap lands comes with the text layer
+// (web/textlayer.py: `taps`), in the game's pixels.
+function tapPresses(gx, gy) {
+  let t;
+  try {
+    t = JSON.parse(host.text_json());
+  } catch (e) {
+    return [];
+  }
+  const taps = t.taps || {};
+  const line = taps.line || 8;
+  if (gy >= height - line - 2) { // the hint line
+    for (const [x0, x1, key] of taps.hint || []) {
+      if (gx >= x0 - 2 && gx <= x1 + 2) return [key];
+    }
+    return [];
+  }
+  const cursor = t.dice.findIndex((d) => d.cursor);
+  if (cursor >= 0) { // dice to pick: the way to the tapped one, then A
+    const n = t.dice.length;
+    const hit = (taps.dice || []).findIndex(([x, y, size]) => gx >= x - 1 && gx < x + size + 1 && gy >= y - 2 && gy < y + size + 4);
+    if (hit < 0) return [];
+    const right = (hit - cursor + n) % n;
+    const moves = right <= n - right ? Array(right).fill("RIGHT") : Array(n - right).fill("LEFT");
+    return [...moves, "A"];
+  }
+  const rows = taps.rows;
+  if (t.menu && rows && rows.line) { // a menu row: the highlight there, then A
+    const k = Math.floor((gy - (rows.y - 1)) / rows.line);
+    if (k < 0 || k >= rows.shown) return [];
+    const row = rows.first + k;
+    const step = row - t.menu.index;
+    return [...Array(Math.abs(step)).fill(step > 0 ? "DOWN" : "UP"), "A"];
+  }
+  return [];
+}
+
+canvas.addEventListener("click", (e) => {
+  if (!zt.ready || !width) return;
+  const rect = canvas.getBoundingClientRect();
+  const gx = ((e.clientX - rect.left) / rect.width) * width;
+  const gy = ((e.clientY - rect.top) / rect.height) * height;
+  const presses = tapPresses(gx, gy);
+  zt.taps = (zt.taps || 0) + 1;
+  const idle = clicks.length === 0;
+  clicks.push(...presses);
+  if (idle && presses.length) nextClick();
+});
+
 const select = document.getElementById("layout");
 select.value = board;
 select.addEventListener("change", () => {

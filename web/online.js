@@ -47,7 +47,7 @@ const DICE_KEPT = 8; // games whose commitment and rolls a browser keeps
 const SAY = {
   de: {
     connecting: "Verbinde mit dem Raum…", connected: "Verbunden mit dem Raum", reconnecting: "Verbindung verloren: neuer Versuch…",
-    invite: "Einladung zum Raum", link: "Einladungslink", copy: "Link kopieren", copied: "Kopiert", share: "Teilen",
+    invite: "Einladung zum Raum", link: "Einladungslink", copy: "Link kopieren", copied: "Kopiert", share: "Teilen", shareCopied: "Kopiert: in eine Nachricht einfügen",
     join: "Mitspielen", name: "Dein Name", watch: "Zuschauen", seats: "Plätze", free: "frei", you: "du",
     away: "Verbindung weg seit %d s (%s)", wait: "%s: Verbindung weg seit %d s, Computer übernimmt in %d s",
     waitNow: "%s: Verbindung weg seit %d s, Computer übernimmt jetzt",
@@ -59,15 +59,23 @@ const SAY = {
     ckCount: "das Spiel hatte %d Würfe, der Bericht %d", ckScores: "der Bericht nennt die Endstände %s, das Spiel endete mit %s",
     ckShape: "kein Würfelbericht",
     standin: "der Computer spielt für %s", computer: "Computer", joinTitle: "Mitspielen im Raum %s",
-    started: "Das Spiel läuft schon: du kannst zuschauen.", other: "Dieser Platz wird in einem anderen Tab oder auf einem anderen Gerät gespielt.",
+    started: "In diesem Raum läuft ein Spiel: du kannst zuschauen.",
+    ended: "Das Spiel in diesem Raum ist zu Ende: du kannst das Ergebnis ansehen.", result: "Ergebnis ansehen",
+    noRoom: "Diesen Raum gibt es nicht (mehr). Einen neuen eröffnest du unter „Online spielen“.",
+    looking: "Sehe nach, was dieser Link ist…", roomTitle: "Raum %s", again: "Noch einmal versuchen",
+    waitingFor: "Der Raum wartet auf Mitspieler: %d von %d Plätzen frei.", yourSeat: "Dein Platz in diesem Raum: %s (Platz %d).",
+    offline: "Keine Verbindung zum Netz.", unreachable: "Der Server antwortet nicht.", other: "Dieser Platz wird in einem anderen Tab oder auf einem anderen Gerät gespielt.",
     here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis und zur Zusage vom Spielbeginn (%s…), die %d hier gezeigten zum Bericht, der Endstand zum Spiel.",
     bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json --commit %s",
-    record: "Würfelbericht (JSON)", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
-    qr: "QR-Code des Einladungslinks",
+    yourTurn: "Du bist dran!", record: "Würfelbericht von Spiel %d (JSON)", records: "Würfelberichte",
+    rematchYes: "Revanche: ja von %s.", rematchNone: "Revanche: noch hat niemand ja gesagt.", rematchWait: "Es fehlt: %s.",
+    rematchHow: "A sagt ja.", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
+    openRoom: "Raum eröffnen", nameHow: "Dein Name im Raum; die Pfeiltasten und A bedienen das Formular im Bildschirm.",
+    qr: "QR-Code des Einladungslinks", tips: "Mit Tipps (nur auf diesem Gerät)",
   },
   en: {
     connecting: "Connecting to the room…", connected: "Connected to the room", reconnecting: "Connection lost: trying again…",
-    invite: "Invitation to the room", link: "Invite link", copy: "Copy link", copied: "Copied", share: "Share",
+    invite: "Invitation to the room", link: "Invite link", copy: "Copy link", copied: "Copied", share: "Share", shareCopied: "Copied: paste it into a message",
     join: "Join", name: "Your name", watch: "Watch", seats: "Seats", free: "free", you: "you",
     away: "connection lost %d s ago (%s)", wait: "%s: connection lost %d s ago, the computer takes over in %d s",
     waitNow: "%s: connection lost %d s ago, the computer takes over now",
@@ -79,11 +87,19 @@ const SAY = {
     ckCount: "the game had %d rolls, the record %d", ckScores: "the record names the final scores %s, the game ended with %s",
     ckShape: "not a dice record",
     standin: "the computer plays for %s", computer: "computer", joinTitle: "Join room %s",
-    started: "The game has started: you can watch.", other: "This seat is played in another tab or on another device.",
+    started: "A game is running in this room: you can watch.",
+    ended: "The game in this room is over: you can see the result.", result: "See the result",
+    noRoom: "This room does not exist (any more). Open a new one under “Play online”.",
+    looking: "Looking up what this link is…", roomTitle: "Room %s", again: "Try again",
+    waitingFor: "The room is waiting for players: %d of %d seats free.", yourSeat: "Your seat in this room: %s (seat %d).",
+    offline: "No network connection.", unreachable: "The server does not answer.", other: "This seat is played in another tab or on another device.",
     here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret and the commitment shown at the start (%s…), the %d shown here match the record, the final scores the game.",
     bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json --commit %s",
-    record: "Dice record (JSON)", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
-    qr: "QR code of the invite link",
+    yourTurn: "Your turn!", record: "Dice record of game %d (JSON)", records: "Dice records",
+    rematchYes: "Rematch: yes from %s.", rematchNone: "Rematch: nobody has said yes yet.", rematchWait: "Waiting for: %s.",
+    rematchHow: "A says yes.", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
+    openRoom: "Open a room", nameHow: "Your name in the room; the arrow keys and A work the form on the screen.",
+    qr: "QR code of the invite link", tips: "With tips (on this device only)",
   },
 };
 
@@ -164,8 +180,9 @@ export async function checkRecord(rec, kept, st) {
 export class Online {
   // host: the Python Host (online_take, online_event); lang(): the page's
   // language now; redraw(): a step and a canvas copy after an event
-  constructor({ host, storage, lang, redraw }) {
+  constructor({ host, storage, lang, redraw, retext }) {
     this.host = host;
+    this.retext = retext || (() => {});
     this.storage = storage;
     this.lang = lang;
     this.redraw = redraw;
@@ -195,7 +212,13 @@ export class Online {
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.wake("visible");
     });
-    addEventListener("online", () => this.wake("online"));
+    addEventListener("online", () => {
+      this.tell({ t: "net", up: true });
+      this.wake("online");
+    });
+    // offline, the title offers no online play (a room on screen reconnects when the network is back)
+    addEventListener("offline", () => this.tell({ t: "net", up: false }));
+    if (navigator.onLine === false) this.tell({ t: "net", up: false });
     this.tell({ t: "rooms", rooms: this.rooms() });
     const code = new URLSearchParams(location.search).get("room");
     if (code) {
@@ -271,7 +294,11 @@ export class Online {
       if (this.zt.sent.length > 500) this.zt.sent.shift();
       this.send({ t: "act", a: msg.a, id: this.zt.sent.length });
     }
-    else if (msg.do === "start" || msg.do === "rematch") this.send({ t: msg.do });
+    else if (msg.do === "name_field") {
+      // the room form is open (or closed): its creator's name as a text field
+      this.naming = msg.on ? { name: msg.name } : null;
+      this.render();
+    } else if (msg.do === "start" || msg.do === "rematch") this.send({ t: msg.do });
     else if (msg.do === "leave") {
       this.send({ t: "leave" });
       this.forget(this.code);
@@ -295,7 +322,7 @@ export class Online {
     try {
       const body = { name: msg.name, people: msg.people, computers: msg.computers, rules: msg.rules };
       const answer = await this.post("/api/rooms", body);
-      this.keep(answer.code, { token: answer.token, seat: answer.seat, name: msg.name });
+      this.keep(answer.code, { token: answer.token, seat: answer.seat, name: msg.name, tips: !!msg.tips });
       this.enter(answer.code);
     } catch (e) {
       this.tell({ t: "gone", text: this.reasonText(e.why || "server", e.values) });
@@ -454,7 +481,9 @@ export class Online {
       this.zt.seat = msg.seat;
       this.lastN = msg.n;
       this.setConn("connected");
-      this.tell(msg);
+      // the seat's tips are this browser's business: kept with its token, told to the app
+      const seat = this.seatOf(this.code);
+      this.tell({ ...msg, tips: !!(seat && !this.spectator && seat.tips) });
       if (this.state && msg.n === this.seen) this.zt.caughtUpMs = performance.now() - this.openedAt;
       return;
     }
@@ -490,22 +519,42 @@ export class Online {
   // ------------------------------------------------------------ the page around the game
 
   joinForm(code) {
-    // opened by a link without a seat here: a name field and a join button
+    // opened by a link without a seat here: what the link is (the room's
+    // preview), then a name field and a join button while it waits for people
     this.joining = code;
+    this.preview = null;
     this.render();
-    fetch("/api/rooms/" + encodeURIComponent(code)).then((r) => r.json()).then((st) => {
-      this.preview = st;
-      this.render();
-    }).catch(() => {});
+    this.look(code);
   }
 
-  async join(name) {
+  async look(code) {
+    // the preview: {kind: "lobby" | "playing" | "over", st} from the room's
+    // public state, {kind: "none"} for the server's 404 (no such room, or
+    // no more), {kind: "error", text} for anything else (the reason's text)
+    let preview;
+    try {
+      const r = await fetch("/api/rooms/" + encodeURIComponent(code));
+      const body = await r.json().catch(() => ({}));
+      if (r.ok && body && typeof body.status === "string") preview = { kind: body.status, st: body };
+      else if (r.status === 404) preview = { kind: "none" };
+      else preview = { kind: "error", text: this.reasonText(body.why || "server", body.values) };
+    } catch (e) {
+      preview = { kind: "error", text: this.say(navigator.onLine === false ? "offline" : "unreachable") };
+    }
+    if (this.joining !== code) return;
+    this.preview = preview;
+    this.zt.link = preview.kind;
+    this.render();
+  }
+
+  async join(name, tips) {
     const code = this.joining;
     try {
       const answer = await this.post("/api/rooms/" + encodeURIComponent(code) + "/join", { name });
-      this.keep(code, { token: answer.token, seat: answer.seat, name });
+      this.keep(code, { token: answer.token, seat: answer.seat, name, tips: !!tips });
       this.joining = null;
       this.enter(code);
+      this.retext();
     } catch (e) {
       this.joinError = this.reasonText(e.why || "server", e.values);
       this.render();
@@ -516,6 +565,7 @@ export class Online {
     const code = this.joining;
     this.joining = null;
     this.enter(code);
+    this.retext();
   }
 
   link() {
@@ -615,11 +665,26 @@ export class Online {
     // the panel outside the game screen, in the page's language
     const parts = [];
     if (this.joining) {
-      const st = this.preview;
-      parts.push(el("h2", fmt(this.say("joinTitle"), this.joining)));
-      if (st && st.status !== "lobby") {
-        parts.push(el("p", this.say("started")));
-      } else {
+      const preview = this.preview;
+      const st = preview && preview.st;
+      const kind = preview ? preview.kind : "looking";
+      parts.push(el("h2", fmt(this.say(kind === "lobby" ? "joinTitle" : "roomTitle"), this.joining)));
+      if (kind === "looking") parts.push(el("p", this.say("looking"), { role: "status" }));
+      if (kind === "none") parts.push(el("p", this.say("noRoom"), { role: "alert" }));
+      else if (kind === "error") {
+        parts.push(el("p", preview.text, { role: "alert" }));
+        const again = el("button", this.say("again"), { type: "button" });
+        again.addEventListener("click", () => this.joinForm(this.joining));
+        parts.push(again);
+      } else if (kind === "playing") parts.push(el("p", this.say("started")));
+      else if (kind === "over") parts.push(el("p", this.say("ended")));
+      else {
+        // a room waiting for people, or (until the preview answers) most
+        // likely one: the name can be typed at once
+        if (st) {
+          const free = st.seats.filter((seat) => seat === null).length;
+          parts.push(el("p", fmt(this.say("waitingFor"), free, st.seats.length)));
+        }
         const form = el("form", null, { "aria-label": this.say("join") });
         const label = el("label", this.say("name") + " ");
         const input = el("input", null, { name: "name", maxlength: "12", autocomplete: "nickname", required: "" });
@@ -629,18 +694,44 @@ export class Online {
         input.value = this.draftName || "";
         input.addEventListener("input", () => { this.draftName = input.value; });
         label.append(input);
-        form.append(label, " ", el("button", this.say("join"), { type: "submit" }));
+        // tips for this seat, on this device only (as the new-game form's tips row)
+        const tips = el("input", null, { type: "checkbox", name: "tips" });
+        tips.checked = !!this.draftTips;
+        tips.addEventListener("change", () => { this.draftTips = tips.checked; });
+        const tipsLabel = el("label");
+        tipsLabel.append(tips, " " + this.say("tips"));
+        form.append(label, " ", tipsLabel, " ", el("button", this.say("join"), { type: "submit" }));
         form.addEventListener("submit", (e) => {
           e.preventDefault();
-          this.join(input.value.trim());
+          this.join(input.value.trim(), tips.checked);
         });
         parts.push(form);
         if (this.joinError) parts.push(el("p", this.joinError, { role: "alert" }));
       }
-      const watch = el("button", this.say("watch"), { type: "button" });
-      watch.addEventListener("click", () => this.watch());
-      parts.push(watch);
-      if (st && st.seats) parts.push(this.seatList(st));
+      if (st) {
+        const watch = el("button", this.say(kind === "over" ? "result" : "watch"), { type: "button" });
+        watch.addEventListener("click", () => this.watch());
+        parts.push(watch);
+        if (st.seats) parts.push(this.seatList(st));
+      }
+    } else if (this.naming && !this.code) {
+      // the room form on the screen: the creator's name, typed (keyboard,
+      // a phone's keyboard, an agent's fill); every change goes to the form
+      const form = el("form", null, { "aria-label": this.say("openRoom") });
+      const label = el("label", this.say("name") + " ");
+      const input = el("input", null, { name: "name", maxlength: "12", autocomplete: "nickname" });
+      input.value = this.naming.name;
+      input.addEventListener("input", () => {
+        this.naming.name = input.value;
+        this.tell({ t: "name", name: input.value });
+      });
+      label.append(input);
+      form.append(label, el("p", this.say("nameHow")));
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        input.blur(); // back to the game's keys
+      });
+      parts.push(form);
     } else if (this.code) {
       parts.push(el("p", this.conn === "other" ? this.say("other") : this.say(this.conn), { "data-conn": this.conn }));
       if (this.conn === "other") {
@@ -651,47 +742,89 @@ export class Online {
         });
         parts.push(here);
       }
-      const invite = el("div", null, { role: "group", "aria-label": this.say("invite") });
+      // the invite: the QR code beside the link and its buttons (on a
+      // phone all of it in view when the room opens, index.html's CSS)
+      const invite = el("div", null, { role: "group", "aria-label": this.say("invite"), class: "invite" });
       const link = this.link();
-      invite.append(el("a", link, { href: link, "aria-label": this.say("link") }), " ");
+      const words = el("div", null, { class: "invite-text" });
+      // (its name holds what it shows: a name without the address is one a
+      // voice user cannot say)
+      words.append(el("a", link, { href: link, "aria-label": this.say("link") + ": " + link }), " ");
       const copy = el("button", this.say("copy"), { type: "button" });
       copy.addEventListener("click", () => {
         navigator.clipboard?.writeText(link).then(() => { copy.textContent = this.say("copied"); }).catch(() => {});
       });
-      invite.append(copy);
-      if (navigator.share) {
-        const share = el("button", this.say("share"), { type: "button" });
-        share.addEventListener("click", () => navigator.share({ title: "Zehntausend", url: link }).catch(() => {}));
-        invite.append(" ", share);
-      }
-      invite.append(this.qrOf(link));
+      words.append(copy, " ");
+      // the phone's share sheet; where the browser has none, the link is
+      // copied for pasting into a message
+      const share = el("button", this.say("share"), { type: "button" });
+      share.addEventListener("click", () => {
+        if (navigator.share) navigator.share({ title: "Zehntausend", url: link }).catch(() => {});
+        else navigator.clipboard?.writeText(link).then(() => { share.textContent = this.say("shareCopied"); }).catch(() => {});
+      });
+      words.append(share);
+      invite.append(this.qrOf(link), words);
       parts.push(invite);
       if (this.spectator) parts.push(el("p", this.say("spectator")));
+      else if (this.seatOf(this.code)) {
+        // the link is this browser's own seat: say whose
+        const mine = this.seatOf(this.code);
+        parts.push(el("p", fmt(this.say("yourSeat"), mine.name || "", (this.me ?? mine.seat) + 1)));
+      }
       if (this.refusal) parts.push(el("p", this.refusal, { role: "alert" }));
       const st = this.state;
       if (st) {
-        if (st.status === "playing" && st.seats[st.cur]) parts.push(el("p", fmt(this.say("turn"), st.seats[st.cur].name)));
+        if (st.status === "playing" && st.seats[st.cur]) {
+          const mine = st.cur === this.me;
+          parts.push(el("p", fmt(this.say("turn"), st.seats[st.cur].name) + (mine ? " " + this.say("yourTurn") : ""),
+            mine ? { "data-mine": "" } : {}));
+        }
         const waiting = this.waitText(st);
         if (waiting) parts.push(el("p", waiting, { role: "status", "data-wait": "" }));
         if (this.backNote) parts.push(el("p", this.backNote, { role: "status", "data-back": "" }));
         parts.push(this.seatList(st));
+        if (st.status === "over") parts.push(this.rematchText(st));
         if (st.status === "over" && this.checked[st.g]) {
           parts.push(el("p", this.checked[st.g], { "data-check": this.zt.diceCheck || "" }));
           parts.push(el("p", fmt(this.say("howto"), this.keptDice(st.g).commit || st.commit)));
-          parts.push(el("a", this.say("record"), { href: `/api/rooms/${this.code}/games/${st.g}` }));
+        }
+        if ((st.records || []).length) {
+          // every game's dice record the room keeps, the earlier ones too
+          const ul = el("ul", null, { "aria-label": this.say("records") });
+          for (const g of st.records) {
+            const li = el("li");
+            li.append(el("a", fmt(this.say("record"), g), { href: `/api/rooms/${this.code}/games/${g}` }));
+            ul.append(li);
+          }
+          parts.push(ul);
         }
       }
     }
     // the field being typed in, if any: the new one takes its focus and caret
-    const typing = this.panel.contains(document.activeElement) && document.activeElement.tagName === "INPUT"
-      ? document.activeElement : null;
+    const active = document.activeElement;
+    const typing = this.panel.contains(active) && active.tagName === "INPUT" && active.type === "text" ? active : null;
+    document.body.classList.toggle("in-room", !!this.code); // (index.html: a phone's layout for a room)
     this.panel.hidden = parts.length === 0;
     this.panel.replaceChildren(...parts);
-    const input = this.panel.querySelector("input");
-    if (input && (typing || document.activeElement === document.body)) {
+    const input = this.panel.querySelector("input[type=text], input:not([type])");
+    if (input && (typing || (this.joining && document.activeElement === document.body))) {
       input.focus();
       if (typing) input.setSelectionRange(typing.selectionStart, typing.selectionEnd);
     }
+  }
+
+  rematchText(st) {
+    // who has said yes to the next game, and who it waits for
+    const yes = st.rematch || [];
+    const names = (list) => list.map((i) => (i === this.me ? this.say("you") : st.seats[i].name)).join(", ");
+    const missing = [];
+    st.seats.forEach((seat, i) => {
+      if (seat && !seat.kind && seat.active !== false && !yes.includes(i)) missing.push(i);
+    });
+    let text = yes.length ? fmt(this.say("rematchYes"), names(yes)) : this.say("rematchNone");
+    if (missing.length) text += " " + fmt(this.say("rematchWait"), names(missing));
+    if (this.me >= 0 && !yes.includes(this.me)) text += " " + this.say("rematchHow");
+    return el("p", text, { role: "status", "data-rematch": yes.join(" ") });
   }
 
   qrOf(link) {

@@ -17,14 +17,16 @@ Web-only: the handheld has no network and never loads this module.
 
 import json
 
-from engine.game import Game
+from engine.game import MAX_NAME, Game
 from firmware import buttons
 from firmware.screen import Menu
+from firmware.screens.names import default_name
 from firmware.screens.pager import Pager
 from firmware.screens.play import ANIM_FRAME_MS, MESSAGE_EVENTS, ROLL_ANIM_MS, Play, _event_text
 from firmware.screens.setup import Setup
 from firmware.screens.standings import Winner
 from firmware.screens.wrap import wrap
+from firmware.tips import Tips
 
 MENU_INSET = 4  # a menu row's text is this much narrower than the screen (firmware.ui)
 
@@ -49,6 +51,10 @@ SAY = {
         "opening": "Eröffne den Raum…",
         "room_hint": "A wählen  B Menü",
         "gone": "Raum verlassen",
+        "rematch_wait": "warte…  B Menü",
+        "watch_hint": "B Menü",
+        "others_hint": "B Tabelle",
+        "need_people": "Ein Raum braucht mindestens 2 Menschen: stelle einen Platz auf Mensch.",
     },
     "en": {
         "online": "Online",
@@ -67,6 +73,10 @@ SAY = {
         "opening": "Opening the room…",
         "room_hint": "A select  B menu",
         "gone": "Left the room",
+        "rematch_wait": "waiting…  B menu",
+        "watch_hint": "B menu",
+        "others_hint": "B standings",
+        "need_people": "A room needs at least 2 people: set a seat to person.",
     },
 }
 
@@ -114,6 +124,9 @@ class Link:
         self.conn = "connecting"  # connecting, connected, reconnecting
         self.fresh = False  # just (re)connected: show the room even from the title
         self.said = ""  # the server's last refusal, in the player's language
+        self.tips = False  # this browser's seat asked for tips (online.js keeps it with the seat)
+        self.naming = False  # the page shows the room form's name field (take)
+        self.up = True  # the browser has a network (the title offers Online only then)
 
     def __call__(self, app):
         """The title's "Online": the online menu."""
@@ -123,8 +136,15 @@ class Link:
         """Ask online.js for something (a dict, see the module docstring)."""
         self.out.append(json.dumps(msg))
 
-    def take(self):
-        """What was asked since the last call, one JSON object a line."""
+    def take(self, app=None):
+        """What was asked since the last call, one JSON object a line.
+        With the `app`: whether the room form is open (the page then shows
+        a text field for its creator's name, see OnlineSetup.rename)."""
+        form = None if app is None else app.find("online_setup")
+        if app is not None and (form is not None) != self.naming:
+            self.naming = form is not None
+            self.send({"do": "name_field", "on": self.naming,
+                       "name": form.seats[0][0] if form is not None else ""})
         out = "\n".join(self.out)
         self.out = []
         return out
@@ -141,9 +161,19 @@ class Link:
             if isinstance(top, OnlineMenu):
                 top.relabel()
                 app.redraw()
+        elif t == "net":  # the browser went offline or came back online
+            if self.up != bool(msg.get("up")):
+                self.up = bool(msg.get("up"))
+                app.version += 1  # (the title works its entries out again)
+                app.redraw()
+        elif t == "name":  # typed into the page's name field while the room form is open
+            form = app.find("online_setup")
+            if form is not None:
+                form.rename(app, msg.get("name") or "")
         elif t == "welcome":
             self.code = msg["room"]
             self.me = msg["seat"]
+            self.tips = bool(msg.get("tips"))  # added by online.js from the seat it keeps
             self.fresh = True  # the room's next state is shown, wherever the app is
         elif t in ("ev", "snap"):
             self.state = msg["s"]
@@ -172,14 +202,12 @@ class Link:
     def _refused(self, app, text):
         """A refusal of the server, in the player's language (online.js
         has the server's reason texts; the engine's are the device's).
-        The waiting room shows it under the seats; over any other screen
-        it is a page of its own (longer than a play screen's line; it
-        scrolls where the small screen needs more than three lines)."""
+        It is a page of its own over any screen, the waiting room's too
+        (never a row of a menu: a reader would take it for a choice; the
+        page's Online region says it as an alert); it scrolls where the
+        small screen needs more than three lines."""
         self.said = text
-        top = app.top()
-        if isinstance(top, Room):
-            top.relabel()
-        elif text:
+        if text:
             app.push(Pager(say(app, "online"), wrap(app, text), "message"))
         app.redraw()
 
@@ -253,6 +281,33 @@ class OnlineSetup(Setup):
     def __init__(self, app, link):
         Setup.__init__(self, app)
         self.link = link
+        # A room needs two people: the last table's first computer becomes
+        # the second person's place (the form shows what the room will be;
+        # it never adds a seat behind the player's back).
+        people = [s for s in self.seats if not s[1]]
+        if len(people) < 2:
+            taken = [n for n, _ in self.seats]
+            bots = [i for i, s in enumerate(self.seats) if s[1]]
+            if bots:
+                self.seats[bots[0]] = [default_name(app, bots[0] + 1, taken), ""]
+            else:
+                self.seats.append([default_name(app, len(self.seats) + 1, taken), ""])
+
+    def rename(self, app, name):
+        """The creator's name as typed into the page's text field (the
+        first seat's; its tips follow it). Cut to the engine's length; an
+        empty field, or another seat's name, leaves the form's own name."""
+        name = " ".join(name.split())[:MAX_NAME].strip()
+        old = self.seats[0][0]
+        if not name:
+            name = default_name(app, 1, [n for n, _ in self.seats[1:]])
+        if name == old or name in [n for n, _ in self.seats[1:]]:
+            return
+        self.seats[0][0] = name
+        if old in self.tips:
+            self.tips[self.tips.index(old)] = name
+        self.relabel()
+        app.redraw()
 
     def _start(self, app):
         """Ask online.js to open the room; its first event shows it."""
@@ -261,11 +316,12 @@ class OnlineSetup(Setup):
             rules = rules.replace(target=self.target, entry=min(rules.entry, self.target))
         people = [name for name, kind in self.seats if not kind]
         computers = [kind for name, kind in self.seats if kind]
-        if not people:
-            self.msg = ""
-            people = [self.seats[0][0]]
-        self.link.send({"do": "create", "name": people[0], "people": max(2, len(people)),
-                        "computers": computers, "rules": rules.encode()})
+        if len(people) < 2:  # said here, in the player's language: nothing is sent
+            app.push(Pager(say(app, "online"), wrap(app, say(app, "need_people")), "message"))
+            return
+        self.link.send({"do": "create", "name": people[0], "people": len(people),
+                        "computers": computers, "rules": rules.encode(),
+                        "tips": people[0] in self.tips})
         from firmware.screens.message import Message
 
         app.push(Message(say(app, "opening"), [say(app, self.link.conn)]))
@@ -303,8 +359,6 @@ class Room(Menu):
         st = link.state
         rows = [] if st is None else [seat_line(app, link, i, s) for i, s in enumerate(st["seats"])]
         rows.append(say(app, link.conn) if link.conn != "connected" else say(app, "waiting"))
-        if link.said:  # the server's reason: as many rows as it takes
-            rows += wrap(app, link.said, app.ui.w - MENU_INSET)
         return rows + [say(app, key) for key in self._entries()]
 
     def choose(self, app, index):
@@ -337,6 +391,7 @@ class OnlinePlay(Play):
         Play.__init__(self, app, game)
         self.link = link
         self.g = g  # the room's game number (a rematch is a new one)
+        self.tips = OnlineTips(game, self.players, link.me if link.tips else -1)
 
     def person_to_move(self):
         """True when this browser's seat is to move (a computer's, another
@@ -355,6 +410,7 @@ class OnlinePlay(Play):
             self.msg = app.tf("why_" + refusal[0], refusal[1])
             app.redraw()
             return False
+        self.tips.judge(app, self, actions)  # (before the table changes: what it gives away)
         for action in actions:
             a = list(action)
             if a[0] == "keep":
@@ -363,6 +419,7 @@ class OnlinePlay(Play):
         self._reset_selection()
         self.asking = None
         self.msg = ""
+        self.tips.confirmed(app, self)  # the cost note, shown until the next press
         app.redraw()
         return True
 
@@ -370,7 +427,7 @@ class OnlinePlay(Play):
         """The room's game after `event` (an act: its engine events roll
         the dice on screen and name what happened, as on the device)."""
         self.game = game
-        self.tips.game = game
+        self.tips.follow(game)
         self.bot_keep = None
         self._reset_selection()
         if event is not None and event.get("k") == "act":
@@ -384,9 +441,17 @@ class OnlinePlay(Play):
                     self.msg = _event_text(app, game, ev)
         app.redraw()
 
+    def _hint(self, app):
+        """Another's turn: only B does something here (the server plays
+        the computers at its own pace: nothing to hurry)."""
+        if not self.person_to_move():
+            return say(app, "others_hint")
+        return Play._hint(self, app)
+
     def tick(self, app, now):
-        """The dice's tumble; nothing else moves here without the server
-        (no computer plays in the page, no hand-over between people)."""
+        """The dice's tumble and this seat's tips; nothing else moves here
+        without the server (no computer plays in the page, no hand-over
+        between people)."""
         if self.anim.armed:
             if self.anim.reached(now):
                 self.anim.clear()
@@ -394,7 +459,9 @@ class OnlinePlay(Play):
             if self.anim_frame.reached(now):
                 self.anim_frame.set(now, ANIM_FRAME_MS)
                 return True
-        return False
+            return False
+        # this browser's turn: the coach answers a tip after the frame (firmware.coach_view)
+        return self.person_to_move() and self.tips.tick(app, self, now)
 
     def table_action(self, app, action):
         """Joining or leaving from the standings is the room's business
@@ -402,20 +469,67 @@ class OnlinePlay(Play):
         return False
 
 
+class OnlineTips(Tips):
+    """Tips on a room's play screen: for this browser's seat only, when it
+    asked for them (`seat`, -1: none), and on this device only. They live
+    on this object: the tips file beside the local game's save is the
+    local game's (firmware.tips_store), and a room's game is the server's."""
+
+    def __init__(self, game, players, seat):
+        self.game = game
+        self.players = players
+        n = len(game.seats)
+        self.flags = [1 if i == seat else 0 for i in range(n)]
+        self.cost = [0] * n
+        self.view = None
+        self.lesson = -1
+        self.steps = 0
+        self._step = False
+
+    def save(self, app):
+        """Nothing to write: a room's tips last as long as its play screen."""
+        self._fit()
+
+    def follow(self, game):
+        """The room's game after an event (a new mirror of it): the tips
+        and their coach read this one from now on."""
+        self.game = game
+        if self.view is not None:
+            self.view.game = game
+            self.view.forget()  # (a mirror counts no events: its situation key cannot tell)
+
+    def game_over(self, app):
+        """The room's end is its own screen (OnlineWinner): no file to clear."""
+        self.view = None
+
+
 class OnlineWinner(Winner):
-    """The end of a room's game: A asks for a rematch (the room starts it
-    when anybody asks), B goes to the title."""
+    """The end of a room's game: A says yes to a rematch (the room starts
+    it when every person has said yes), B goes to the title. The result
+    stays until the next game starts; once this seat said yes the hint
+    says it waits for the others (the page's Online region says for whom)."""
 
     def __init__(self, game, link, g):
         Winner.__init__(self, game)
         self.link = link
         self.g = g
 
+    def said_yes(self):
+        """True when this browser's seat has said yes to a rematch."""
+        st = self.link.state
+        return st is not None and self.link.me in st.get("rematch", ())
+
     def on_key(self, app, key, kind):
-        """A: rematch; B: the title."""
+        """A: yes to a rematch (once); B: the title."""
         if kind != "press":
             return
-        if key == buttons.A and self.link.me >= 0:
+        if key == buttons.A and self.link.me >= 0 and not self.said_yes():
             self.link.send({"do": "rematch"})
         elif key == buttons.B:
             self.link.close(app)
+
+    def draw(self, app, canvas):
+        """The device's end screen; after this seat's yes, the waiting hint."""
+        Winner.draw(self, app, canvas)
+        if self.said_yes() or self.link.me < 0:  # (a spectator has no say)
+            app.ui.hints(canvas, say(app, "rematch_wait" if self.link.me >= 0 else "watch_hint"))

@@ -13,6 +13,14 @@ its text layer.
 from it): the title, the other lines top to bottom, the menu, the dice,
 the hint and what each button does now, parsed from the hint line ("↑
 würfeln  ↓ sichern" -> UP: würfeln, DOWN: sichern).
+
+Written for reading, not for 128 pixels: the play screen's header is
+said in whole words ("Anna: 1800 Punkte, 1050 vor Ben, dieser Zug +0",
+`play_header`), a help page comes as its whole paragraphs (`paragraphs`:
+the device's few-line window is a drawing matter), and where the cursor
+is on a die, the arrows and A are named by what they do to it ("die 5
+nehmen"). The words are the page's own (WORDS): they cost the device
+nothing.
 """
 
 from firmware import font
@@ -22,6 +30,49 @@ ARROWS = {"↑": "UP", "↓": "DOWN", "←": "LEFT", "→": "RIGHT"}
 # Scroll marks a list draws at its right edge: the menu lists every entry.
 SCROLL = ("↑", "↓")
 GAP = 3  # px between two texts on one line that still read as one word
+
+
+WORDS = {
+    "de": {
+        "points": "%s: %d Punkte", "turn": "dieser Zug %+d", "solo": "Zug %d",
+        "lead": "%d vor %s", "behind": "%d hinter %s", "need": "%d fehlen, um an %s vorbeizuziehen",
+        "level": "gleichauf mit %s",
+        "LEFT": "zum Würfel links", "RIGHT": "zum Würfel rechts",
+        "take": "die %d nehmen", "drop": "die %d zurücklegen",
+    },
+    "en": {
+        "points": "%s: %d points", "turn": "this turn %+d", "solo": "turn %d",
+        "lead": "%d ahead of %s", "behind": "%d behind %s", "need": "%d needed to pass %s",
+        "level": "level with %s",
+        "LEFT": "to the die on the left", "RIGHT": "to the die on the right",
+        "take": "take the %d", "drop": "put the %d back",
+    },
+}
+
+
+def header_text(lang, game, points):
+    """The play screen's header in whole words: whose turn, their total,
+    where they stand against the best other seat, the turn's points."""
+    from firmware.screens.lines import race
+
+    w = WORDS.get(lang, WORDS["de"])
+    seats = game.seats
+    seat = seats[game.current]
+    parts = [w["points"] % (seat.name, seat.score)]
+    if len(seats) == 1:
+        parts[0] = w["solo"] % (seat.turns + 1) + ", " + parts[0]
+    else:
+        best = None
+        for i, other in enumerate(seats):
+            if i != game.current and other.active and (best is None or other.score > best.score):
+                best = other
+        standing = race(game)
+        if standing is not None and best is not None:
+            parts.append(w[standing[0]] % (standing[1], best.name))
+        elif best is not None:
+            parts.append(w["level"] % best.name)
+    parts.append(w["turn"] % points)
+    return ", ".join(parts)
 
 
 def keys_of(hint):
@@ -58,6 +109,33 @@ def keys_of(hint):
     return out
 
 
+def hint_spans(hint, width):
+    """The hint line's actions as they are drawn from x 0: [x from, x to,
+    the button] each; a tap there presses the button ("←→ A Würfel
+    wählen": A, the arrows are no single tap's). `width(text)` in px."""
+    starts = []
+    i = 0
+    n = len(hint)
+    signs = "".join(ARROWS) + "AB"
+    while i < n:
+        word_start = i == 0 or hint[i - 1] == " "
+        letter_key = hint[i] in "AB" and (i + 1 == n or hint[i + 1] == " ")
+        if word_start and (hint[i] in ARROWS or letter_key):
+            # a key after keys only ("←→ A") belongs to the same action
+            if not (starts and hint[starts[-1]:i].replace(" ", "").strip(signs) == ""):
+                starts.append(i)
+        i += 1
+    out = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else n
+        keys = list(keys_of(hint[start:end]))
+        if not keys:
+            continue
+        key = "A" if "A" in keys else keys[0]
+        out.append([width(hint[:start]), width(hint[:end].rstrip()), key])
+    return out
+
+
 def _give(out, keys, words):
     action = " ".join(words)
     for key in keys:
@@ -80,6 +158,9 @@ class Recorder:
         self.texts = []  # (y, x, end x, text, colour)
         self.dice = []  # [face, picked, crossed, size, x, cursor, marked]
         self.skip = 0  # texts still to come that a call below has said already
+        self.header = None  # (game, turn points) of the play screen's header
+        self.rows = None  # where a menu's rows are drawn (see menu)
+        self.paragraphs = None  # a text page's whole paragraphs
 
     def text(self, s, x, y, color):
         """Font.draw: `s` at (x, y) in `color` (0: dark on a lit bar)."""
@@ -100,14 +181,29 @@ class Recorder:
         self.hint = s
         self.skip = drawn
 
-    def menu(self, labels, index, shown):
-        """Ui.menu: all entries, the highlighted one, and how many are drawn next."""
+    def play_header(self, game, points):
+        """Play._draw: the header of `game` with the turn's `points`; its
+        two fitted texts (ui.header) are drawn next."""
+        self.header = (game, points)
+        self.skip = 2
+
+    def text_page(self, paragraphs):
+        """TextPage.draw: the page's whole paragraphs (its wrapped lines,
+        drawn next, are the device's window on them)."""
+        self.paragraphs = list(paragraphs)
+
+    def menu(self, labels, index, shown, first=None, y=0, line=0):
+        """Ui.menu: all entries, the highlighted one, and how many are drawn
+        next; where they are (`first` entry shown, its row's y, the rows'
+        height: a tap on a row chooses it) when a list of rows draws them."""
         self.entries = (list(labels), index)
         self.skip = shown
+        self.rows = None if first is None else {"first": first, "shown": shown, "y": y,
+                                                 "line": line}
 
-    def die(self, face, picked, crossed, size, x, digit):
-        """Ui.draw_die: a die; `digit` 1 when its face is drawn as a text next."""
-        self.dice.append([face, bool(picked), bool(crossed), size, x, False, False])
+    def die(self, face, picked, crossed, size, x, digit, y=0):
+        """Ui.draw_die: a die at (x, y); `digit` 1 when its face is drawn as a text next."""
+        self.dice.append([face, bool(picked), bool(crossed), size, x, False, False, y])
         self.skip = digit
 
     def cursor(self, x):
@@ -143,19 +239,42 @@ class Recorder:
         big = max([d[3] for d in self.dice] or [0])
         dice = []
         aside = []
-        for face, picked, crossed, size, _x, cursor, marked in self.dice:
+        at = []  # where the big dice are: a tap on one picks it
+        for face, picked, crossed, size, x, cursor, marked, y in self.dice:
             if size == big:
                 dice.append({"value": face, "picked": picked, "crossed": crossed,
                              "cursor": cursor, "marked": marked})
+                at.append([x, y, size])
             else:
                 aside.append(face)
         menu = None
         if self.entries is not None:
             menu = {"items": self.entries[0], "index": self.entries[1]}
-        return {"lang": lang, "title": self.heading,
-                "lines": [{"text": t, "selected": lit} for t, lit in self.lines()],
-                "menu": menu, "dice": dice, "aside": aside, "hint": self.hint,
-                "keys": keys_of(self.hint)}
+        keys = keys_of(self.hint)
+        lines = self.lines()
+        for text, _ in lines:  # a line of key signs ("←→ A Würfel wählen") names them too
+            if text[:1] in ARROWS or text[:2] == "A ":
+                for key, action in keys_of(text).items():
+                    keys.setdefault(key, action)
+        words = WORDS.get(lang, WORDS["de"])
+        for d in dice:
+            if d["cursor"]:  # the arrows and A on the die under the cursor
+                keys["LEFT"] = words["LEFT"]
+                keys["RIGHT"] = words["RIGHT"]
+                keys["A"] = words["drop" if d["picked"] else "take"] % d["value"]
+        title = self.heading
+        if self.header is not None:
+            title = header_text(lang, self.header[0], self.header[1])
+        out = {"lang": lang, "title": title,
+               "lines": [{"text": t, "selected": lit} for t, lit in lines],
+               "menu": menu, "dice": dice, "aside": aside, "hint": self.hint, "keys": keys}
+        if self.paragraphs is not None:
+            out["lines"] = []
+            out["paragraphs"] = self.paragraphs
+        # where a tap on the screen lands (host.js maps it to presses)
+        out["taps"] = {"dice": at, "rows": self.rows, "line": self.font.height,
+                       "hint": hint_spans(self.hint, self.font.width) if self.hint else []}
+        return out
 
 
 def install(big):

@@ -180,7 +180,7 @@ class Host(Hosted):
     def online_take(self):
         """What the online screens ask of web/online.js (web/online.py
         Link.take); "" when nothing, or when the page is not online."""
-        return "" if self.link is None else self.link.take()
+        return "" if self.link is None else self.link.take(self.app)
 
     def online_event(self, text):
         """A message for the online screens from web/online.js (a server
@@ -225,6 +225,49 @@ class Host(Hosted):
         app.redraw()
         return True
 
+    def turn_json(self):
+        """The local play screen's picks as JSON ("" when no local game is
+        on screen): host.js keeps it in sessionStorage as the page goes."""
+        import json
+
+        app = self.app
+        play = None if app is None else app.find("play")
+        if (play is None or getattr(play, "link", None) is not None  # (a room's: the server's)
+                or play.game.phase not in ("keep", "decide") or not play.person_to_move()):
+            return ""  # no person's dice on the table: a reload shows the title, as the device
+        return json.dumps({"roll": list(play.game.roll), "sel": [bool(s) for s in play.sel],
+                           "cursor": play.cursor, "asking": play.asking and list(play.asking),
+                           "asked": play.asked_total})
+
+    def resume_turn(self, text):
+        """After a reload: the saved game again (as the title's Continue),
+        with the picks of `text` (turn_json) when its dice are the ones on
+        the table."""
+        import json
+
+        app = self.app
+        if app is None or not app.session.has_game():
+            return
+        try:
+            turn = json.loads(text)
+        except ValueError:
+            return
+        app.flow.resume_game(app)
+        play = app.find("play")
+        if play is None or list(play.game.roll) != turn.get("roll"):
+            return
+        sel = turn.get("sel") or []
+        if len(sel) == len(play.sel):
+            play.sel = [bool(s) for s in sel]
+        cursor = turn.get("cursor")
+        if type(cursor) is int and 0 <= cursor < len(play.sel):
+            play.cursor = cursor
+        asking = turn.get("asking")
+        if asking in (["roll"], ["bank"]):  # the question on screen ("Weiter mit 150?")
+            play.asking = tuple(asking)
+            play.asked_total = int(turn.get("asked") or 0)
+        app.redraw()
+
     def state_json(self):
         """The app's state (screen name, engine state) as JSON, for tests."""
         import json
@@ -236,14 +279,19 @@ class Host(Hosted):
         return json.dumps(out)
 
 
-def start(board, storage, random_hex, seed=None, now=0, online=False):
+def start(board, storage, random_hex, seed=None, now=0, online=False, turn=None):
     """Make the page's Host and run its first step (the title).
     `random_hex(n)` gives n random bytes as hex (crypto.getRandomValues in
-    host.js; a string crosses from JavaScript without a proxy)."""
+    host.js; a string crosses from JavaScript without a proxy). `turn`:
+    what `Host.turn_json` said as the page went (a reload): the saved game
+    is shown again with the same dice picked, not the title."""
 
     def read(n):
         return binascii.unhexlify(random_hex(n))
 
     host = Host(board, storage, read, seed, now, online)
     host.step(now, 0)
+    if turn:
+        host.resume_turn(turn)
+        host.step(now, 0)  # (the first frame host.js copies is the turn's)
     return host

@@ -74,9 +74,9 @@ class HelpMenu(Menu):
         return True
 
     def choose(self, app, index):
-        """Open a page (A on the first row: the next rule set)."""
+        """Open a page. A on the first row changes nothing: it shows which
+        rule set the pages describe (LEFT/RIGHT pick another)."""
         if index == 0:
-            self.change(app, 0, 1)
             return
         if index > len(PAGES):  # the tips lesson: a game under the rules shown
             app.flow.start_lesson(app, self.rules)

@@ -184,15 +184,6 @@ class Typer(Screen):
         cw = ui.w // cols
         ch_h = ui.font.height + (1 if app.big else 0)
         y = ui.line + 1
-        for r, row in enumerate(rows):
-            for c in range(len(row)):
-                ch = self._cell(rows, r, c)
-                x = c * cw
-                on = r == self.row and c == min(self.col, len(row) - 1)
-                if on:
-                    canvas.fill_rect(x, y - 1, cw, ch_h, 1)
-                ui.text(canvas, ch, x + (cw - ui.width(ch)) // 2, y, 0 if on else 1)
-            y += ch_h
         from firmware import font
 
         rec = font.recorder
@@ -202,7 +193,18 @@ class Typer(Screen):
                 for c in range(len(row)):
                     cells.append(self._cell(rows, r, c))
             index = sum(len(row) for row in rows[:self.row])
-            rec.menu(cells, index + min(self.col, len(rows[self.row]) - 1), 0)
+            # (said before the grid is drawn: its letters are this menu, not
+            # lines of text, where the cursor's row read as one chosen line)
+            rec.menu(cells, index + min(self.col, len(rows[self.row]) - 1), len(cells))
+        for r, row in enumerate(rows):
+            for c in range(len(row)):
+                ch = self._cell(rows, r, c)
+                x = c * cw
+                on = r == self.row and c == min(self.col, len(row) - 1)
+                if on:
+                    canvas.fill_rect(x, y - 1, cw, ch_h, 1)
+                ui.text(canvas, ch, x + (cw - ui.width(ch)) // 2, y, 0 if on else 1)
+            y += ch_h
         ui.hints(canvas, self.error or app.t("name_hint" if app.big else "name_hint_small"))
 
     def state(self):

@@ -2,7 +2,7 @@
 page, A or B close it. Statistics sheets use `Pager`; help pages and the
 tips lesson's pages use `TextPage` (paragraphs wrapped to the screen)."""
 
-from firmware import buttons
+from firmware import buttons, font
 from firmware.screen import Kept, Screen
 from firmware.screens.wrap import wrap
 
@@ -108,3 +108,10 @@ class TextPage(Pager):
                 out.extend(wrap(app, para, width))
             self.text_lines = self._wrapped.keep(app, out)
         return out
+
+    def draw(self, app, canvas):
+        """As a Pager; a host's text layer hears the whole paragraphs."""
+        Pager.draw(self, app, canvas)
+        rec = font.recorder
+        if rec is not None:
+            rec.text_page(self.paragraphs)

@@ -26,7 +26,7 @@ import gc
 
 from engine import scoring
 from engine.game import BANK, PASS, ROLL, TAKE, IllegalAction
-from firmware import buttons
+from firmware import buttons, font
 from firmware.clock import Due
 from firmware.players import Computers
 from firmware.screen import Kept, Screen
@@ -530,6 +530,9 @@ class Play(Screen):
         seat = game.seat()
         app.ui.clear(canvas)
         head, turn, turn_x = self._header(app, seat)
+        rec = font.recorder
+        if rec is not None:  # a host's text layer says the header in whole words
+            rec.play_header(game, 0 if game.phase == "farkle" else game.turn_total)
         ui.header(canvas, head, turn, turn_x)
         dice_y = ui.line + (1 if app.big else 0)
         phase = game.phase

@@ -31,7 +31,8 @@ class Title(Menu):
         if store.has(GAME, KIND_GAME, files):
             entries.append("continue")
         entries.append("new_game")
-        if app.online is not None:  # a host with a network (the page on the room server)
+        # a host with a network (the page on the room server), and the network is up
+        if app.online is not None and getattr(app.online, "up", True):
             entries.append("online")
         if store.has(PAD, KIND_PAD, files):
             entries.append("pad_continue")

@@ -52,15 +52,23 @@ def room_server(tmp_path):
     s.log.close()
 
 
-def open_room(r, people, computers):
+def open_room(r, people, computers, tips=False, name=None):
     """From the title: Online, open a room with `people` people's seats and
-    `computers` computers, the lowest target; returns the invite link."""
+    `computers` computers, the lowest target, (`tips`) tips for this
+    browser's person and (`name`) its name typed into the page's name
+    field; returns the invite link."""
     r.choose("Online spielen")
     r.press("A")
     r.snapshot()
     r.choose("Raum eröffnen")
     r.press("A")
     r.snapshot()
+    if name is not None:
+        field = r.page.get_by_role("region", name="Online").get_by_role("textbox", name="Dein Name")
+        field.fill(name)
+        field.press("Enter")  # (done typing: the game's keys again)
+        r.snapshot()
+        assert "1 %s" % name in r.menu()[0], r.menu()
     r.choose("Ziel")
     for _ in range(12):  # the lowest target (the row cycles): a short game
         if "Ziel: 1000 " in r.menu()[0][r.menu()[1]] + " ":
@@ -74,12 +82,20 @@ def open_room(r, people, computers):
         r.snapshot(0.15)
     for seat in range(2, people + 1):  # the first is this browser's person; then people
         r.choose("%d " % seat)
-        for _ in range(3):  # profi -> mutig -> vorsichtig -> person
+        for _ in range(4):  # (the form's second seat is a person) profi -> ... -> person
+            if re.match(r"\d Spieler", r.menu()[0][r.menu()[1]]):
+                break
             r.press("links")
             r.snapshot(0.15)
     entries = r.menu()[0]
-    assert len([e for e in entries if re.match(r"\d Spieler", e)]) == people, entries
+    persons = [e for e in entries if re.match(r"\d Spieler", e) or e == "1 %s" % name]
+    assert len(persons) == people, entries
     assert len([e for e in entries if re.match(r"\d Profi", e)]) == computers, entries
+    if tips:
+        r.choose("Tipps")
+        r.press("rechts")  # tips for every person of the form: online, this browser's
+        r.snapshot(0.15)
+        assert r.menu()[0][r.menu()[1]] != "Tipps: keine", r.menu()
     r.choose("Los")
     r.press("A")
     link = r.page.get_by_role("link", name="Einladungslink")
@@ -220,8 +236,10 @@ def test_three_browsers_a_computer_and_an_agent_play_a_room(browser, room_server
             lags += [b - a for a, b in zip(mine, seen, strict=False) if b >= a]
     assert lags
 
-    # a rematch: anybody asks, every page plays game 2
-    anna.press("A")
+    # a rematch: every person says yes (the computer always does), then
+    # every page plays game 2
+    for r in readers:
+        r.press("A")
     for r in readers:
         r.page.get_by_text("Am Zug:").first.wait_for(timeout=20000)
     assert [r.page.evaluate("zt.state().screen") for r in readers] == ["play"] * 3
@@ -309,7 +327,7 @@ def test_coming_back_away_and_watching(browser, room_server, capsys):  # noqa: F
     assert until(lambda: "Du schaust zu" in online_text(fan), 15), online_text(fan)
     assert until(lambda: "Bea" in online_text(fan), 15), online_text(fan)
     assert "(du)" not in online_text(fan)
-    assert 'list "Bildschirm"' in fan.snapshot()
+    assert 'list "Text"' in fan.snapshot() or 'list "Würfel"' in fan.snapshot()
 
     # Bea goes away: a computer plays for her (short server timings), and
     # gives the seat back when she returns

@@ -236,7 +236,7 @@ def test_the_pages_dice_check_fails_every_forgery(browser, room_server):  # noqa
         r.page.route("**/api/rooms/*/games/*", lambda route, request, body=body: route.fulfill(
             status=200, content_type="application/json", body=body))
         r.page.reload()
-        r.page.get_by_role("button", name="Zuschauen").click()
+        r.page.get_by_role("button", name="Ergebnis ansehen").click()  # (the game has ended)
         verdict = r.page.locator("[data-check]")
         verdict.wait_for(timeout=20000)
         assert verdict.get_attribute("data-check") == key, (what, verdict.inner_text())

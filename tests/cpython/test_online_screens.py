@@ -49,9 +49,11 @@ def test_the_waiting_room_shows_seats_and_the_creator_starts(tmp_path):
     sim.press("A")
     assert json.loads(link.take()) == {"do": "start"}
     link.receive(sim.app, json.dumps({"t": "no", "text": "Es braucht mindestens 2 Menschen"}))
-    rows = sim.app.top().labels(sim.app)
-    said = rows[3:rows.index("Starten")]  # after two seats and the connection
-    assert " ".join(said) == "Es braucht mindestens 2 Menschen", rows  # wrapped to the width
+    page = sim.app.top()  # a page of its own, never menu rows (a reader takes a row for a choice)
+    assert page.name == "message", page.name
+    assert " ".join(page.text_lines) == "Es braucht mindestens 2 Menschen"  # wrapped to the width
+    sim.press("A")
+    assert sim.app.top() is room and "Es" not in " ".join(room.labels(sim.app))
 
 
 def test_the_small_layout_titles_the_room_with_its_code(tmp_path):
@@ -72,6 +74,7 @@ def test_the_play_screen_sends_its_own_turn_and_mirrors_the_others(tmp_path):
     link.receive(sim.app, json.dumps({"t": "snap", "n": 2, "s": state}))
     play = sim.app.top()
     assert play.name == "play" and not play.person_to_move()  # Ann's turn
+    assert play._hint(sim.app) == "B Tabelle"  # nothing to hurry: the server plays its pace
     sim.press("A")  # on another's turn nothing is sent, nothing rolled
     assert link.take() == "" and not play.game.roll
 
@@ -110,3 +113,103 @@ def test_a_refusal_over_the_play_screen_is_a_page_of_its_own(tmp_path):
     assert all(sim.app.ui.width(line) <= sim.app.ui.w - 1 for line in page.text_lines)
     sim.press("A")
     assert sim.app.top().name == "play"
+
+
+def _my_turn_with_dice(tmp_path, tips, seat=0):
+    """A room's game where Ann (seat 0) has rolled 1 2 3 4 4 6, seen from
+    the browser of `seat`, which asked for tips or not."""
+    sim, link = sim_with_link(tmp_path)
+    game = Game(preset("zehntausend"), [("Ann", ""), ("Bea", "")],
+                ScriptedDice([1, 2, 3, 4, 4, 6]))
+    game.apply(("roll",))
+    link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": seat,
+                                      "n": 2, "tips": tips}))
+    link.receive(sim.app, json.dumps({"t": "snap", "n": 2, "s": {
+        "status": "playing", "g": 1, "seats": seats("Ann", "Bea"), "game": game.to_data()}}))
+    for _ in range(5):  # the coach answers in the pass after the frame
+        sim.step()
+    return sim, link, sim.app.find("play")
+
+
+def test_tips_show_for_the_seat_that_asked_on_its_own_device_only(tmp_path):
+    sim, link, play = _my_turn_with_dice(tmp_path / "a", True)
+    assert play.tips.on(0) and not play.tips.on(1)
+    view = play.tips.view
+    assert view is not None and view.marks, "no tip mark under a die"
+    assert [play.game.roll[i] for i in view.marks] == [1]  # the one die that scores
+    assert view.move(sim.app, play), "no tip line"  # the move in words, below the dice
+    # the same table without tips, and Bea's browser (tips on, but not her turn)
+    _, _, plain = _my_turn_with_dice(tmp_path / "b", False)
+    assert plain.tips.view is None and not plain.tips.on(0)
+    _, _, other = _my_turn_with_dice(tmp_path / "c", True, seat=1)
+    assert other.tips.on(1) and not other.tips.active(other) and other.tips.view is None
+    # a room's tips never touch the local game's tips file
+    assert not sim.app.session.store.fs.exists("tips")
+
+
+def test_the_creators_tips_go_with_the_create_request(tmp_path):
+    sim, link = sim_with_link(tmp_path)
+    menu = online.OnlineMenu(link)
+    sim.app.push(menu)
+    menu.choose(sim.app, 0)
+    form = sim.app.top()
+    assert form.name == "online_setup"
+    form.tips = [form.seats[0][0]]  # the tips row: the first person
+    form._start(sim.app)
+    asked = json.loads(link.take())
+    assert asked["do"] == "create" and asked["tips"] is True, asked
+
+
+def test_the_creators_name_typed_in_the_page_goes_into_the_room_form(tmp_path):
+    sim, link = sim_with_link(tmp_path)
+    sim.app.push(online.OnlineMenu(link))
+    assert json.loads(link.take(sim.app) or "{}").get("do") != "name_field"
+    sim.app.top().choose(sim.app, 0)
+    asked = json.loads(link.take(sim.app))
+    assert asked == {"do": "name_field", "on": True, "name": "Spieler 1"}, asked
+    form = sim.app.top()
+    form.tips = [form.seats[0][0]]
+    link.receive(sim.app, json.dumps({"t": "name", "name": "  Anna   Lena "}))
+    assert form.seats[0][0] == "Anna Lena" and form.tips == ["Anna Lena"]
+    assert "1 Anna Lena" in form.labels(sim.app)
+    link.receive(sim.app, json.dumps({"t": "name", "name": "Spieler 2"}))  # another seat's
+    assert form.seats[0][0] == "Anna Lena"
+    link.receive(sim.app, json.dumps({"t": "name", "name": ""}))  # emptied: the default
+    assert form.seats[0][0] == "Spieler 1"
+    form._start(sim.app)
+    sim.app.home()
+    out = [json.loads(line) for line in link.take(sim.app).split("\n")]
+    assert out[0]["do"] == "create" and out[-1] == {"do": "name_field", "on": False, "name": ""}
+
+
+def test_the_room_form_shows_two_people_and_never_adds_a_seat(tmp_path):
+    sim, link = sim_with_link(tmp_path)
+    sim.app.push(online.OnlineMenu(link))
+    sim.app.top().choose(sim.app, 0)
+    form = sim.app.top()
+    assert [kind for _, kind in form.seats] == ["", ""], form.seats  # you and a second person
+    assert "Plätze: 2" in form.labels(sim.app)
+    form._start(sim.app)
+    asked = [json.loads(line) for line in link.take().split("\n")]
+    assert asked[-1]["people"] == 2 and asked[-1]["computers"] == [], asked
+    # a form set to one person and a computer is refused here, in words, and nothing is sent
+    sim.app.home()
+    sim.app.push(online.OnlineMenu(link))
+    sim.app.top().choose(sim.app, 0)
+    form = sim.app.top()
+    form.seats[1] = ["Profi 2", "profi"]
+    link.take()
+    form._start(sim.app)
+    assert link.take() == "" and sim.app.top().name == "message"
+    assert "mindestens 2 Menschen" in " ".join(sim.app.top().text_lines)
+
+
+def test_offline_the_title_offers_no_online_play(tmp_path):
+    sim, link = sim_with_link(tmp_path)
+    assert "online" in sim.app.top()._entries(sim.app)
+    link.receive(sim.app, json.dumps({"t": "net", "up": False}))
+    sim.step()
+    assert "online" not in sim.app.top()._entries(sim.app)
+    link.receive(sim.app, json.dumps({"t": "net", "up": True}))
+    sim.step()
+    assert "online" in sim.app.top()._entries(sim.app)

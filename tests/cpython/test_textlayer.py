@@ -91,14 +91,24 @@ def test_title_and_play_screen_as_text(tmp_path, recorded, board):
     assert [d["value"] for d in play["dice"]] == state["roll"]
     assert [d["cursor"] for d in play["dice"]].count(True) == 1
     assert not any(d["picked"] for d in play["dice"])
+    # the arrows and A named by what they do to the die under the cursor
+    under = [d for d in play["dice"] if d["cursor"]][0]["value"]
+    assert play["keys"]["A"] == "die %d nehmen" % under, play["keys"]
+    assert play["keys"]["LEFT"] == "zum Würfel links"
+    assert play["keys"]["RIGHT"] == "zum Würfel rechts"
+    sim.keys("A")
+    picked = frame(sim, rec)
+    assert picked["keys"]["A"] == "die %d zurücklegen" % under, picked["keys"]
+    sim.keys("A")
     sim.keys("UP")  # every scoring die picked, and a question asked
     play = frame(sim, rec)
     picked = [d["picked"] for d in play["dice"]]
     assert picked == [bool(s) for s in sim.app.top().sel[:len(picked)]] and any(picked)
     assert "UP" in play["keys"] and "B" in play["keys"]
-    seat = sim.app.top().game.seat()  # the header: whose turn, their score
-    assert play["lines"][0]["text"].startswith(seat.name[:3]), play
-    assert str(seat.score) in play["lines"][0]["text"]
+    seat = sim.app.top().game.seat()  # the header in whole words: whose turn, their score
+    assert play["title"].startswith("%s: %d Punkte, " % (seat.name, seat.score)), play
+    assert play["title"].endswith(", dieser Zug +%d" % sim.app.top().game.turn_total), play
+    assert not [line for line in play["lines"] if line["text"].startswith(seat.name[:3])]
 
 
 def test_the_recorder_leaves_the_pixels_alone(tmp_path, recorded):
@@ -110,3 +120,84 @@ def test_the_recorder_leaves_the_pixels_alone(tmp_path, recorded):
     heard.keys(keys)
     assert plain.rows() == heard.rows()
     assert plain.state() == heard.state()
+
+
+def test_the_letter_grid_names_the_letter_under_the_cursor(tmp_path, recorded):
+    from firmware.screens.names import Typer
+
+    sim = Sim(data_dir=str(tmp_path))
+    rec = recorded()
+    sim.app.push(Typer([], lambda app, name: None))
+    snap = frame(sim, rec)
+    first = snap["menu"]["items"][snap["menu"]["index"]]
+    sim.press("RIGHT")
+    snap = frame(sim, rec)
+    items, index = snap["menu"]["items"], snap["menu"]["index"]
+    assert len(items[index]) == 1 and items[index] != first  # one letter, the next one
+    # no line of the screen is the grid's row: its letters are only the menu
+    assert not [line for line in snap["lines"] if " " in line["text"] and line["selected"]]
+    assert snap["lines"] == [], snap["lines"]
+
+
+def test_the_header_says_where_the_seat_stands_in_words():
+    from engine.dice import ScriptedDice
+    from engine.game import Game
+    from engine.rules import preset
+
+    game = Game(preset("zehntausend"), [("Anna", ""), ("Ben", "profi")], ScriptedDice([1] * 6))
+    game.seats[0].score = 1800
+    game.seats[1].score = 750
+    assert textlayer.header_text("de", game, 0) == "Anna: 1800 Punkte, 1050 vor Ben, dieser Zug +0"
+    assert textlayer.header_text("en", game, 150) == (
+        "Anna: 1800 points, 1050 ahead of Ben, this turn +150")
+    game.seats[1].score = 2000
+    assert textlayer.header_text("de", game, 0) == (
+        "Anna: 1800 Punkte, 200 hinter Ben, dieser Zug +0")
+
+
+def test_a_help_page_is_read_as_whole_paragraphs(tmp_path, recorded):
+    from firmware.screens.help import PAGES, HelpMenu, page_lines
+
+    sim = Sim(data_dir=str(tmp_path))
+    rec = recorded()
+    menu = HelpMenu()
+    sim.app.push(menu)
+    shown = frame(sim, rec)
+    assert shown["menu"]["index"] == 0
+    rules = menu.rules.encode()
+    sim.press("A")  # the rule set row only shows which set: A changes nothing
+    assert menu.rules.encode() == rules and sim.app.top() is menu
+    menu.index = 1 + PAGES.index("help_scoring")
+    sim.press("A")
+    page = frame(sim, rec)
+    paragraphs = page_lines(sim.app, "help_scoring", menu.rules)
+    assert page["paragraphs"] == paragraphs and page["lines"] == []
+    assert page["title"] == sim.app.t("help_scoring")
+    assert len(sim.app.top().lines(sim.app)) > len(paragraphs)  # the device wraps them to lines
+
+
+def test_where_taps_land(tmp_path, recorded):
+    w = len  # one px a character: the spans are easy to read
+    assert textlayer.hint_spans("↑ würfeln  ↓ sichern", w) == [[0, 9, "UP"], [11, 20, "DOWN"]]
+    assert textlayer.hint_spans("←→ A Würfel wählen", w) == [[0, 18, "A"]]  # A, not an arrow
+    assert textlayer.hint_spans("A schnell B Tabelle", w) == [[0, 9, "A"], [10, 19, "B"]]
+    sim = Sim(data_dir=str(tmp_path), seed=7)
+    sim.run(500)
+    rec = recorded()
+    title = frame(sim, rec)
+    rows = title["taps"]["rows"]
+    assert rows == {"first": 0, "shown": rows["shown"], "y": sim.app.ui.line + 2,
+                    "line": sim.app.ui.line} and rows["shown"] >= 3
+    sim.keys("A")  # the new-game form, then a game: the dice where they are drawn
+    sim.keys(",".join(["DOWN"] * (len(sim.app.top().labels(sim.app)) - 1) + ["A"]))
+    sim.run(3000)
+    for _ in range(3):
+        if sim.state().get("phase") == "keep":
+            break
+        sim.keys("A")
+        sim.run(3000)
+    play = frame(sim, rec)
+    at = play["taps"]["dice"]
+    assert len(at) == len(play["dice"]) > 0
+    xs = [x for x, _, _ in at]
+    assert xs == sorted(xs) and len({y for _, y, _ in at}) == 1

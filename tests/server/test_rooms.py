@@ -77,7 +77,7 @@ def test_room_starts_when_full_and_creator_needs_people(server):
     ({"name": "<b>Anna</b>"}, "name"),
     ({"name": ""}, "name"),
     ({"name": "A" * 13}, "name"),
-    ({"name": "Anna", "people": 1}, "seats"),
+    ({"name": "Anna", "people": 1}, "people"),  # (issue 33: the reason that names people)
     ({"name": "Anna", "people": 4, "computers": ["profi"] * 5}, "seats"),
     ({"name": "Anna", "people": 2, "computers": ["mutig"] * 6}, "computers"),
     ({"name": "Anna", "computers": ["gott"]}, "level"),
@@ -117,9 +117,18 @@ def test_whole_game_two_people_and_a_computer_and_the_dice_check(server, tmp_pat
         by = {e["by"] for _, e in a.events if e["k"] == "act"}
         assert by == {"p", "c"}  # people and the computer both played
         final = a.state
-        # Rematch in the same room: a new game number and a new commitment.
+        # Rematch in the same room, by agreement: Bert's yes alone starts
+        # nothing (the results stay, the computer's yes is counted), Anna's
+        # starts game 2 with a new commitment; game 1's record stays.
         await b.send({"t": "rematch"})
+        await a.until(lambda c: c.events[-1][1]["k"] == "rematch")
+        assert a.state["status"] == "over" and a.state["rematch"] == [1, 2]
+        assert a.state["records"] == [1] and a.state["secret"] == final["secret"]
+        await b.send({"t": "rematch"})  # a second yes changes nothing
+        await a.send({"t": "rematch"})
         await a.until(lambda c: c.state["status"] == "playing")
+        assert [e["k"] for _, e in a.events[-3:]] == ["rematch", "rematch", "start"]
+        assert a.state["records"] == [1]
         assert a.state["g"] == 2 and a.state["commit"] != final["commit"]
         assert a.state["rolls"] == 0 and "secret" not in a.state
         await a.close()

@@ -512,6 +512,10 @@ ONLINE_PLACES = {
     "opening": _p(TITLE),
     "room_hint": _p(HINT),
     "gone": _p(TITLE),
+    "rematch_wait": _p(HINT),
+    "watch_hint": _p(HINT),
+    "others_hint": _p(HINT),
+    "need_people": _p(WRAP),
 }
 
 # The room server's reasons (server/reasons.py), as the online screens show
