@@ -80,8 +80,12 @@ class Typer(Screen):
     A word's first letter is upper case, the rest lower case. For a
     person's name (`used`: the names used before) the cursor then goes to
     the cell from which the letter that follows is the fewest presses
-    away on average (firmware.first_names): "Anna" takes 7 presses, the ✓
-    counted (tests/cpython/test_presses.py counts more names)."""
+    away on average, and the title line offers the likeliest whole name
+    that begins with what is typed (firmware.first_names: the names used
+    before, then common first names): the cursor goes there, a row of its
+    own above the grid's first (and below its last), and A on it takes
+    that name. "Paul" is P, A, A from the grid's start
+    (tests/cpython/test_presses.py counts more names)."""
 
     name = "typer"
 
@@ -93,16 +97,23 @@ class Typer(Screen):
         self.row = 0
         self.col = 0
         self.error = ""
+        self.suggestion = ""  # the whole name offered; its row is len(grid_rows())
         self._guess(grid_rows(COLS))
 
     def _guess(self, rows):
         """Put the cursor where the next letter most likely is, the fewest
-        presses away on average (a person's name only)."""
+        presses away on average, or on the whole name offered, keeping that
+        column for a DOWN (a person's name only)."""
         if self.used is None:
             return
-        from firmware.first_names import next_cell
+        from firmware.first_names import OFFER, complete, next_cell
+
+        offer = self.suggestion = complete(self.typed, self.used, self.taken)
+        n = len(rows) + (1 if offer else 0)  # the offer: a row below the last
 
         def cell_of(ch):
+            if ch == OFFER:
+                return (len(rows), 0)
             if ch == "":
                 ch = DONE
             else:
@@ -116,21 +127,26 @@ class Typer(Screen):
             return None
 
         def distance(a, b):  # the shorter way round, rows then columns
-            n = len(rows)
             down = (b[0] - a[0]) % n
+            if b[0] == len(rows):  # the offer: one cell
+                return min(down, n - down)
             width = len(rows[b[0]])
             right = (b[1] - min(a[1], width - 1)) % width
             return min(down, n - down) + min(right, width - right)
 
-        cell = next_cell(self.typed, self.used, self.taken, cell_of, distance)
+        cell = next_cell(self.typed, self.used, self.taken, cell_of, distance, offer)
         if cell is not None:
             self.row, self.col = cell
+        elif self.row >= n:
+            self.row = 0
 
     def text(self):
         """The name typed so far (without trailing spaces)."""
         return self.typed.rstrip()
 
     def _cell(self, rows, row, col):
+        if row == len(rows):
+            return self.suggestion
         ch = rows[row][min(col, len(rows[row]) - 1)]
         if ch != DONE and self.typed and self.typed[-1] not in " -":
             i = ALPHABET.find(ch)
@@ -142,13 +158,27 @@ class Typer(Screen):
         """See the class docstring."""
         rows = grid_rows(_cols(app))
         self.error = ""
+        on_name = self.row == len(rows)  # the whole name offered
         if key in (buttons.UP, buttons.DOWN):
-            self.row = (self.row + (1 if key == buttons.DOWN else -1)) % len(rows)
+            n = len(rows) + (1 if self.suggestion else 0)
+            self.row = (self.row + (1 if key == buttons.DOWN else -1)) % n
         elif key in (buttons.LEFT, buttons.RIGHT):
+            if on_name:  # the other names that begin alike; the column stays
+                from firmware.first_names import complete
+
+                step = 1 if key == buttons.RIGHT else -1
+                self.suggestion = complete(self.typed, self.used, self.taken,
+                                           self.suggestion, step)
+                app.redraw()
+                return
             n = len(rows[self.row])
             self.col = (min(self.col, n - 1) + (1 if key == buttons.RIGHT else -1)) % n
         elif key == buttons.A and kind == "press":
             ch = self._cell(rows, self.row, self.col)
+            if on_name:
+                app.pop()
+                self.done(app, ch)
+                return
             if ch != DONE:
                 if len(self.typed) < MAX_NAME:
                     self.typed += ch
@@ -166,6 +196,12 @@ class Typer(Screen):
         elif key == buttons.B and kind == "press":
             if self.typed:
                 self.typed = self.typed[:-1]
+                if self.used is not None:
+                    from firmware.first_names import complete
+
+                    self.suggestion = complete(self.typed, self.used, self.taken)
+                    if on_name and not self.suggestion:
+                        self._guess(rows)
             else:
                 app.pop()
                 return
@@ -174,13 +210,15 @@ class Typer(Screen):
         app.redraw()
 
     def draw(self, app, canvas):
-        """The name so far, the grid with the cursor's cell inverted, the
-        hint (or a refusal)."""
+        """The name so far and the whole name offered on the title line (the
+        cursor on it inverts it), the grid with the cursor's cell inverted,
+        the hint (or a refusal)."""
         ui = app.ui
         ui.clear(canvas)
-        ui.title(canvas, ui.fit((self.typed or app.t("type_name")) + "_", ui.w - 2))
+        rows = grid_rows(_cols(app))
+        on_name = self.row == len(rows)
+        self._title(app, canvas, on_name)
         cols = _cols(app)
-        rows = grid_rows(cols)
         cw = ui.w // cols
         ch_h = ui.font.height + (1 if app.big else 0)
         y = ui.line + 1
@@ -197,17 +235,54 @@ class Typer(Screen):
 
         rec = font.recorder
         if rec is not None:  # a host's text layer: the cells as a menu names the one chosen
-            cells = []
+            cells = [self.suggestion] if self.suggestion else []
             for r, row in enumerate(rows):
                 for c in range(len(row)):
                     cells.append(self._cell(rows, r, c))
-            index = sum(len(row) for row in rows[:self.row])
-            rec.menu(cells, index + min(self.col, len(rows[self.row]) - 1), 0)
-        ui.hints(canvas, self.error or app.t("name_hint" if app.big else "name_hint_small"))
+            index = 0
+            if not on_name:
+                index = len(cells) - sum(len(row) for row in rows[self.row:])
+                index += min(self.col, len(rows[self.row]) - 1)
+            rec.menu(cells, index, 0)
+        hint = self.error
+        if not hint and on_name:
+            hint = ui.fit_name(app.t("name_hint_take" if app.big else "name_hint_take_small"),
+                               self.suggestion, ui.w)
+        ui.hints(canvas, hint or app.t("name_hint" if app.big else "name_hint_small"))
+
+    def _title(self, app, canvas, on_name):
+        """The title bar: what is typed, and on its right the whole name
+        offered after an arrow, inverted when the cursor is on it (the text
+        layer hears both as the title)."""
+        from firmware import font
+
+        ui = app.ui
+        left = (self.typed or app.t("type_name")) + "_"
+        if not self.suggestion:
+            ui.title(canvas, left)
+            return
+        offer = "→" + self.suggestion  # →Paul
+        rec = font.recorder
+        if rec is not None:
+            rec.title(left + " " + offer)  # the fitted text drawn next is skipped
+        y = 1 if app.big else 0
+        offer = ui.fit(offer, ui.w * 5 // 8)
+        w = ui.width(offer)
+        x = ui.w - w - 1
+        canvas.fill_rect(0, 0, ui.w, ui.line, 1)
+        ui.text(canvas, ui.fit(left, x - 3), 1, y, 0)
+        font.recorder = None  # said with the title
+        try:
+            if on_name:
+                canvas.fill_rect(x - 1, 0, w + 2, ui.line, 0)
+            ui.text(canvas, offer, x, y, 1 if on_name else 0)
+        finally:
+            font.recorder = rec
 
     def state(self):
-        """The name typed so far and the cursor."""
-        return {"text": self.text(), "row": self.row, "col": self.col}
+        """The name typed so far, the cursor and the whole name offered."""
+        return {"text": self.text(), "row": self.row, "col": self.col,
+                "suggestion": self.suggestion}
 
 
 def _cols(app):
