@@ -1,4 +1,4 @@
-"""Where the letter grid's cursor goes next (firmware.screens.names.Typer):
+"""Where the letter grid's cursor goes next (firmware.screens.typer.Typer):
 to the next letter of the first name that begins with what is typed, from
 the names used before and then common first names; to the ✓ when what is
 typed is such a name. The typer also offers the likeliest whole name
@@ -37,7 +37,7 @@ def complete(typed, used, taken, current="", step=0):
     at = 0
     for names in (used, COMMON):
         for name in names:
-            if (len(name) > n and name[:n] == typed and name not in taken
+            if (len(name) > n and name.startswith(typed) and name not in taken
                     and (names is used or name not in used)):
                 if name == current:
                     at = count
@@ -47,7 +47,7 @@ def complete(typed, used, taken, current="", step=0):
     want = (at + step) % count if current else 0
     for names in (used, COMMON):
         for name in names:
-            if (len(name) > n and name[:n] == typed and name not in taken
+            if (len(name) > n and name.startswith(typed) and name not in taken
                     and (names is used or name not in used)):
                 if not want:
                     return name
@@ -67,7 +67,7 @@ def _letters(typed, used, taken, offer=""):
     for names, weight in ((used, 12), (COMMON, 0)):
         for rank in range(len(names)):
             name = names[rank]
-            if len(name) >= n and name[:n] == typed and name not in taken:
+            if len(name) >= n and name.startswith(typed) and name not in taken:
                 ch = OFFER if name == offer else name[n] if len(name) > n else ""
                 w = weight or max(1, 8 - rank // 10)  # the more common, the more
                 out[ch] = out.get(ch, 0) + w

@@ -33,7 +33,7 @@ def test_complete_offers_the_names_used_before_first_then_the_list():
 
 
 def test_typing_a_letter_offers_a_name_and_a_takes_it():
-    from firmware.screens.names import Typer, grid_rows
+    from firmware.screens.typer import Typer, grid_rows
 
     app = _app()
     got = []
@@ -53,3 +53,26 @@ def test_typing_a_letter_offers_a_name_and_a_takes_it():
     typer.on_key(app, buttons.A, "press")
     typer.on_key(app, buttons.A, "press")
     assert got == ["Zoe"]
+
+
+def test_the_letter_grid_and_the_first_names_leave_the_heap_with_it():
+    """firmware.screens.names stays loaded (the device warms it up); the
+    grid's module and the first names are forgotten once no Typer is on
+    the stack (App.release_modules, as going home does on the chip; the
+    play and solving screens trim only while they are on top)."""
+    import sys
+
+    from firmware.screens.typer import Typer
+
+    saved = dict(sys.modules)
+    try:
+        app = _app()
+        typer = Typer([], lambda app, name: None, [])
+        app.push(typer)  # (its first guess loads the first names)
+        assert "firmware.screens.typer" in sys.modules and "firmware.first_names" in sys.modules
+        app.pop()
+        app.release_modules()
+        assert "firmware.screens.typer" not in sys.modules
+        assert "firmware.first_names" not in sys.modules
+    finally:
+        sys.modules.update(saved)

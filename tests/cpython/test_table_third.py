@@ -234,7 +234,7 @@ def test_the_offer_leaves_out_names_at_the_table(tmp_path):
 @pytest.mark.parametrize("board", BOARDS)
 def test_the_text_layer_names_the_letter_or_the_offer_under_the_cursor(tmp_path, board):
     from firmware import font
-    from firmware.screens.names import grid_rows
+    from firmware.screens.typer import grid_rows
     from tests.cpython.test_textlayer import textlayer
 
     sim = _typer(tmp_path, board)
@@ -279,7 +279,7 @@ def test_the_text_layer_names_the_letter_or_the_offer_under_the_cursor(tmp_path,
 
 def test_a_rule_set_name_gets_no_first_name_guess(tmp_path):
     """The grid also names rule sets: there the cursor stays where it was."""
-    from firmware.screens.names import Typer
+    from firmware.screens.typer import Typer
 
     typer = Typer([], lambda app, name: None)
     assert (typer.row, typer.col) == (0, 0)

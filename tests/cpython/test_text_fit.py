@@ -39,7 +39,7 @@ CODE_KEYS = [k for k in de.TEXTS if k.startswith("opt_")]
 
 
 def _widest_char(f):
-    from firmware.screens.names import ALPHABET
+    from firmware.screens.typer import ALPHABET
 
     return max(ALPHABET, key=f.char_width)
 
