@@ -1,15 +1,17 @@
 """Where the letter grid's cursor goes next (firmware.screens.typer.Typer):
 to the next letter of the first name that begins with what is typed, from
 the names used before and then common first names; to the ✓ when what is
-typed is such a name. The typer also offers the likeliest whole name
-(`complete`) on its title line, one press away.
+typed is such a name. The typer also offers a whole name that begins
+with what is typed (`complete`: the first of those lists) on its title
+line, a row of its own the cursor may wait on (`next_cell` weighs it
+against the letters); LEFT/RIGHT there show the others in list order.
 
 Loaded with the letter grid only (the list is about 900 bytes)."""
 
 # Common first names, the more common (across the ages at a table) first:
-# where two share a beginning the earlier one decides the cursor's next
-# cell, so a later one costs a move or two. The nine names issue 34
-# measured are in it.
+# where two share a beginning the earlier one is offered first and weighs
+# more for the cursor's next cell, so a later one costs a move or two. The
+# nine names issue 34 measured are in it.
 COMMON = (
     "Anna Paul Lena Emma Timo Tim Max Lea Ben Mia Tom Leon Lisa Jan Tina Karl Ines Jörg Bert "
     "Lukas Laura Finn Sara Elias Julia Noah Marie Felix Lina Jonas Ida Moritz Nina Luca Ella "

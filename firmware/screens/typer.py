@@ -38,9 +38,10 @@ class Typer(Screen):
     the cell from which the letter that follows is the fewest presses
     away on average, and the title line offers the likeliest whole name
     that begins with what is typed (firmware.first_names: the names used
-    before, then common first names): the cursor goes there, a row of its
-    own above the grid's first (and below its last), and A on it takes
-    that name. "Paul" is P, A, A from the grid's start
+    before, then common first names), a row of its own above the grid's
+    first (and below its last) where the cursor waits when that is the
+    fewest presses on average: A there takes that name, LEFT/RIGHT show
+    the other names that begin alike. "Paul" is P, a, then A on the offer
     (tests/cpython/test_presses.py counts more names)."""
 
     name = "typer"
@@ -53,7 +54,7 @@ class Typer(Screen):
         self.row = 0
         self.col = 0
         self.error = ""
-        self.suggestion = ""  # the whole name offered; its row is len(grid_rows())
+        self.suggestion = ""  # the whole name offered ("": none); its row: len(grid_rows())
         self._guess(grid_rows(COLS))
 
     def _guess(self, rows):
