@@ -33,8 +33,9 @@ from firmware.session import Session
 RELEASE = sys.implementation.name in ("micropython", "circuitpython")
 # The Screen and Menu bases live in firmware.screen, outside this prefix:
 # every screen needs them, so they stay loaded and never load again. The
-# game's lifecycle (firmware.flow) is needed only for a step between screens.
-RELEASED = ("firmware.screens.", "engine.scorepad", "firmware.flow")
+# game's lifecycle (firmware.flow) is needed only for a step between screens,
+# the first names (firmware.first_names) only by the letter grid.
+RELEASED = ("firmware.screens.", "engine.scorepad", "firmware.flow", "firmware.first_names")
 # Warmed up one a step after boot (App.warm_up): the names of these modules,
 # and of the engine and firmware modules they import, are interned while
 # the heap is still in one piece (firmware.qstr_warmup says why). They take

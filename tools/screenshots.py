@@ -418,9 +418,9 @@ def scenes():
         sim.keys("UP")
 
     def typer(sim):
-        # New game, first seat, "New name…", then A-n-n-a on the letter grid
-        # (to the A, then the cursor goes to each next letter itself).
-        sim.keys("A,DOWN,DOWN,DOWN,A,A,RIGHT,RIGHT,A,A,A,A")
+        # New game, first seat, "New name…", then P and a on the letter grid:
+        # the title line offers "Paul" and the cursor waits on it.
+        sim.keys("A,DOWN,DOWN,DOWN,A,A,UP,LEFT,UP,UP,LEFT,A,LEFT,LEFT,LEFT,LEFT,A")
 
     def handover(sim):
         sim.keys("A,UP,A")

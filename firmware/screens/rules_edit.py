@@ -350,7 +350,7 @@ class RulesEditor(Menu):
         elif row == "save":
             if self._refused(app):
                 return
-            from firmware.screens.names import Typer
+            from firmware.screens.typer import Typer
 
             app.push(Typer([], self._save))
         elif row == "delete":

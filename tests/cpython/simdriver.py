@@ -161,38 +161,72 @@ class CutSim(Sim):
         return Sim.step(self, ms)
 
 
+class _Planner:
+    """Stands in for the App while a copy of the Typer tries keys
+    (`_fewest_keys`): nothing is drawn, taking the name ends the copy."""
+
+    def t(self, key):
+        return key
+
+    def redraw(self):
+        pass
+
+    def pop(self):
+        pass
+
+
+def _fewest_keys(typer, name, take):
+    """The fewest key presses (a list of key names) that bring `typer`
+    (a copy of it is tried, the screen itself untouched) to `name`: taken
+    (`take`: by the ✓ or by the whole name the title line offers) or typed.
+    Breadth first over (text, cursor, offer); a text that stops being the
+    start of `name` is not followed."""
+    import copy
+
+    from firmware import buttons
+
+    app = _Planner()
+
+    def key_of(t):
+        return (t.typed, t.row, t.col, t.suggestion)
+
+    start = copy.copy(typer)
+    start.used = typer.used
+    seen = {key_of(start)}
+    level = [(start, [])]
+    while level:
+        nxt = []
+        for t, keys in level:
+            for key in buttons.NAMES:
+                c = copy.copy(t)
+                got = []
+                c.done = lambda app, taken, got=got: got.append(taken)
+                c.on_key(app, buttons.BITS[key], "press")
+                if got or (not take and c.typed == name):
+                    if (got and got[0] == name) or (not take and not got):
+                        return keys + [key]
+                    continue
+                if not name.startswith(c.typed) or c.error:
+                    continue
+                k = key_of(c)
+                if k not in seen:
+                    seen.add(k)
+                    nxt.append((c, keys + [key]))
+        level = nxt
+    raise AssertionError("no keys type %r" % name)
+
+
 def type_name(sim, name, take=True):
-    """On the Typer: type `name` by moving over the letter grid the shorter
-    way round and pressing A on each letter, then (`take`) A on the ✓.
-    Returns the presses."""
-    from firmware.screens.names import ALPHABET, DONE, _cols, grid_rows
-
+    """On the Typer: type `name` with the fewest presses, planned on a copy
+    of the screen (the letter grid round its edges, A on each letter, the
+    whole name the title line offers and LEFT/RIGHT there for the other
+    names that begin alike), and (`take`) take it; the keys then go
+    through the simulator. Returns the presses."""
     assert sim.state()["screen"] == "typer"
-    rows = grid_rows(_cols(sim.app))
-    count = 0
-
-    def go(row, col):
-        nonlocal count
-        state = sim.state()
-        n = len(rows)
-        down = (row - state["row"]) % n
-        keys = ["DOWN"] * down if down <= n - down else ["UP"] * (n - down)
-        press(sim, *keys)
-        width = len(rows[row])
-        now = min(sim.state()["col"], width - 1)
-        right = (col - now) % width
-        keys2 = ["RIGHT"] * right if right <= width - right else ["LEFT"] * (width - right)
-        press(sim, *keys2)
-        press(sim, "A")
-        count += len(keys) + len(keys2) + 1
-
-    for ch in name:
-        i = ALPHABET.index(ch)
-        upper = ALPHABET[i - 29] if 29 <= i < 58 else ch
-        cell = [(r, row.index(upper)) for r, row in enumerate(rows) if upper in row]
-        assert cell, ch
-        go(*cell[0])
-    assert sim.state()["text"] == name.rstrip()
+    keys = _fewest_keys(sim.app.top(), name, take)
+    press(sim, *keys)
     if take:
-        go(len(rows) - 1, rows[-1].index(DONE))
-    return count
+        assert sim.state()["screen"] != "typer"
+    else:
+        assert sim.state()["text"] == name.rstrip()
+    return len(keys)

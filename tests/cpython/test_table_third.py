@@ -166,48 +166,120 @@ def test_the_nine_names_in_at_most_15_presses_from_the_seat_row(tmp_path, board,
 
 
 @pytest.mark.parametrize("board", BOARDS)
-def test_a_name_used_before_leads_the_cursor(tmp_path, board):
+def test_a_name_used_before_is_offered_after_its_first_letter(tmp_path, board):
     """"Zoe" is in no list: used before (and not on the list's top), the
-    grid's cursor follows it letter by letter: A on each, A on the ✓."""
+    title line offers it once its Z is typed, the cursor on the offer: A
+    takes it."""
     sim = _typer(tmp_path, board, used=("Ben", "Zoe"))
     from tests.cpython.simdriver import type_name
 
     first = type_name(sim, "Z", take=False)
-    assert sim.state()["text"] == "Z"
-    press(sim, "A", "A", "A")  # o, e, then the ✓: the cursor was on each
+    assert sim.state()["text"] == "Z" and sim.state()["suggestion"] == "Zoe"
+    press(sim, "A")
     assert sim.state()["screen"] == "setup" and sim.state()["seats"][0][0] == "Zoe"
-    assert first + 3 + 3 <= 15
+    assert 2 + first + 1 <= 15
 
 
 @pytest.mark.parametrize("board", BOARDS)
-def test_the_text_layer_names_the_letter_under_the_cursor(tmp_path, board):
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_offer_on_the_title_line(tmp_path, board, lang, drawn):  # noqa: F811
+    """Typing "E": the title shows "E_" and the offered "→Emma"; UP from the
+    grid's first row reaches it (the hint says A takes it), LEFT/RIGHT show
+    the other names that begin alike, round the ends (LEFT from the first
+    is the last of the lists, "Erik"), B takes the letter back and the
+    offer with it, and A on an offer takes that name."""
+    from tests.cpython.simdriver import type_name
+
+    sim = _typer(tmp_path, board, lang)
+    type_name(sim, "E", take=False)
+    state = sim.state()
+    assert state["suggestion"] == "Emma"
+    texts = drawn(sim)
+    assert "E_" in texts and "→Emma" in texts
+    typer = sim.app.top()
+    if state["row"] != 4:  # the cursor waits in the grid: UP, DOWN from its first row
+        press(sim, *(["DOWN"] * (4 - state["row"]) if state["row"] else ["UP"]))
+    assert sim.state()["row"] == 4  # the offer: the row after the grid's four
+    t = sim.app.t
+    hint = t("name_hint_take" if sim.app.big else "name_hint_take_small") % "Emma"
+    assert hint in drawn(sim)
+    press(sim, "RIGHT")
+    assert sim.state()["suggestion"] == "Elias"
+    press(sim, "LEFT", "LEFT")
+    assert sim.state()["suggestion"] == "Erik"
+    assert "→Erik" in drawn(sim)
+    press(sim, "B")  # the E goes, and with it every offer
+    assert sim.state()["text"] == "" and sim.state()["suggestion"] == ""
+    assert sim.state()["row"] < 4 and typer.row < 4
+    type_name(sim, "E", take=False)
+    press(sim, *(["UP"] if sim.state()["row"] == 0 else []))
+    if sim.state()["row"] != 4:
+        press(sim, *(["DOWN"] * (4 - sim.state()["row"])))
+    press(sim, "LEFT", "A")
+    assert sim.state()["screen"] == "setup" and sim.state()["seats"][0][0] == "Erik"
+
+
+def test_the_offer_leaves_out_names_at_the_table(tmp_path):
+    """The second seat's grid never offers the first seat's name."""
+    from firmware.first_names import complete
+
+    assert complete("An", [], []) == "Anna"
+    assert complete("An", [], ["Anna"]) == "Anja"
+    assert complete("An", ["Anton"], ["Anna"]) == "Anton"  # used before: first
+    assert complete("An", ["Anton"], [], "Anton", 1) == "Anna"  # then the list, once
+    assert complete("Anna", [], []) == ""  # none longer
+    assert complete("", [], []) == ""  # nothing typed: no offer
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_text_layer_names_the_letter_or_the_offer_under_the_cursor(tmp_path, board):
     from firmware import font
+    from firmware.screens.typer import grid_rows
     from tests.cpython.test_textlayer import textlayer
 
     sim = _typer(tmp_path, board)
     rec = textlayer.install(sim.app.big)
-    try:
-        for key in ("RIGHT", "DOWN", "A", "LEFT"):
-            press(sim, key)
-            rec.clear()
-            sim.app.redraw()
-            sim.step(0)
-            snap = rec.snapshot("de")
-            typer = sim.app.top()
-            from firmware.screens.names import grid_rows
+    rows = grid_rows(13)
+    on_offer = 0
 
-            rows = grid_rows(13)
-            row = rows[typer.row]
-            want = typer._cell(rows, typer.row, typer.col)
-            assert snap["menu"]["items"][snap["menu"]["index"]] == want
-            assert want in row or want.upper() in row
+    def check():
+        nonlocal on_offer
+        rec.clear()
+        sim.app.redraw()
+        sim.step(0)
+        snap = rec.snapshot("de")
+        typer = sim.app.top()
+        want = typer._cell(rows, typer.row, typer.col)
+        assert snap["menu"]["items"][snap["menu"]["index"]] == want
+        if typer.row == len(rows):  # the offer: the title and the hint name it
+            on_offer += 1
+            assert want == typer.suggestion and want in snap["title"]
+            assert want in snap["hint"]
+        else:
+            assert want in rows[typer.row] or want.upper() in rows[typer.row]
+        if typer.suggestion:
+            assert snap["title"] == typer.typed + "_ →" + typer.suggestion
+            assert snap["menu"]["items"][0] == typer.suggestion
+
+    from tests.cpython.simdriver import type_name
+
+    try:
+        for key in ("RIGHT", "DOWN", "LEFT", "UP"):
+            press(sim, key)
+            check()
+        type_name(sim, "E", take=False)  # offers "Emma"
+        check()
+        for _ in range(5):  # round the rows: the offer is one of them
+            press(sim, "UP")
+            check()
+        assert on_offer
     finally:
         font.recorder = None
 
 
 def test_a_rule_set_name_gets_no_first_name_guess(tmp_path):
     """The grid also names rule sets: there the cursor stays where it was."""
-    from firmware.screens.names import Typer
+    from firmware.screens.typer import Typer
 
     typer = Typer([], lambda app, name: None)
     assert (typer.row, typer.col) == (0, 0)

@@ -39,7 +39,7 @@ CODE_KEYS = [k for k in de.TEXTS if k.startswith("opt_")]
 
 
 def _widest_char(f):
-    from firmware.screens.names import ALPHABET
+    from firmware.screens.typer import ALPHABET
 
     return max(ALPHABET, key=f.char_width)
 
@@ -399,7 +399,7 @@ def test_screens_cut_nothing_and_speak_one_language(lang, board, tmp_path):
         {"x": " ".join(WIDE.values())})
     names = [WIDE[layout][:-1] + str(i) for i in range(8)] + [
         WIDE[layout], "Anna", "Ben", "Bea", "Cleo", "Dora", "Profi 1", "Profi 2", "Spieler 1",
-        "Spieler 2", "Player 1", "Player 2", screenshots.ROOM]
+        "Spieler 2", "Player 1", "Player 2", "Paul", screenshots.ROOM]  # Paul: the grid's offer
     # texts a screen shortens by design, like names (places' give_way)
     names += [t for k, t in LANGS[lang].items() if places.PLACES[k].give_way]
     problems = []

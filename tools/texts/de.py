@@ -41,6 +41,8 @@ TEXTS = {
     "type_name": "Name eingeben",
     "name_hint": "A nehmen  B löschen",
     "name_hint_small": "A nimm  B lösch",
+    "name_hint_take": "A nimm %s  ←→ andere",
+    "name_hint_take_small": "A %s  ←→ mehr",
     "name_taken": "Name schon da",
     "name_empty": "Name fehlt",
     "preset_zehntausend": "Zehntausend",

@@ -41,6 +41,8 @@ TEXTS = {
     "type_name": "Type a name",
     "name_hint": "A add  B delete",
     "name_hint_small": "A add  B del",
+    "name_hint_take": "A take %s  ←→ others",
+    "name_hint_take_small": "A %s  ←→ more",
     "name_taken": "Name already taken",
     "name_empty": "Name missing",
     "preset_zehntausend": "Zehntausend",

@@ -112,6 +112,8 @@ PLACES = {
     "type_name": _p(TITLE),
     "name_hint": _p(HINT, on=BIG),
     "name_hint_small": _p(HINT, on=SMALL),
+    "name_hint_take": _p(HINT, NAME, on=BIG),
+    "name_hint_take_small": _p(HINT, NAME, on=SMALL),
     "name_taken": _p(LINE),
     "name_empty": _p(LINE),
     "player_n": _p(MENU, 8, line="9 {}"),
