@@ -123,7 +123,7 @@ def test_the_recorder_leaves_the_pixels_alone(tmp_path, recorded):
 
 
 def test_the_letter_grid_names_the_letter_under_the_cursor(tmp_path, recorded):
-    from firmware.screens.names import Typer
+    from firmware.screens.typer import Typer
 
     sim = Sim(data_dir=str(tmp_path))
     rec = recorded()
