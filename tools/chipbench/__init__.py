@@ -4,7 +4,8 @@
         --firmware firmware.elf --bootrom bootrom.mjs --rp2040js node_modules
 
 Boards: pico_ssd1306_i2c (default), pico_ssd1306_spi, pico_sh1106_i2c (the
-harness's SH1106 model) and thumby; `--board all` runs each in turn.
+harness's SH1106 model), thumby and macropad_rp2040 (its SH1106 on SPI and
+six of its keys); `--board all` runs the first four in turn.
 
 What it does:
 

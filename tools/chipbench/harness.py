@@ -31,6 +31,11 @@ WIRING = {
     "thumby": ["--spi", "0", "--sck", "18", "--mosi", "19", "--cs", "16", "--dc", "17",
                "--res", "20", "--panel", "72x40", "--pin-level", "15=0",
                "--buttons", "UP=4,DOWN=6,LEFT=3,RIGHT=5,A=27,B=24", "--button-pulls", "internal"],
+    # MicroPython drives its panel and the six buttons (KEY1..KEY6) only.
+    "macropad_rp2040": ["--controller", "sh1106", "--spi", "1", "--sck", "26", "--mosi", "27",
+                        "--cs", "22", "--dc", "24", "--res", "23",
+                        "--buttons", "B=1,UP=2,A=3,LEFT=4,DOWN=5,RIGHT=6",
+                        "--button-pulls", "internal"],
 }
 REFUSED = {}  # boards the harness cannot model (every board of boards/ it can now)
 I2C_BOARDS = ("pico_ssd1306_i2c", "pico_sh1106_i2c")
