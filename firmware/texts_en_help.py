@@ -19,11 +19,11 @@ ENDS = (
     b"\x03'\x03J\x03c\x03\xfe\x04\n\x04,\x04E\x04W\x04d\x04{\x04\xda\x05\x14\x05G\x05\xc6\x05\xe6\x05\xfa\x06\x13\x06\x19\x06#\x06k\x06s\x06\x9f\x06\xcc\x06\xd6\x06\xde\x06\xec\x07\x19\x07(\x07?\x07G"
     b'\x07\xd6\x07\xea\x07\xf7\x08/\x08M\x08X\x08\xa5\x08\xb2\x08\xb9\x08\xdf\x08\xed\t\x03\t\x12\t\x1b\t(\t6\t>\tE\tQ\tY\tf\n\x06\nw\x0b\t\x0bF\x0bP\x0bY\x0be\x0bw\x0b\x9a'
     b'\x0b\xd2\x0b\xf8\x0b\xfe\x0c\x11\x0c\x1f\x0cE\x0c\xdf\x0c\xe2\r\x1c\r,\r8\r\xb7\r\xcb\r\xef\x0e\x02\x0e-\x0e?\x0ew\x0e\x83\x0e\x99\x0e\xd4\x0f\x00\x0f\x14\x0fJ\x0fU\x0fm\x0f\x88\x0f\x8e\x0f\xa7\x0f\xba'
-    b'\x0f\xd7\x0f\xdc\x0f\xf9\x10\x06\x102\x10=\x10O\x10w\x10\x86\x10\x96\x10\x9a\x10\xc6\x10\xd4\x10\xe2\x10\xe8\x10\xf0\x11\x00\x11\x0b\x11 \x11J\x11V\x11\xb7\x11\xd2\x11\xf1\x12\x08\x12L\x12{\x12\x85\x12\x8c\x12\x99'
-    b'\x12\xa3\x12\xcd\x13\x05\x13\x12\x13\x19\x13!\x13\x93\x13\xa6\x13\xa9\x13\xbd\x13\xc4\x13\xcd\x13\xd3\x13\xdf\x13\xe8\x13\xf3\x14\n\x14\x1a\x14!\x14h\x14y\x14\x85\x14\xb4\x14\xbb\x14\xe4\x14\xee\x14\xf6\x15\x00\x15\x05\x15('
-    b'\x15.\x159\x15\\\x15l\x15w\x15\xb0\x15\xb8\x15\xc9\x15\xd9\x15\xe6\x15\xf2\x15\xff\x16\n\x16\x1c\x16"\x16*\x166\x16A\x16P\x16T\x16W\x16Z\x16j\x16\x94\x16\xcc\x16\xd6\x16\xd8',
+    b'\x0f\xd7\x0f\xdc\x0f\xf9\x10\x06\x102\x10=\x10O\x10w\x10\x86\x10\x96\x10\x9a\x10\xc6\x10\xd4\x10\xe2\x10\xe8\x10\xf0\x11\x00\x11\x0b\x11 \x11J\x11V\x11\xb7\x11\xd2\x11\xf1\x12 \x12d\x12\x93\x12\x9d\x12\xa4\x12\xb1'
+    b'\x12\xbb\x12\xe5\x13\x1d\x13*\x131\x139\x13\xab\x13\xbe\x13\xc1\x13\xd5\x13\xdc\x13\xe5\x13\xeb\x13\xf7\x14\x00\x14\x0b\x14"\x142\x149\x14\x80\x14\x91\x14\x9d\x14\xcc\x14\xd3\x14\xfc\x15\x06\x15\x0e\x15\x18\x15\x1d\x15@'
+    b'\x15F\x15Q\x15t\x15\x84\x15\x8f\x15\xc8\x15\xd0\x15\xe1\x15\xf1\x15\xfe\x16\n\x16\x17\x16"\x164\x16:\x16B\x16N\x16Y\x16h\x16l\x16o\x16r\x16\x82\x16\xac\x16\xe4\x16\xee\x16\xf0',
 )
-CUTS = (0, 1022, 2039, 3026, 4026, 5033)
+CUTS = (0, 1022, 2039, 3026, 4026, 5035)
 BLOB = (
     # piece 0: 1022 bytes from offset 0
     b'R%dThree 1s: %dWhat four of a kind and a pair in one roll sc'
@@ -98,7 +98,7 @@ BLOB = (
     b's set aside earlier may complete a triple later.How to play\xe2'
     b'\x86\x90\xe2\x86\x92 change  A explain\xe2\x86\x91\xe2\x86\x93 50  \xe2\x86\x90\xe2\x86\x92 500  A okFinishFour'
     b' of a kind + pair: %dRules not readable.',
-    # piece 4: 1007 bytes from offset 4026
+    # piece 4: 1009 bytes from offset 4026
     b'Five=5000 is for 5 dice only.Entry\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92  A farkle  B '
     b'pad%s: already 0Five of a kind: 5000; four: a doubled triple'
     b'These rulesName: 1-%d lettersCombinations count within one r'
@@ -108,27 +108,27 @@ BLOB = (
     b'e fewer dice, the sooner it is all gone.%d turns: %sFour or '
     b'more of a kind: doubling (each further die doubles the tripl'
     b'e) or only the triple counts.Hot dice: you must roll on.%s n'
-    b'eeds 6 dice: set it to off.Three 2s..6s: face x100Whoever re'
-    b'aches this total sets the end of the game going (see End).Wh'
-    b'at three pairs in one roll of six dice score.Start fromPenal'
-    b'tyBest turn: %dAt most %dA bust counts as a farkle for the p'
-    b'enalty.With 2 dice every roll is about a coin toss: %d%% sco'
-    b're.One must stayButtonsTotal %dReaching the target, the roun'
-    b'd is still finished: everybody gets the same number of turns'
-    b'. The highest total wins.%d dice, target %d.Tie',
-    # piece 5: 815 bytes from offset 5033
-    b'Too late: last roundTacticslast turnleaves4+ of a kindGames:'
-    b' %dLesson done\xe2\x86\x91\xe2\x86\x9350 \xe2\x86\x90\xe2\x86\x92500 A okStraight 1-6: %dScoring'
-    b'Tie: the player who opened the final round wins, else the ea'
-    b'rlier seat.Whole points onlytriples onlyThe fewer dice you r'
-    b'oll, the likelier a farkle.RecordsNo entry hurdle: any score'
-    b' may be banked.%s (comp.)Hot diceSmall str.fixedWhat three o'
-    b'nes score: 1000 or 300.TargetTurn %d: %s4, 5, 6 of a kind: 1'
-    b'000, 2000, 3000%d dice: %d.%d%%Tips lessonTaking over after '
-    b'hot dice, the taker rolls all the dice.Three 1sSetting not v'
-    b'alidFinal: %d to winPlus/minus %s%d? %d or %dFarkle for %sNo'
-    b't below 0\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92  A okadding%s is inEnter digitsThree p'
-    b'airsWins: %d (%d%%)OddsoffmayTwo triplets: %dThe first to ba'
-    b'nk the target wins at once.Behind? Take more risks: playing '
-    b'safe rarely catches up.full roundon',
+    b'eeds 6 dice: set it to off.Three of a kind from 2 to 6: the '
+    b'face times 100Whoever reaches this total sets the end of the'
+    b' game going (see End).What three pairs in one roll of six di'
+    b'ce score.Start fromPenaltyBest turn: %dAt most %dA bust coun'
+    b'ts as a farkle for the penalty.With 2 dice every roll is abo'
+    b'ut a coin toss: %d%% score.One must stayButtonsTotal %dReach'
+    b'ing the target, the round is still finished: everybody gets '
+    b'the same number of turns. The highest total wins.',
+    # piece 5: 837 bytes from offset 5035
+    b'%d dice, target %d.TieToo late: last roundTacticslast turnle'
+    b'aves4+ of a kindGames: %dLesson done\xe2\x86\x91\xe2\x86\x9350 \xe2\x86\x90\xe2\x86\x92500 A okS'
+    b'traight 1-6: %dScoringTie: the player who opened the final r'
+    b'ound wins, else the earlier seat.Whole points onlytriples on'
+    b'lyThe fewer dice you roll, the likelier a farkle.RecordsNo e'
+    b'ntry hurdle: any score may be banked.%s (comp.)Hot diceSmall'
+    b' str.fixedWhat three ones score: 1000 or 300.TargetTurn %d: '
+    b'%s4, 5, 6 of a kind: 1000, 2000, 3000%d dice: %d.%d%%Tips le'
+    b'ssonTaking over after hot dice, the taker rolls all the dice'
+    b'.Three 1sSetting not validFinal: %d to winPlus/minus %s%d? %'
+    b'd or %dFarkle for %sNot below 0\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92  A okadding%s is'
+    b' inEnter digitsThree pairsWins: %d (%d%%)OddsoffmayTwo tripl'
+    b'ets: %dThe first to bank the target wins at once.Behind? Tak'
+    b'e more risks: playing safe rarely catches up.full roundon',
 )

@@ -402,7 +402,7 @@ TEXTS = {
     "sc_one": "Eine 1: %d",
     "sc_five": "Eine 5: %d",
     "sc_ones": "Drei 1er: %d",
-    "sc_triple": "Drei 2er..6er: Augen x100",
+    "sc_triple": "Drei Gleiche von 2 bis 6: die Augenzahl mal 100",
     "sc_double": "Jeder Würfel mehr verdoppelt: 4x2 = %d, 5x1 = %d",
     "sc_triple_only": ("Nur drei Gleiche zählen; weitere 1er und 5er zählen einzeln, "
         "andere nicht: 4x5 = %d"),

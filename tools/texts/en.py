@@ -402,7 +402,7 @@ TEXTS = {
     "sc_one": "A single 1: %d",
     "sc_five": "A single 5: %d",
     "sc_ones": "Three 1s: %d",
-    "sc_triple": "Three 2s..6s: face x100",
+    "sc_triple": "Three of a kind from 2 to 6: the face times 100",
     "sc_double": "Each extra die doubles: 4x2 = %d, 5x1 = %d",
     "sc_triple_only": ("Only three of a kind count; extra 1s and 5s score alone, "
         "others not: 4x5 = %d"),
