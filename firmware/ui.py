@@ -207,6 +207,24 @@ class Ui:
         if first + rows < len(labels):
             self.text(canvas, "↓", self.w - self.width("↓"), y - self.line)
 
+    def menu_row(self, canvas, labels, i, index, first, rows):
+        """Draw row `i` of a list that `menu(canvas, labels, ...)` drew in
+        its default place with entry `first` at the top and `rows` rows
+        again, highlighted when `i` is `index`: the row's band (from a pixel
+        above its text to the next row's) is cleared and drawn as `menu`
+        draws it, with the arrow that band holds."""
+        line = self.line
+        y = line + 2 + (i - first) * line
+        canvas.fill_rect(0, y - 1, self.w, line, 0)
+        label = self.fit(labels[i], self.w - 4)
+        if i == index:
+            canvas.fill_rect(0, y - 1, self.width(label) + 4, line, 1)
+        self.text(canvas, label, 2, y, 0 if i == index else 1)
+        if i == first and first > 0:
+            self.text(canvas, "↑", self.w - self.width("↑"), line + 1)
+        if i == first + rows - 1 and first + rows < len(labels):
+            self.text(canvas, "↓", self.w - self.width("↓"), y)
+
     # ------------------------------------------------------------ dice
 
     def draw_die(self, canvas, x, y, size, face, inverted=False, crossed=False):
