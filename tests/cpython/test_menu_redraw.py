@@ -2,6 +2,8 @@
 simulator: only what changed (issue 30, point 3: every menu within a frame
 on the chip, where each text, fit and Rules made costs a millisecond)."""
 
+import pytest
+
 from simulator.host import Sim
 from tests.cpython.simdriver import press
 
@@ -111,12 +113,14 @@ def _whole_frame(sim):
     return bytes(buf)
 
 
-def test_a_cursor_move_redraws_two_rows_and_shows_the_whole_menu(tmp_path):
+@pytest.mark.parametrize("board", ["pico_ssd1306_i2c", "thumby"])
+def test_a_cursor_move_redraws_two_rows_and_shows_the_whole_menu(tmp_path, board):
     """A cursor move that scrolls nothing draws only the two rows whose
     highlight moved and the hint (Menu.draw): the frame equals the menu
     drawn whole after every move, up and down, scrolling or not, in the
-    new-game form, the rules editor, the title and the settings."""
-    sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=1)
+    new-game form, the rules editor, the title and the settings, on both
+    layouts."""
+    sim = Sim(board, str(tmp_path), seed=1)
     app = sim.app
     assert app is not None
     partial = []
