@@ -174,11 +174,13 @@ class Ui:
             _copy(kept, 0, buf, 0, w)
             self._head = (left, right, right_x)
 
-    def lines(self, canvas, items, y=None):
-        """Draw text lines from y (default: below the title)."""
+    def lines(self, canvas, items, y=None, fitted=False):
+        """Draw text lines from y (default: below the title); `fitted`: the
+        lines are known to fit (wrapped to the screen), so none is
+        measured (a measure takes about 0.15 ms on the chip)."""
         y = self.line + 1 if y is None else y
         for s in items:
-            self.text(canvas, self.fit(s, self.w), 0, y)
+            self.text(canvas, s if fitted else self.fit(s, self.w), 0, y)
             y += self.line
 
     def scroll(self, index, y=None, rows=None):
