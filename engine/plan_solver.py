@@ -21,11 +21,10 @@ from engine.turnplan import UNIT, TurnPlan, expected, reach_size, roll_sums
 MAX_TOP = 2000  # turn totals considered: up to 100000 points (2000 * 50)
 ROLLS_PER_STEP = 8  # a solver step groups this many rolls (under 70 ms on the emulated Pico)
 # The block PlanSolver keeps for the largest roll table while its rolls are
-# grouped (six dice: 2.4 to 2.6 KB for the presets), and for the sorted list
-# of its groups that `table` makes after it (a pointer per group: about
-# 0.5 KB on the chip, 1 KB on a 64-bit port; 3 KB left the chip a few bytes
-# to spare and the 64-bit port none). See RollGrouping.
-ROOM = 4096
+# grouped (six dice: 2.4 to 2.6 KB for the presets). `table` asks for the
+# table first once it is let go, so the table alone must fit: the sorted
+# list of the groups comes after it, wherever it fits. See RollGrouping.
+ROOM = 3072
 
 
 def roll_table(n, rules):
@@ -101,14 +100,28 @@ class RollGrouping:
         size = 2
         for raw in groups:
             size += 3 + len(raw)
-        # Sorted while the room is held: the list (a pointer per group)
-        # goes elsewhere, not into the start of the room's run, which `out`
-        # needs whole (3 KB less the list left a 64-bit port too little).
-        order = sorted(groups)
-        if self.room is not None:  # its run is free again for `out` (or part of one)
+        if self.room is not None:  # its run is free again for `out`
             self.room = None
             gc.collect()
+        # `out` is the first block asked for after the room is let go: the
+        # lowest free run long enough for it, the room's if none comes
+        # before. Whatever is made before it may take the start of that run
+        # and leave `out` too little (issue 30: the sorted list of the
+        # groups, a pointer each, 1 KB on a 64-bit port). Nor can the list
+        # be made while the room is held: on a heap cut into pieces as long
+        # as the list itself it found no run, and `out` was never asked for.
         out = bytearray(size)  # sized once: no regrowth on a fragmented heap
+        # The keys in a list of exactly their count, sorted in place (a
+        # pointer per group: 119 for six dice, 476 bytes on the chip, 952 on
+        # a 64-bit port): sorted() grows its list by doubling, to 128
+        # pointers here (1 KB on a 64-bit port, more than a run the Unix
+        # port's test holes leave) and a garbage block at every size.
+        order: list = [None] * len(groups)
+        i = 0
+        for raw in groups:
+            order[i] = raw
+            i += 1
+        order.sort()
         out[0] = len(groups) >> 8
         out[1] = len(groups) & 0xFF
         pos = 2

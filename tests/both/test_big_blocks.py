@@ -144,33 +144,3 @@ def test_the_texts_and_the_scoring_memo_come_in_pieces_of_at_most_1_kb():
     assert scoring._PIECE_SHIFT == 9  # (_best writes it out as 9 and 511)
     assert [len(m) for m in scoring._MEMO] == [1024, 1024, 1024, 624]  # 924 ranks x 2 x 2 bytes
 
-
-def test_the_largest_roll_table_gets_the_block_kept_for_it():
-    """The plan solver's six-dice roll table (2.5 KB in one block) on a heap
-    that its own grouping left cut into pieces: the block RollGrouping kept
-    from its start (`room`) is let go for it. Without one the same table
-    fails there with the chip's MemoryError (the custom-rules solve after a
-    long session)."""
-    from engine.plan_solver import ROOM, RollGrouping, roll_table
-
-    rules = preset("zehntausend")
-    want = bytes(roll_table(6, rules))
-    assert 2 * 1024 < len(want) <= ROOM
-    kept = RollGrouping(6, rules, ROOM)
-    bare = RollGrouping(6, rules)
-    for grouping in (kept, bare):
-        while not grouping.step(100):
-            pass
-    holes = Holes(1024)  # every free run now far shorter than the table
-    assert holes.tighten()
-    failed = False
-    try:
-        try:
-            bare.table()
-        except MemoryError:
-            failed = True
-        got = kept.table()
-    finally:
-        holes.close()
-    assert got == want  # (no copy: the heap may still be in pieces)
-    assert failed == MICROPYTHON  # (CPython: one whole heap)
