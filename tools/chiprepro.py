@@ -1,7 +1,7 @@
 """Replay a chip repro folder on this tree's game (`make chiprepro REPRO=DIR`).
 
     python -m tools.chiprepro REPRO_DIR [--board NAME] [--keep DIR]
-        [--timeout S] [--on-reset exit|hang]
+        [--timeout S] [--on-reset exit|hang] [--as-is]
         --firmware firmware.elf --bootrom bootrom.mjs --rp2040js node_modules
 
 A repro folder (like the team's shared repro/chip-repl-after-cut) holds
@@ -33,6 +33,9 @@ run added nothing to the error log (a failure the supervisor caught, a
 last-resort or watchdog reset). A chip reset ends the run (`--on-reset
 exit`, the default), so the rest of the timeline is not played: that
 fails too.
+
+`--as-is` skips steps 1 and 2: the image's own game runs, to check that
+the repro still shows its failure on this firmware and harness.
 """
 
 import argparse
@@ -218,6 +221,8 @@ def parse_args(argv=None):
     ap.add_argument("--timeout", type=int, default=3600, help="wall seconds (default 3600)")
     ap.add_argument("--on-reset", choices=("exit", "hang"), default="exit",
                     help="a chip reset ends the run (exit, default) or stops the chip (hang)")
+    ap.add_argument("--as-is", action="store_true",
+                    help="run the image's own game (no staging): does the repro still fail?")
     add_part_args(ap)
     return ap.parse_args(argv)
 
@@ -242,13 +247,18 @@ def main(argv=None):
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="chiprepro-"))
     work.mkdir(parents=True, exist_ok=True)
     try:
-        tree = work / "stage"
-        stage_tree(board, tree)
-        new_image, copied, removed = overlay(image, tree)
         flash = work / "flash-start.img"
-        flash.write_bytes(new_image)
-        print("chiprepro: %s on %s: %d files written over the image's, %d removed, /data kept" % (
-            repro, board, len(copied), len(removed)), flush=True)
+        if args.as_is:
+            flash.write_bytes(image)
+            print("chiprepro: %s on %s: the image's own game (--as-is)" % (repro, board),
+                  flush=True)
+        else:
+            tree = work / "stage"
+            stage_tree(board, tree)
+            new_image, copied, removed = overlay(image, tree)
+            flash.write_bytes(new_image)
+            print("chiprepro: %s on %s: %d files written over the image's, %d removed, "
+                  "/data kept" % (repro, board, len(copied), len(removed)), flush=True)
         out = work / "run"
         if out.exists():
             shutil.rmtree(out)
