@@ -135,7 +135,7 @@ device: $(VENV)/.stamp-device
 # stage (the tree only, build/stage/BOARD; FROZEN=1: for a firmware built
 # with manifest.py, no packages), uf2 (stock MicroPython + the game
 # in one file for BOOTSEL: FIRMWARE=path/to/micropython.uf2). PORT= picks a port.
-.PHONY: flash repl pull-stats stage uf2 uf2-frozen chipbench chipheap chipsoak
+.PHONY: flash repl pull-stats stage uf2 uf2-frozen chipbench chipheap chipsoak chiprepro
 flash: $(VENV)/.stamp-device
 	$(PY) -m tools.deploy --board $(BOARD) $(if $(PORT),--port $(PORT))
 
@@ -193,6 +193,13 @@ chipheap: $(VENV)/.stamp-device
 # A benchmark: hours of wall time, not part of make test.
 chipsoak: $(VENV)/.stamp-device
 	$(PY) -m tools.chipsoak $(CHIPBENCH_ARGS) $(CHIPSOAK_ARGS)
+
+# Replay a chip repro folder (flash-before-boot.img, timeline.hil) on this
+# tree's game: staged and written over the image's, /data kept, then a
+# verdict (tools/chiprepro.py). REPRO=DIR; the parts in CHIPBENCH_ARGS.
+chiprepro: $(VENV)/.stamp-device
+	@test -n "$(REPRO)" || { echo "make chiprepro REPRO=DIR (a repro folder)"; exit 2; }
+	$(PY) -m tools.chiprepro $(REPRO) $(CHIPBENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) $(CPY_VENV) .pytest_cache .ruff_cache .hypothesis build dist out web/node_modules
