@@ -44,7 +44,6 @@ def drawn(monkeypatch):
 
     def texts(sim):
         del log[:]
-        sim.app.draws += 1  # a whole draw: a menu otherwise redraws only what a move changed
         sim.app.redraw()
         sim.step(0)
         for s, x, w in log:

@@ -342,7 +342,6 @@ def test_what_each_needs_in_the_final_round_no_press(tmp_path, monkeypatch):
         return orig(self, canvas, s, x, y, c)
 
     monkeypatch.setattr(font.Font, "draw", draw)
-    sim.app.draws += 1  # a whole draw: a menu otherwise redraws only what a move changed
     sim.app.redraw()
     sim.step(0)  # a redraw, no key
     t = sim.app.t
