@@ -50,6 +50,9 @@ def test_tips_in_a_room_for_the_seat_that_asked(browser, room_server):  # noqa: 
     until(lambda: anna.buttons().get("A") == "los", 30)
     anna.press("A")
     mine = until(lambda: [d for d in dice_lines(anna) if "Tipp" in d], 30)
+    if not mine and "Fehlwurf!" in anna.snapshot():
+        # (the server's dice: one first roll in about 43 scores nothing)
+        pytest.skip("Anna's first roll scored nothing: no tip to mark")
     assert mine, anna.snapshot()
     seen = until(lambda: dice_lines(bea), 30)
     assert seen and not [d for d in seen if "Tipp" in d], seen
