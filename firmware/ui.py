@@ -66,6 +66,8 @@ class Ui:
         self._hint_page = None  # and the bytes of the page it fills
         self._head = None  # the top line kept by `header`: its texts
         self._head_page = None  # and the bytes of the first page
+        self._first = 0  # the first entry a list (`scroll`) shows
+        self._first_at = -1  # and the screen stack's version it was shown at
 
     def clear(self, canvas):
         """Blank `canvas` (every screen's draw starts so). The display
@@ -181,16 +183,33 @@ class Ui:
             self.text(canvas, self.fit(s, self.w), 0, y)
             y += self.line
 
-    def scroll(self, index, y=None, rows=None):
+    def scroll(self, index, y=None, rows=None, count=None):
         """Where a list (`menu`) with the entry `index` highlighted goes:
-        (y of its first row, rows shown, the first entry shown)."""
+        (y of its first row, rows shown, the first entry shown).
+
+        The rows shown stay put while the highlight moves inside them and
+        turn a page when it leaves them (down: it becomes the first row, up:
+        the last). A scroll sends most of the panel again (about 20 ms over
+        I2C), a move of the highlight alone two rows, so most cursor moves
+        stay within a frame. The window is kept per screen (`app.version`
+        changes with the screen stack); `count`, the entries in the list,
+        keeps the last page full."""
         y = self.line + 2 if y is None else y
         rows = rows or max(1, (self.h - y - self.line) // self.line)
-        return y, rows, index - rows + 1 if index >= rows else 0
+        version = self.app.version
+        first = self._first if self._first_at == version else 0
+        if index < first:
+            first = max(0, index - rows + 1)
+        elif index >= first + rows:
+            first = index
+        if count is not None and first > count - rows:
+            first = max(0, count - rows)
+        self._first, self._first_at = first, version
+        return y, rows, first
 
     def menu(self, canvas, labels, index, y=None, rows=None):
         """A scrolling list with the entry `index` highlighted."""
-        y, rows, first = self.scroll(index, y, rows)
+        y, rows, first = self.scroll(index, y, rows, len(labels))
         rec = font.recorder
         if rec is not None:  # every entry, not only the rows drawn next
             rec.menu(labels, index, min(len(labels), first + rows) - first, first, y, self.line)
