@@ -95,11 +95,40 @@ def best_score_distribution(n, rules):
     return dict(_distribution(n, rules))
 
 
+def _farkles(n, rules):
+    """How many of the 6**n rolls of n dice score nothing. A single 1, a
+    single 5 and three of a kind score under every rule set
+    (engine.scoring), so only rolls of 2s, 3s, 4s and 6s with at most two of
+    a face can: at most 19 multisets for any n, each judged by
+    `scoring.best_score`, where `_distribution` judges all 462 of six dice
+    (the help's odds page took a second on the chip for that)."""
+    _check_n(n)
+    if n > rules.dice:
+        raise ValueError("%d dice in a %d-dice game" % (n, rules.dice))
+    key = (rules.encode(), -n)
+    found = _results.get(key)
+    if found is not None:
+        return found
+    total = 0
+    for c2 in range(3):
+        for c3 in range(3):
+            for c4 in range(3):
+                c6 = n - c2 - c3 - c4
+                if 0 <= c6 <= 2:
+                    dice = [2] * c2 + [3] * c3 + [4] * c4 + [6] * c6
+                    if scoring.best_score(dice, rules) == 0:
+                        total += _FACT[n] // (_FACT[c2] * _FACT[c3] * _FACT[c4] * _FACT[c6])
+    if len(_results) >= _RESULTS_MAX:
+        _results.clear()
+    _results[key] = total
+    return total
+
+
 def score_chance(n, rules):
     """Chance that a roll of n dice scores anything, as exact integers
     (numerator, denominator). The denominator is always 6**n, unreduced, so
     figures compare directly with the table talk (20/36, not 5/9)."""
-    farkles = _distribution(n, rules).get(0, 0)  # checks n first
+    farkles = _farkles(n, rules)  # checks n first
     return 6 ** n - farkles, 6 ** n
 
 

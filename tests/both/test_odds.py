@@ -1,7 +1,7 @@
 """Exact odds of engine.odds against the figures of docs/rules.md (table talk)."""
 
 from engine import odds
-from engine.rules import Rules, preset
+from engine.rules import PRESETS, Rules, preset
 from tests.both.helpers import raises
 
 # Rule sets are built one at a time, when a test needs them (the outcome lists
@@ -104,6 +104,23 @@ def test_distribution_matches_score_chance():
             num, den = odds.score_chance(n, rules)
             assert den == 6 ** n
             assert dist.get(0, 0) == den - num
+
+
+def test_the_few_rolls_judged_count_every_farkle():
+    # score_chance judges only rolls of 2s, 3s, 4s and 6s (at most two of a
+    # face); the whole distribution judges every roll: they must agree under
+    # every preset and the options that make six dice score as a whole.
+    makes = [lambda key=key: preset(key) for key in PRESETS]
+    makes += [lambda: Rules(three_pairs=500, quad_pair=0, two_triplets=2500),
+              lambda: Rules(n_of_kind="triple_only", three_pairs=0, straight=0),
+              lambda: Rules(n_of_kind="fixed", quad_pair=1500, small_straights=(500, 750))]
+    for make in makes:
+        rules = make()
+        odds.clear_cache()
+        for n in range(1, rules.dice + 1):
+            num, den = odds.score_chance(n, rules)
+            farkles = odds.best_score_distribution(n, rules).get(0, 0)
+            assert farkles == den - num, (n, rules.encode())
 
 
 def test_distribution_two_dice():
