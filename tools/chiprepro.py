@@ -52,7 +52,9 @@ from tools.chipbench import (
     TRACEBACK,
     WIRING,
     add_part_args,
+    error_logs,
     hil_command,
+    mount_image,
     ready_parts,
     stage_tree,
 )
@@ -67,13 +69,7 @@ MARGIN_MS = 10000  # emulated time allowed past the timeline's end
 
 def _mount(data):
     """A LittleFS mounted on the bytes of an image (RPI_PICO geometry)."""
-    from littlefs import LittleFS
-
-    fs = LittleFS(block_size=BLOCK_SIZE, block_count=len(data) // BLOCK_SIZE,
-                  prog_size=PROG_SIZE, mount=False)
-    fs.context.buffer = bytearray(data)
-    fs.mount()
-    return fs
+    return mount_image(data, BLOCK_SIZE, PROG_SIZE)
 
 
 def image_files(fs):
@@ -120,18 +116,7 @@ def overlay(image_bytes, tree):
 def read_error_log(image_bytes):
     """error.log.1 then error.log of /data in an image, joined ("" when
     there is none); None when the image does not mount."""
-    try:
-        fs = _mount(image_bytes)
-    except Exception:
-        return None
-    out = []
-    for name in ("data/error.log.1", "data/error.log"):
-        try:
-            with fs.open(name, "rb") as f:
-                out.append(f.read().decode("utf-8", "replace"))
-        except Exception:
-            continue
-    return "".join(out)
+    return error_logs(image_bytes)
 
 
 def timeline_ms(text):

@@ -77,6 +77,7 @@ from tools.chipbench import (
     add_part_args,
     hil_command,
     pack_image,
+    read_error_log,
     ready_parts,
     stage_tree,
 )
@@ -96,7 +97,6 @@ KEYS = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
 ACTIONS = (("press", 45), ("burst", 8), ("hold", 6), ("chord", 6), ("wait", 10),
            ("long_wait", 1), ("excursion", 8), ("top", 10))
 KEY_WEIGHTS = (("UP", 15), ("DOWN", 22), ("LEFT", 10), ("RIGHT", 10), ("A", 28), ("B", 15))
-LOGS = ("data/error.log.1", "data/error.log")  # firmware.recovery's log, oldest first
 
 # The probe: the game's own start (tools.deploy.root_main_text) with the
 # device loop's hook. gc.collect() before each sample, so "free" is what
@@ -395,27 +395,10 @@ def new_entries(before, after):
     return list(after)
 
 
-def read_logs(image, block_size=4096, prog_size=256):
-    """error.log.1 then error.log from a saved littlefs image, joined (""
+def read_logs(image):
+    """error.log.1 then error.log from a saved flash image, joined (""
     when there are none or the image does not mount)."""
-    try:
-        data = Path(image).read_bytes()
-        from littlefs import LittleFS
-
-        fs = LittleFS(block_size=block_size, block_count=len(data) // block_size,
-                      prog_size=prog_size, mount=False)
-        fs.context.buffer = bytearray(data)
-        fs.mount()
-    except Exception:
-        return ""
-    out = []
-    for name in LOGS:
-        try:
-            with fs.open(name, "rb") as f:
-                out.append(f.read().decode("utf-8", "replace"))
-        except Exception:
-            continue
-    return "".join(out)
+    return read_error_log(image) or ""
 
 
 # ---------------------------------------------------------------- the summary

@@ -436,6 +436,10 @@ def test_error_log_from_a_saved_image(tmp_path):
     (tree / "data" / "error.log").write_text("--- 5 ms OSError\nOSError: 28\n")
     cb.pack_image(tree, img)
     assert cb.read_error_log(img) == "--- 5 ms OSError\nOSError: 28\n"
+    # a log past its limit moved to error.log.1 (firmware.recovery): both, oldest first
+    (tree / "data" / "error.log.1").write_text("--- 1 ms MemoryError\n")
+    cb.pack_image(tree, img)
+    assert cb.read_error_log(img) == "--- 1 ms MemoryError\n--- 5 ms OSError\nOSError: 28\n"
     assert cb.read_error_log(tmp_path / "none.img") is None
     (tmp_path / "junk.img").write_bytes(b"\xff" * 4096 * 4)
     assert cb.read_error_log(tmp_path / "junk.img") is None

@@ -114,7 +114,14 @@ from tools.chipbench.parts import (
 )
 from tools.chipbench.report import format_table
 from tools.chipbench.serial_log import parse_serial
-from tools.chipbench.stage import pack_image, patch_freq, read_error_log, stage_tree
+from tools.chipbench.stage import (
+    error_logs,
+    mount_image,
+    pack_image,
+    patch_freq,
+    read_error_log,
+    stage_tree,
+)
 
 __all__ = [
     "DEFAULT_BOARD", "EXPECT_MS", "HOLD_MS", "HOW_TO_GET", "KINDS", "KIND_LABEL", "PARTS",
@@ -122,6 +129,6 @@ __all__ = [
     "CourseError", "add_part_args", "analyse", "boot_ms", "build_course", "check_board",
     "compare_shots", "crash_info", "find_parts", "format_table", "heap_figures", "hil_command",
     "main", "missing_message", "pack_image", "parse_args", "parse_serial", "patch_freq",
-    "read_error_log", "ready_parts", "run_all", "script_text", "sha1_bits", "shot_difference",
-    "solve_figures", "stage_tree", "summary",
+    "read_error_log", "error_logs", "mount_image", "ready_parts", "run_all", "script_text",
+    "sha1_bits", "shot_difference", "solve_figures", "stage_tree", "summary",
 ]

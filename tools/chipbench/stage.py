@@ -73,29 +73,45 @@ def pack_image(tree, out, block_size=4096, block_count=352, prog_size=256):
     return written
 
 
-ERROR_LOGS = ("data/error.log", "error.log")  # firmware.recovery's log, beside the saves
+ERROR_LOGS = ("data/error.log.1", "data/error.log")  # firmware.recovery's log, oldest first
 
 
-def read_error_log(image, block_size=4096, prog_size=256):
-    """The text of the error log in a saved littlefs image (the board's
-    flash at the end of the run), or None when there is none."""
+def mount_image(data, block_size=4096, prog_size=256):
+    """A LittleFS mounted on the bytes of a saved flash image (the RPI_PICO
+    geometry of `pack_image`); raises when they hold no file system."""
+    from littlefs import LittleFS
+
+    fs = LittleFS(block_size=block_size, block_count=len(data) // block_size,
+                  prog_size=prog_size, mount=False)
+    fs.context.buffer = bytearray(data)
+    fs.mount()
+    return fs
+
+
+def error_logs(data):
+    """firmware.recovery's log in the bytes of a flash image: error.log.1
+    then error.log, joined ("" when neither is there); None when the bytes
+    hold no file system (a run cut short before the first format)."""
+    try:
+        fs = mount_image(data)
+    except Exception:
+        return None
+    out = []
+    for name in ERROR_LOGS:
+        try:
+            with fs.open(name, "rb") as f:
+                out.append(f.read().decode("utf-8", "replace"))
+        except Exception:
+            continue
+    return "".join(out)
+
+
+def read_error_log(image):
+    """The error log (`error_logs`) of the flash image file `image` (the
+    board's flash at the end of a run), or None when there is no file, no
+    file system or no log."""
     try:
         data = Path(image).read_bytes()
     except OSError:
         return None
-    try:
-        from littlefs import LittleFS
-
-        fs = LittleFS(block_size=block_size, block_count=len(data) // block_size,
-                      prog_size=prog_size, mount=False)
-        fs.context.buffer = bytearray(data)
-        fs.mount()
-    except Exception:  # not a filesystem (a run cut short): no log to read
-        return None
-    for name in ERROR_LOGS:
-        try:
-            with fs.open(name, "rb") as f:
-                return f.read().decode("utf-8", "replace")
-        except Exception:
-            continue
-    return None
+    return error_logs(data) or None
