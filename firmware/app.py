@@ -88,6 +88,9 @@ class App:
         # whatever a screen keeps of its texts is stale when it moved on
         # (firmware.screen.Kept; `t` keeps its texts by the same rule).
         self.version = 0
+        # Draws of the canvas so far (a screen's draw, `busy`): a menu that
+        # drew the last one may draw only what a cursor move changed (Menu.draw).
+        self.draws = 0
         self._memo = {}  # key: text, for the screens on the stack now (see `t`)
         self._memo_at = -1  # `version` when the memo was started
         self.warming = None  # the WARM modules still to warm up (warm_step)
@@ -295,6 +298,7 @@ class App:
         the press is answered at once. The step still ends with its own
         redraw. Does nothing on a host without `show_now`."""
         if self.show_now is not None:
+            self.draws += 1
             self.top().draw(self, self.canvas)
             self.show_now()
             self.dirty = True
@@ -307,6 +311,7 @@ class App:
         right holds the play screen's turn points (issue 34)."""
         if self.show_now is None:
             return
+        self.draws += 1  # drawn over: the next draw is a whole one
         c = self.canvas
         s = self.ui.font.height + 1  # the hint line and the row above it: 9 px, 7 on 72x40
         x = self.width - s
@@ -346,6 +351,7 @@ class App:
         if not self.dirty:
             return False
         self.dirty = False
+        self.draws += 1
         if self.profile:  # firmware.profiling reads how long drawing took
             # (the clock comes from the host: an `import time` here would
             # search the flash for a time.py on every frame, 4 ms on the chip)

@@ -8,7 +8,7 @@ with the next screen. It imports no screen and not the app, so no import
 runs in a circle (firmware.app -> firmware.screens.title -> here).
 """
 
-from firmware import buttons
+from firmware import buttons, font
 
 
 class Kept:
@@ -68,6 +68,13 @@ class Menu(Screen):
 
     name = "menu"
     _labels = None  # the labels as last worked out, a Kept (see `texts`)
+    # The frame `draw` left: app.draws then, the labels, first row shown,
+    # title and highlighted entry (a cursor move redraws two rows of it).
+    _drawn_at = -2
+    _drawn_labels = None
+    _drawn_first = 0
+    _drawn_title = None
+    _drawn_index = 0
 
     def __init__(self):
         self.index = 0
@@ -136,14 +143,35 @@ class Menu(Screen):
         app.redraw()
 
     def draw(self, app, canvas):
-        """Title, list and hints."""
+        """Title, list and hints. After a cursor move that scrolls nothing,
+        on the frame this menu drew last (no other draw since, the same
+        labels and title, no host recorder), only the two rows whose
+        highlight moved and the hint line are drawn again: on the chip the
+        whole list took about half of a move's draw (the panel gets only
+        the changed pages anyway; firmware.display)."""
         ui = app.ui
-        app.ui.clear(canvas)
-        ui.title(canvas, self.title(app))
+        title = self.title(app)
         labels = self.texts(app)
         self.index = min(self.index, len(labels) - 1)
-        ui.menu(canvas, labels, self.index)
+        index = self.index
+        _y, rows, first = ui.scroll(index, None, None, len(labels))  # as `menu` asks
+        was = self._drawn_index
+        if (app.draws == self._drawn_at + 1 and labels is self._drawn_labels
+                and first == self._drawn_first and title == self._drawn_title
+                and font.recorder is None and app.top() is self):
+            if was != index:
+                ui.menu_row(canvas, labels, was, index, first, rows)
+                ui.menu_row(canvas, labels, index, index, first, rows)
+        else:
+            ui.clear(canvas)
+            ui.title(canvas, title)
+            ui.menu(canvas, labels, index)
         ui.hints(canvas, self.hint(app))
+        self._drawn_at = app.draws
+        self._drawn_labels = labels
+        self._drawn_first = first
+        self._drawn_title = title
+        self._drawn_index = index
 
     def state(self):
         """The highlighted entry."""

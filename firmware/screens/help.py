@@ -82,7 +82,7 @@ class HelpMenu(Menu):
             app.flow.start_lesson(app, self.rules)
             return
         key = PAGES[index - 1]
-        app.busy()  # the odds page works its numbers out (about a second on the chip)
+        app.busy()  # the odds page works its numbers out (about 0.1 s on the chip)
         app.push(TextPage(app.t(key), page_lines(app, key, self.rules)))
 
     def state(self):

@@ -18,6 +18,7 @@ class Pager(Screen):
     # the screen below (a notice over a form: the press is not lost).
     passes = False
     by_page = False  # UP/DOWN move a page (less a line kept in view), not a line
+    fitted = False  # the lines fit the screen as they are (TextPage: wrapped to it)
 
     def __init__(self, title, lines=(), name=None):
         self.title_text = title
@@ -71,7 +72,7 @@ class Pager(Screen):
         ui.title(canvas, self.title_text)
         lines = self.lines(app)
         rows = self._rows(app)
-        ui.lines(canvas, lines[self.first:self.first + rows])
+        ui.lines(canvas, lines[self.first:self.first + rows], None, self.fitted)
         if self.first > 0:
             ui.right(canvas, "↑", ui.line + 1)
         if self.first + rows < len(lines):
@@ -91,6 +92,7 @@ class TextPage(Pager):
 
     name = "text"
     hint_key = "scroll_hint"
+    fitted = True  # `lines` wraps them narrower than the screen
 
     def __init__(self, title, paragraphs, then=None, name=None):
         Pager.__init__(self, title, (), name)

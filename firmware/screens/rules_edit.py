@@ -191,11 +191,19 @@ class RulesEditor(Menu):
 
     def texts(self, app):
         """The rows for the list: made when the list asks for them (Ui.menu
-        asks only for the rows it shows). A host's recorder reads every
-        row: it gets them all (Menu.texts)."""
+        asks only for the rows it shows), kept until `relabel`. A host's
+        recorder reads every row: it gets them all (Menu.texts)."""
         if font.recorder is not None:
             return Menu.texts(self, app)
-        return _Rows(self, app)
+        # One sequence while the rows stay (as Menu.texts keeps its list):
+        # a cursor move then redraws only two rows (Menu.draw).
+        kept = self._labels
+        if kept is None:
+            kept = self._labels = Kept()
+        rows = kept.get(app)
+        if rows is None:
+            rows = kept.keep(app, _Rows(self, app))
+        return rows
 
     def _count(self):
         return len(ROWS) + (3 if self.set_name else 2)

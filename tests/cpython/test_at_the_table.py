@@ -42,6 +42,7 @@ def drawn(monkeypatch):
 
     def texts(sim):
         del log[:]
+        sim.app.draws += 1  # a whole redraw: a menu would draw only what a cursor move changed
         sim.app.redraw()
         sim.step(0)
         for s, x, w in log:

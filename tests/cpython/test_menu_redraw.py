@@ -2,6 +2,8 @@
 simulator: only what changed (issue 30, point 3: every menu within a frame
 on the chip, where each text, fit and Rules made costs a millisecond)."""
 
+import pytest
+
 from simulator.host import Sim
 from tests.cpython.simdriver import press
 
@@ -90,3 +92,60 @@ def test_a_new_pad_shows_before_it_is_saved(tmp_path):
     assert sim.state()["screen"] == "pad"
     assert saves == [["pad"]]  # the pad was on the panel when it was saved
     assert session.has_pad()
+
+
+def _whole_frame(sim):
+    """The top screen drawn whole on a fresh canvas (its kept frame left as
+    it was): what the panel must show."""
+    import framebuf
+
+    from firmware.canvas import Canvas
+
+    app = sim.app
+    assert app is not None
+    screen = app.top()
+    kept = dict(screen.__dict__)
+    buf = bytearray(len(sim.buf))
+    screen._drawn_at = -2  # not the frame it drew last: a whole draw
+    screen.draw(app, Canvas(buf, app.width, app.height, framebuf.MONO_VLSB))
+    screen.__dict__.clear()
+    screen.__dict__.update(kept)
+    return bytes(buf)
+
+
+@pytest.mark.parametrize("board", ["pico_ssd1306_i2c", "thumby"])
+def test_a_cursor_move_redraws_two_rows_and_shows_the_whole_menu(tmp_path, board):
+    """A cursor move that scrolls nothing draws only the two rows whose
+    highlight moved and the hint (Menu.draw): the frame equals the menu
+    drawn whole after every move, up and down, scrolling or not, in the
+    new-game form, the rules editor, the title and the settings, on both
+    layouts."""
+    sim = Sim(board, str(tmp_path), seed=1)
+    app = sim.app
+    assert app is not None
+    partial = []
+    real_row = app.ui.menu_row
+
+    def counting(*args):
+        partial.append(app.top().name)
+        return real_row(*args)
+
+    app.ui.menu_row = counting  # pyright: ignore[reportAttributeAccessIssue]  (a counting stand-in)
+
+    def walk(name, count):
+        assert app.top().name == name
+        for key in ["DOWN"] * count + ["UP"] * count + ["UP", "DOWN"]:
+            press(sim, key)
+            assert bytes(sim.buf) == _whole_frame(sim), (name, key, app.top().index)
+
+    walk("title", len(app.top().labels(app)) + 1)
+    _open(sim, "settings_title")
+    walk("settings", len(app.top().labels(app)) + 1)
+    press(sim, "B")
+    _open(sim, "new_game")
+    walk("setup", len(app.top().labels(app)) + 1)
+    while app.top().index != 0:
+        press(sim, "UP")
+    press(sim, "A")  # the rules row: the editor
+    walk("rules_edit", len(app.top().labels(app)) + 1)
+    assert {"title", "settings", "setup", "rules_edit"} <= set(partial)
