@@ -12,10 +12,11 @@ owner's events on to the connection.
 """
 
 import asyncio
-import json
 import logging
 import os
 import time
+
+import orjson
 
 from engine.bots import make_bot
 from engine.levels import PLAN, TABLES, needs
@@ -26,7 +27,7 @@ from engine.view import View
 from server.limits import Lru, Window
 from server.liveness import CLOSE_SILENT, silent, wall
 from server.names import code_tag, new_code
-from server.room import Refused, Room, check_token, parse_action, parse_rules
+from server.room import Refused, Room, check_token, compact, parse_action, parse_rules
 from server.store import STORE_ERRORS
 
 log = logging.getLogger("server")
@@ -61,7 +62,7 @@ def load_room(state, texts):
     rolls what was rolled."""
     room = Room(state)
     for text in texts:
-        msg = json.loads(text)
+        msg = orjson.loads(text)
         e = msg["e"]
         if e.get("k") != "act" or msg["n"] != room.seq + 1:
             log.error("room %s: event %d cannot be replayed", code_tag(room.code), msg["n"])
@@ -69,12 +70,6 @@ def load_room(state, texts):
         room.act(e["seat"], parse_action(e["a"]), e["by"])
     room.take_messages()
     return room
-
-
-def compact(msg):
-    """A message as JSON without spaces (every message the server sends
-    starts with `{"t":"KIND"`)."""
-    return json.dumps(msg, separators=(",", ":"))
 
 
 class Conn:
