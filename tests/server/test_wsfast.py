@@ -1,5 +1,6 @@
 """server/wsfast.py: event frames encoded once and written straight to
-the sockets, through a real uvicorn server and real WebSockets."""
+the sockets, and reading paused only when a client is far ahead of the
+server, through a real uvicorn server and real WebSockets."""
 
 import asyncio
 
@@ -52,3 +53,25 @@ def test_a_game_goes_out_as_frames_written_once(server):
     assert a.events == b.events and len(a.events) > 10
     written = http(server.base, "GET", "/api/stats")["written"] - before
     assert written >= len(a.events)  # straight to the sockets, not through the writer
+
+
+def test_a_client_far_ahead_is_read_with_pauses_and_answered_in_order(server):
+    info = create_room(server.base, "Anna")
+    join_room(server.base, info["code"], "Bert")
+
+    async def go():
+        a = Client(server.base, info["code"], info["token"])
+        await a.connect()
+        assert a.ws is not None
+        # Far more than uvicorn's 32 unread messages at once: reading
+        # pauses and resumes; every one is answered, none lost.
+        for i in range(300):
+            await a.ws.send('{"t":"ping","id":%d}' % i)
+        await a.until(lambda c: c.pongs >= 300, 30)
+        await a.send({"t": "ping"})
+        await a.until(lambda c: c.pongs >= 301, 10)
+        await a.close()
+        return a
+
+    a = asyncio.run(go())
+    assert a.pongs == 301 and not a.refusals
