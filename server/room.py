@@ -378,8 +378,8 @@ class Room:
         if who == "s" and sub is not None:
             sub["actions"] += 1
         self._save_game()
-        self._emit({"k": "act", "seat": seat, "by": who, "a": _plain(action),
-                    "ev": [_plain(e) for e in new]})
+        # orjson writes the engine's tuples as arrays: no copy as lists
+        self._emit({"k": "act", "seat": seat, "by": who, "a": action, "ev": new})
         self._after_play()
 
     def leave(self, seat):
