@@ -1,6 +1,7 @@
 """server/wsfast.py: event frames encoded once and written straight to
-the sockets, and reading paused only when a client is far ahead of the
-server, through a real uvicorn server and real WebSockets."""
+the sockets, reading paused only when a client is far ahead of the
+server, and frames cut from the bytes as they come, through a real
+uvicorn server and real WebSockets."""
 
 import asyncio
 
@@ -75,3 +76,38 @@ def test_a_client_far_ahead_is_read_with_pauses_and_answered_in_order(server):
 
     a = asyncio.run(go())
     assert a.pongs == 301 and not a.refusals
+
+
+def test_frames_cut_from_bytes_that_come_one_at_a_time(server):
+    info = create_room(server.base, "Anna")
+    join_room(server.base, info["code"], "Bert")
+
+    def masked(opcode, data, fin=True):
+        return Frame(opcode, data, fin).serialize(mask=True, extensions=[])
+
+    pad = '{"t":"ping","pad":"%s"}'
+    raw = b"".join([
+        masked(Opcode.TEXT, b'{"t":"ping"}'),
+        masked(Opcode.PING, b"beat"),  # a control frame between: websockets answers it
+        masked(Opcode.TEXT, (pad % ("x" * 300)).encode()),  # a 16-bit length
+        masked(Opcode.TEXT, b'{"t":', fin=False),  # a fragmented message: websockets joins it
+        masked(Opcode.CONT, b'"ping"}'),
+        masked(Opcode.TEXT, (pad % "\u00e4").encode()),
+        masked(Opcode.TEXT, (pad % "ä").encode()),  # UTF-8 beyond ASCII
+    ])
+
+    async def go():
+        a = Client(server.base, info["code"], info["token"])
+        await a.connect()
+        assert a.ws is not None
+        for i in range(len(raw)):  # one byte a write: every cut a frame can have
+            a.ws.transport.write(raw[i:i + 1])
+            await asyncio.sleep(0.002)
+        await a.until(lambda c: c.pongs >= 5, 10)
+        await a.send({"t": "ping"})  # the connection still reads whole frames
+        await a.until(lambda c: c.pongs >= 6, 10)
+        await a.close()
+        return a
+
+    a = asyncio.run(go())
+    assert a.pongs == 6 and not a.refusals and a.close_code in (None, 1000)
