@@ -24,8 +24,11 @@ frames and sends many small messages.
   frame's start. A frame longer than `ws_max_size` goes to websockets at
   once (it refuses it), so nothing larger is ever buffered here.
 
-Everything else (handshake, pings, close, bad frames) is uvicorn's."""
+Everything else (handshake, pings, close, bad frames) is uvicorn's. At
+the debug log level both shortcuts are off: websockets then logs every
+frame (server/logsafe.py keeps only its kind and size)."""
 
+import logging
 import struct
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -80,8 +83,11 @@ class FramesProtocol(WebSocketsSansIOProtocol):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # websockets logs each frame it reads or writes at the debug level
+        self.shortcuts = not self.conn.logger.isEnabledFor(logging.DEBUG)
         self.handed_over = False  # uvicorn's HTTP protocol handed the request over
-        self.cutting = True  # False: every byte straight to websockets (after a huge frame)
+        # False: every byte straight to websockets (after a huge frame, or debugging)
+        self.cutting = self.shortcuts
         self.unread = b""  # the start of a frame not all there yet
 
     def handle_connect(self, event):
@@ -89,7 +95,7 @@ class FramesProtocol(WebSocketsSansIOProtocol):
         (the app's task has not run yet)."""
         super().handle_connect(event)
         scope = getattr(self, "scope", None)
-        if scope is not None:
+        if scope is not None and self.shortcuts:
             scope["extensions"][EXTENSION] = {"write": self.write}
 
     def write(self, frame):
