@@ -121,6 +121,7 @@ def main(argv=None):
 
     from server.app import make_app
     from server.tcpguard import guarded
+    from server.wsfast import FramesProtocol
 
     if not (settings.web / "index.html").exists():
         print("note: %s has no page (run `make web`); / says so, the API works" % settings.web,
@@ -153,6 +154,7 @@ def main(argv=None):
     uvicorn.run(make_app(settings), host=settings.host, port=settings.port, http=http,
                 proxy_headers=bool(settings.proxies),
                 forwarded_allow_ips=list(settings.proxies) or None,
+                ws=FramesProtocol,  # uvicorn's websockets-sansio, frames written once
                 ws_max_size=settings.max_body, ws_per_message_deflate=False,
                 ws_ping_interval=settings.heartbeat, ws_ping_timeout=settings.heartbeat,
                 log_config=None,  # uvicorn's loggers write to the root handler (logsafe)

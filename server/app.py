@@ -210,7 +210,8 @@ def make_app(settings):
                    busy=sum(1 for live in hub.live.values() if live.lock.locked()),
                    present=sum(len(live.present) for live in hub.live.values()),
                    plans=len(hub.plans), bots=len(hub.bots),
-                   stored=getattr(hub.store, "stored", 0), timed=len(hub.timed))
+                   stored=getattr(hub.store, "stored", 0), timed=len(hub.timed),
+                   written=Conn.written)
         if operator(request):
             out["rooms_detail"] = {code: {"busy": live.lock.locked(),
                                           "present": sorted(live.present)}
@@ -349,7 +350,8 @@ async def _next(ws):
 
 
 async def _writer(conn):
-    """Send what is queued for `conn`, in order; close when told."""
+    """Send what is queued for `conn`, in order; close when told. While it
+    holds a text (`sending`), Conn.send queues behind it."""
     ws = conn.ws
     try:
         while True:
@@ -357,6 +359,8 @@ async def _writer(conn):
             if text is None:
                 await ws.close(code=conn.close_code, reason=conn.close_reason)
                 return
+            conn.sending = True
             await ws.send_text(text)
+            conn.sending = False
     except Exception:  # the peer is gone: the reader ends too
         conn.closed = True

@@ -12,10 +12,11 @@ owner's events on to the connection.
 """
 
 import asyncio
-import json
 import logging
 import os
 import time
+
+import orjson
 
 from engine.bots import make_bot
 from engine.levels import PLAN, TABLES, needs
@@ -26,8 +27,9 @@ from engine.view import View
 from server.limits import Lru, Window
 from server.liveness import CLOSE_SILENT, silent, wall
 from server.names import code_tag, new_code
-from server.room import Refused, Room, check_token, parse_action, parse_rules
+from server.room import Refused, Room, check_token, compact, parse_action, parse_rules
 from server.store import STORE_ERRORS
+from server.wsfast import EXTENSION, text_frame
 
 log = logging.getLogger("server")
 
@@ -61,7 +63,7 @@ def load_room(state, texts):
     rolls what was rolled."""
     room = Room(state)
     for text in texts:
-        msg = json.loads(text)
+        msg = orjson.loads(text)
         e = msg["e"]
         if e.get("k") != "act" or msg["n"] != room.seq + 1:
             log.error("room %s: event %d cannot be replayed", code_tag(room.code), msg["n"])
@@ -71,17 +73,20 @@ def load_room(state, texts):
     return room
 
 
-def compact(msg):
-    """A message as JSON without spaces (every message the server sends
-    starts with `{"t":"KIND"`)."""
-    return json.dumps(msg, separators=(",", ":"))
+def frame_writer(ws):
+    """The `write` server.wsfast.FramesProtocol offers in WebSocket `ws`'s
+    scope, or None (another protocol, or no socket)."""
+    extensions = (getattr(ws, "scope", None) or {}).get("extensions") or {}
+    return (extensions.get(EXTENSION) or {}).get("write")
 
 
 class Conn:
     """One WebSocket: its room, its seat (-1: spectator), a send queue and
-    a token bucket for the rate limit."""
+    a token bucket for the rate limit. A frame goes straight to the socket
+    (server/wsfast.py) while nothing waits in the queue before it."""
 
     counter = 0
+    written = 0  # messages written straight to a socket (GET /api/stats)
 
     def __init__(self, ws, settings):
         Conn.counter += 1
@@ -93,6 +98,9 @@ class Conn:
         self.catching_up = False
         self.held = []  # events that came while catching up
         self.queue = asyncio.Queue()
+        # server.wsfast.FramesProtocol's write (None under another protocol)
+        self.write = frame_writer(ws)
+        self.sending = False  # the writer took a text from the queue and has not sent it yet
         self.closed = False
         self.close_code = 1000
         self.close_reason = ""  # a reason code sent with the close (e.g. "lost")
@@ -115,22 +123,28 @@ class Conn:
         self.tokens -= 1
         return True
 
-    def send(self, text):
-        """Queue a text frame; a reader that fell far behind is dropped."""
+    def send(self, text, frame=None):
+        """Send a text message (`frame`: its text_frame, when made already):
+        written at once when nothing waits before it, else queued for the
+        writer; a reader that fell far behind is dropped."""
         if self.closed:
+            return
+        if (self.write is not None and not self.sending and self.queue.empty()
+                and self.write(frame if frame is not None else text_frame(text.encode()))):
+            Conn.written += 1
             return
         if self.queue.qsize() >= QUEUE_MAX:
             self.close(CLOSE_SLOW)
             return
         self.queue.put_nowait(text)
 
-    def event(self, n, text):
-        """Queue event message `n` unless it was sent already."""
+    def event(self, n, text, frame=None):
+        """Send event message `n` (`frame`: see send) unless it was sent already."""
         if self.catching_up:
             self.held.append((n, text))
         elif n > self.last:
             self.last = n
-            self.send(text)
+            self.send(text, frame)
 
     def refuse(self, key, values=(), ref=None):
         """Queue a refusal with its reason code."""
@@ -369,8 +383,13 @@ class Hub:
     def deliver(self, code, messages):
         """Pass saved event messages to this process's connections of the room.
         A connection they would reach with a gap (an owner died between saving
-        events and publishing them) first gets the missing ones from the store."""
-        for conn in self.local.get(code, ()):
+        events and publishing them) first gets the missing ones from the store.
+        Each message becomes one WebSocket frame, written to every seat."""
+        conns = self.local.get(code)
+        if not conns:
+            return
+        framed = [(n, text, text_frame(text.encode())) for n, text in messages]
+        for conn in conns:
             if messages and not conn.catching_up and messages[0][0] > conn.last + 1:
                 conn.catching_up = True
                 conn.held.extend(messages)
@@ -378,8 +397,8 @@ class Hub:
                 self.fills.add(task)  # a reference, so the task is not collected
                 task.add_done_callback(self.fills.discard)
                 continue
-            for n, text in messages:
-                conn.event(n, text)
+            for n, text, frame in framed:
+                conn.event(n, text, frame)
 
     async def _fill_gap(self, conn):
         """Send `conn` the saved events between its last one and the first

@@ -13,8 +13,9 @@ its message carries the event and the public state after it, so a
 client needs no engine of its own to show the table.
 """
 
-import json
 import time
+
+import orjson
 
 from engine import rules as rules_mod
 from engine.game import MAX_NAME, MAX_SEATS, Game, IllegalAction
@@ -377,8 +378,8 @@ class Room:
         if who == "s" and sub is not None:
             sub["actions"] += 1
         self._save_game()
-        self._emit({"k": "act", "seat": seat, "by": who, "a": _plain(action),
-                    "ev": [_plain(e) for e in new]})
+        # orjson writes the engine's tuples as arrays: no copy as lists
+        self._emit({"k": "act", "seat": seat, "by": who, "a": action, "ev": new})
         self._after_play()
 
     def leave(self, seat):
@@ -469,8 +470,7 @@ class Room:
         st = self.state
         st["seq"] += 1
         st["touched"] = time.time()
-        text = json.dumps({"t": "ev", "n": st["seq"], "e": event, "s": self.public()},
-                          separators=(",", ":"))
+        text = compact({"t": "ev", "n": st["seq"], "e": event, "s": self.public()})
         self.messages.append((st["seq"], text))
 
     def take_messages(self):
@@ -478,6 +478,14 @@ class Room:
         out = self.messages
         self.messages = []
         return out
+
+
+def compact(msg):
+    """A message as JSON text without spaces, keys in the order given
+    (every message the server sends starts with `{"t":"KIND"`). orjson
+    writes non-ASCII characters as themselves, not as \\u escapes: the
+    same JSON to every reader."""
+    return orjson.dumps(msg).decode()
 
 
 def _seat(name, kind, token, creator):

@@ -20,6 +20,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+import orjson
+
 try:
     from redis.exceptions import RedisError
 except ImportError:  # the server group without Redis
@@ -58,7 +60,7 @@ class SqliteStore:
         """The last state written of room `code` (events after its `seq`
         may follow it), or None."""
         row = self.db.execute("SELECT state FROM rooms WHERE code = ?", (code,)).fetchone()
-        return None if row is None else json.loads(row[0])
+        return None if row is None else orjson.loads(row[0])
 
     async def events(self, code, after, limit):
         """Up to `limit` messages of room `code` numbered above `after`, in order."""
@@ -79,7 +81,7 @@ class SqliteStore:
         db.execute("BEGIN")
         try:
             if full:
-                text = json.dumps(state, separators=(",", ":"))
+                text = orjson.dumps(state).decode()
                 self.stored += len(text)
                 db.execute("INSERT OR REPLACE INTO rooms (code, state, touched) VALUES (?, ?, ?)",
                            (code, text, time.time()))

@@ -76,7 +76,7 @@ def test_bad_websocket_messages(server_factory):
         await b.connect()
         for msg in [DEEP, '{"t": "act", "a": ' + DEEP + "}", '{"t": "act", "id": 1e999}',
                     '{"t": "act", "id": NaN}', '{"t": "act", "id": -Infinity}',
-                    '{"t": "act", "id": ' + "9" * 5000 + "}"]:
+                    '{"t": "act", "id": ' + "9" * 5000 + "}", '{"t": "act", "id": "\\ud800"}']:
             refused = len(b.refusals)
             await b.send(msg)
             reply = await b.until(lambda c, k=refused: len(c.refusals) > k, 10)
