@@ -451,8 +451,10 @@ async def drive(room, until, tally, measure_from, killed, bases):
         try:
             state = room.current()
             victim = None
-            if random.random() < RECONNECT_SHARE:
-                victim = random.choice([s for s in room.seats if s.index != state["cur"]])
+            ready = [s for s in room.seats if s.index != state["cur"] and s.sock is not None
+                     and not s.rejoining and s.caught_up is None]
+            if ready and random.random() < RECONNECT_SHARE:
+                victim = random.choice(ready)
                 victim.dropped = True
                 victim.sock.transport.close()
                 await victim.sock.closed
