@@ -6,7 +6,8 @@
 // starts webhost.py and draws the title; then it fetches more.bin (the
 // other modules and the tables but the Master's) and, served by the room
 // server, online.js: the first bytes on a slow line are the title's. Once
-// they are in, the page takes keys (zt.ready) and calls webhost's step(now, held)
+// they are in, the page takes keys (zt.ready; presses made meanwhile are
+// played then, in order) and calls webhost's step(now, held)
 // on every animation frame and at once on every key change. When a step says
 // the frame changed, the 1-bit frame buffer (MONO_VLSB, read straight from
 // the wasm memory) is drawn into the <canvas> at the integer scale
@@ -580,8 +581,8 @@ function run(net, turn) {
   }
   updateText();
   keepStorage(); // (its notice comes after the screen's copy: it moves nothing)
-  // The title is on the screen; no step runs (and no key counts) until
-  // the rest of the game is in: a step may import any module.
+  // The title is on the screen; no step runs until the rest of the game
+  // is in (a step may import any module): keys pressed meanwhile wait (input).
   const ours = step;
   const titleLang = lang;
   return Promise.all([loadMore(), loadOnline()]).then(([, mod]) => {
@@ -591,9 +592,14 @@ function run(net, turn) {
       online = new mod.Online({ host, storage: backing, lang: () => lang, redraw: tick, retext });
     }
     if (lang !== titleLang) host.set_lang(lang); // chosen while the rest came
+    if (mod || lang !== titleLang) {
+      lastText = null; // the screen's copy as it is now (a room's link, the language)
+      updateText();
+    }
     zt.readyMs = performance.now();
     zt.ready = true;
     requestAnimationFrame(loop);
+    for (const fn of early.splice(0)) fn(); // the presses made meanwhile
     loadMasters().then(offline);
   });
 }
@@ -710,19 +716,28 @@ function onButton(e) {
   return e.key === "Enter" || e.key === " ";
 }
 
+// Presses between the title and the page taking keys (more.bin on its
+// way): kept, and played in order once it does (run).
+const early = [];
+
+function input(fn) {
+  if (zt.ready) fn();
+  else if (zt.titleMs !== null) early.push(fn);
+}
+
 window.addEventListener("keydown", (e) => {
   if (onButton(e)) return;
   const name = KEYS[e.key];
-  if (!name || !zt.ready || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (!name || zt.titleMs === null || e.ctrlKey || e.metaKey || e.altKey) return;
   e.preventDefault();
-  if (!e.repeat) down(name, e.timeStamp);
+  if (!e.repeat) input(() => down(name, e.timeStamp));
 });
 window.addEventListener("keyup", (e) => {
   if (onButton(e)) return;
   const name = KEYS[e.key];
-  if (!name || !zt.ready) return;
+  if (!name || zt.titleMs === null) return;
   e.preventDefault();
-  up(name);
+  input(() => up(name));
 });
 window.addEventListener("blur", () => {
   for (const name of Object.keys(BITS)) up(name); // no key stays held behind our back
@@ -738,21 +753,23 @@ for (const el of document.querySelectorAll("[data-key]")) {
   el.addEventListener("pointerdown", (e) => {
     e.preventDefault();
     el.setPointerCapture(e.pointerId);
-    if (zt.ready) down(name, e.timeStamp);
+    input(() => down(name, e.timeStamp));
   });
   for (const type of ["pointerup", "pointercancel"]) {
     el.addEventListener(type, (e) => {
       e.preventDefault();
-      if (zt.ready) up(name);
+      input(() => up(name));
     });
   }
   el.addEventListener("contextmenu", (e) => e.preventDefault());
   el.addEventListener("click", (e) => {
     // a click that no pointer press made (Enter, Space, a screen reader):
     // one press and release, queued behind the clicks before it
-    if (e.detail !== 0 || !zt.ready) return;
-    clicks.push(name);
-    if (clicks.length === 1) nextClick();
+    if (e.detail !== 0) return;
+    input(() => {
+      clicks.push(name);
+      if (clicks.length === 1) nextClick();
+    });
   });
 }
 
