@@ -10,6 +10,13 @@ Channels:
     zt:who       a new owner of a room asks every process which of the
                  room's seats it serves ("up" again for each)
 
+A process that dies (kill -9, a crash) leaves its zt:p:PROC channel at
+once: Redis drops the subscription with the closed connection. A message
+for it then reaches nobody (PUBLISH answers 0), and whoever finds that
+takes the room over at once (Hub._own with `dead`) instead of waiting for
+the dead owner's lease to run out; a machine that vanished without
+closing its connections still leaves by the lease.
+
 Key zt:epoch: a random mark set once into a Redis; a process that finds
 it gone (or changed) knows that Redis came back empty (see `forgot`).
 """
@@ -98,8 +105,17 @@ class RedisBus:
         """Send `msg` to process `proc`; False when no process listens."""
         return bool(await self.r.publish("zt:p:" + proc, json.dumps(msg)))
 
+    async def listening(self, procs):
+        """Which of the processes `procs` listen on their channel (one round
+        trip): a process that died is not (see the module docstring)."""
+        if not procs:
+            return set()
+        counts = await self.r.pubsub_numsub(*["zt:p:" + p for p in procs])
+        return {channel[len("zt:p:"):] for channel, n in counts if n}
+
     async def to_owner(self, code, msg):
-        """Send `msg` to the room's owner; with no owner, become it."""
+        """Send `msg` to the room's owner; with no owner, or one that is
+        gone (nobody listens for it), become it."""
         hub = self.hub
         assert hub is not None
         owner = await self.store.owner(code)
@@ -107,7 +123,9 @@ class RedisBus:
             await hub._own(code)
             await self._handle(msg)
             return
-        await self.to_proc(owner, msg)
+        if not await self.to_proc(owner, msg):
+            await hub._own(code, dead=owner)
+            await self._handle(msg)
 
     async def call(self, proc, msg, timeout=5.0):
         """Ask process `proc` to carry out `msg` and wait for its answer (a

@@ -188,6 +188,10 @@ class Hub:
         self.bus = bus  # server.bus.RedisBus, or None for one process
         self.proc = "%s-%d-%s" % (os.uname().nodename, os.getpid(), new_code()[:6])
         self.live = {}  # code -> Live (rooms owned here)
+        # code -> the task loading it (_own): requests, presence and the
+        # clock that want the same room at once wait for one load, so a
+        # process never holds two copies of a room (two events numbered n).
+        self.loading = {}
         # The owned rooms with a clock running (a person's seat without a
         # connection: away, stand-in; nobody there: unload): the only ones
         # the ticker visits. A room joins on any coming or going and leaves
@@ -303,15 +307,29 @@ class Hub:
                 raise Refused("no_room")
         return room.record(g)
 
-    async def _own(self, code):
+    async def _own(self, code, dead=""):
         """The Live of room `code`, loading it (and taking its lease) when
-        no process owns it; Refused("no_room") or Refused("retry")."""
+        no process owns it, or when `dead` does: a process found gone
+        (nobody listens for it, server/bus.py); Refused("no_room") or
+        Refused("retry"). One load a room at a time (`loading`)."""
         live = self.live.get(code)
         if live is not None:
             return live
+        task = self.loading.get(code)
+        if task is None:
+            task = asyncio.ensure_future(self._load(code, dead))
+            self.loading[code] = task
+            task.add_done_callback(lambda t: self.loading.pop(code, None)
+                                   if self.loading.get(code) is t else None)
+        return await asyncio.shield(task)
+
+    async def _load(self, code, dead):
+        """Take room `code`'s lease and load it (see _own)."""
         if not await self.store.acquire(code, self.proc):
-            raise Refused("retry")
-        live = self.live.get(code)  # loaded meanwhile by another request
+            if not dead or not await self.store.replace(code, self.proc, dead):
+                raise Refused("retry")
+            log.info("room %s: its owner is gone, taken at once", code_tag(code))
+        live = self.live.get(code)
         if live is not None:
             return live
         room, saved = await self._read(code)
@@ -572,9 +590,14 @@ class Hub:
                 sent = await self.bus.to_proc(owner, {
                     "op": "msg", "code": conn.code, "seat": conn.seat, "m": msg,
                     "proc": self.proc, "conn": conn.id})
-                if not sent:
-                    conn.refuse("retry", ref=msg.get("id"))
-                return
+                if sent:
+                    return
+                # Nobody listens for the owner: it died. Take the room now.
+                try:
+                    await self._own(conn.code, dead=owner)
+                except Refused as e:
+                    conn.refuse(e.key, e.values, ref=msg.get("id"))
+                    return
         await self.request(conn.code, conn.seat, msg, self.proc, conn.id)
 
     async def request(self, code, seat, msg, proc, conn_id):
@@ -792,16 +815,27 @@ class Hub:
 
     async def _take_over(self):
         """Rooms this process serves connections of, whose owner is gone:
-        take them over (their lease expired)."""
-        for code in list(self.local):
-            if code in self.live:
-                continue
-            if not await self.store.owner(code):
-                try:
-                    await self._own(code)
-                    log.info("took room %s over", code_tag(code))
-                except Refused:
-                    pass
+        take them over, all at once. Gone: its lease expired, or nobody
+        listens for it any more (it died: server/bus.py)."""
+        assert self.bus is not None  # (only with Redis)
+        codes = [code for code in self.local if code not in self.live]
+        if not codes:
+            return
+        owners = await self.store.owners(codes)
+        alive = await self.bus.listening(sorted({o for o in owners if o and o != self.proc}))
+        orphans = [(code, owner) for code, owner in zip(codes, owners, strict=True)
+                   if owner != self.proc and owner not in alive]
+        if not orphans:
+            return
+
+        async def one(code, owner):
+            try:
+                await self._own(code, dead=owner)
+                log.info("took room %s over", code_tag(code))
+            except Refused:
+                pass
+
+        await asyncio.gather(*[one(code, owner) for code, owner in orphans])
 
     def store_failing(self):
         """True while Redis has failed for --store-patience (a new

@@ -125,6 +125,14 @@ class SqliteStore:
         """The process holding the room's lease ("" here: always this one)."""
         return ""
 
+    async def owners(self, codes):
+        """The owner of each of `codes` ("" here: always this one)."""
+        return [""] * len(codes)
+
+    async def replace(self, code, proc, dead):
+        """Take the lease from a dead process (granted: one process)."""
+        return True
+
     async def close(self):
         """Close the file."""
         self.db.close()
@@ -151,10 +159,23 @@ for i = 1, #KEYS do
 end
 return lost
 """
+# KEYS: lease. ARGV: the dead owner, this process, ttl ms. Taken only from
+# that owner (or when nobody holds it): never from a process that took it since.
+_REPLACE = """
+local owner = redis.call('GET', KEYS[1])
+if owner == ARGV[1] or not owner then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return owner == ARGV[2] and 1 or 0
+"""
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
+
+
+REDIS_CONNECTIONS = 64  # a process's connections to Redis (the bus's listener's included)
 
 
 class RedisStore:
@@ -169,13 +190,20 @@ class RedisStore:
         # A Redis that hangs (not down, just silent) fails a request after
         # 5 s, answered 503, instead of holding it for ever; the bus's
         # pub/sub listener waits without a limit all the same (redis-py).
-        self.r = aioredis.from_url(url, decode_responses=True, socket_timeout=5,
-                                   socket_connect_timeout=5)
+        # At most REDIS_CONNECTIONS at once, and a request waits (up to 5 s)
+        # for one to be free: redis-py's plain pool refuses the 101st
+        # ("Too many connections"), which a take-over, with hundreds of
+        # reconnects and rooms to load at once, met.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5,
+            max_connections=REDIS_CONNECTIONS, timeout=5)
+        self.r = aioredis.Redis.from_pool(pool)
         self.lease_ms = int(lease * 1000)
         self.ttl = int(expire)
         self._save = self.r.register_script(_SAVE)
         self._renew = self.r.register_script(_RENEW)
         self._release = self.r.register_script(_RELEASE)
+        self._replace = self.r.register_script(_REPLACE)
 
     async def get(self, code):
         """The state of room `code`, or None."""
@@ -223,6 +251,21 @@ class RedisStore:
     async def owner(self, code):
         """The process holding the room's lease, or "" when none does."""
         return await self.r.get("zt:lease:" + code) or ""
+
+    async def owners(self, codes):
+        """The owner of each of `codes` ("" where none), in one round trip."""
+        if not codes:
+            return []
+        return [o or "" for o in await self.r.mget(["zt:lease:" + c for c in codes])]
+
+    async def replace(self, code, proc, dead):
+        """Take the room's lease from process `dead`, which the caller found
+        gone (server.bus.RedisBus.listening); True when this process holds
+        it now. Only `dead`'s lease is taken: a process that took the room
+        meanwhile keeps it. Its save checks the lease (_SAVE), so `dead`,
+        were it alive after all, could not write over this one."""
+        return bool(await self._replace(keys=["zt:lease:" + code],
+                                        args=[dead, proc, self.lease_ms]))
 
     async def close(self):
         """Close the connection pool."""

@@ -29,9 +29,22 @@ def imported_in(tree):
     return names
 
 
-def imported_names(path):
-    """The dotted names every import of the file `path` names (imported_in)."""
-    return imported_in(ast.parse(Path(path).read_text(encoding="utf-8")))
+def imported_names(path, top=False):
+    """The dotted names every import of the file `path` names (imported_in);
+    with `top` only the imports that run when the module is imported
+    (its body, and the `if` and `try` blocks in it), not those in functions."""
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    if not top:
+        return imported_in(tree)
+    body = ast.Module(body=[], type_ignores=[])
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.If, ast.Try, ast.ExceptHandler)):
+            todo.extend(ast.iter_child_nodes(node))
+        elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Expr, ast.Assign)):
+            body.body.append(node)
+    return imported_in(body)
 
 
 def module_file(name, root=ROOT):
@@ -45,9 +58,10 @@ def module_file(name, root=ROOT):
     return None
 
 
-def closure(starts, root=ROOT):
+def closure(starts, root=ROOT, top=False):
     """The sources (relative, posix) that the files `starts` import,
-    directly or through others, the starts included."""
+    directly or through others, the starts included; with `top` only
+    through imports that run on import (imported_names)."""
     seen = set()
     todo = list(starts)
     while todo:
@@ -55,7 +69,7 @@ def closure(starts, root=ROOT):
         if rel in seen:
             continue
         seen.add(rel)
-        for name in imported_names(Path(root) / rel):
+        for name in imported_names(Path(root) / rel, top):
             found = module_file(name, root)
             if found is not None and found not in seen:
                 todo.append(found)

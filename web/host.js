@@ -1,14 +1,18 @@
 // The page's host: what simulator/host.py does on the PC, in the browser.
 //
-// It loads the MicroPython WebAssembly port, writes game.bin (the app's
-// modules and the tables but the Master's, made by tools/web.py) into the
-// port's memory file system, takes the game's lock (storage.js: one tab
-// owns the game), starts webhost.py and then calls its step(now, held)
+// It loads the MicroPython WebAssembly port, writes game.bin (the modules
+// the title needs, made by tools/web.py) into the port's memory file
+// system, takes the game's lock (storage.js: one tab owns the game),
+// starts webhost.py and draws the title; then it fetches more.bin (the
+// other modules and the tables but the Master's) and, served by the room
+// server, online.js: the first bytes on a slow line are the title's. Once
+// they are in, the page takes keys (zt.ready; presses made meanwhile are
+// played then, in order) and calls webhost's step(now, held)
 // on every animation frame and at once on every key change. When a step says
 // the frame changed, the 1-bit frame buffer (MONO_VLSB, read straight from
 // the wasm memory) is drawn into the <canvas> at the integer scale
 // index.html chose, and a moment later the text layer (the readable copy
-// of the screen, from webhost's text_json) is made again. After the title:
+// of the screen, from webhost's text_json) is made again. After that:
 // master.bin (the Master's tables) and the service worker (sw.js).
 //
 // Keys: arrows, X or Enter = A, Z or Backspace = B; the on-screen buttons
@@ -17,7 +21,6 @@
 // (used by the browser tests).
 
 import { loadMicroPython } from "./micropython.mjs";
-import { Online } from "./online.js";
 import { GuardedStorage, OWNER, openBacking, ownGame, takeGame } from "./storage.js";
 
 const BITS = { UP: 1, DOWN: 2, LEFT: 4, RIGHT: 8, A: 16, B: 32 };
@@ -37,7 +40,8 @@ let board = params.get("board") || safeGet("zt-board") || BOARDS[0];
 if (!BOARDS.includes(board)) board = BOARDS[0];
 
 // What the browser tests read (window.zt): timings and the frame as rows.
-const zt = { ready: false, board, titleMs: null, presses: [], errors: [] };
+// titleMs: the title drawn; ready (readyMs): more.bin in, keys taken.
+const zt = { ready: false, board, titleMs: null, readyMs: null, presses: [], errors: [] };
 window.zt = zt;
 
 const canvas = document.getElementById("screen");
@@ -462,27 +466,62 @@ const storage = new GuardedStorage(backing, {
 let port = null; // the MicroPython port with the game unpacked (load)
 let started = 0;
 
-async function load() {
-  // the port and the game's files, fetched at once
-  started = performance.now();
-  const bundle = fetch("game.bin").then((r) => {
-    if (!r.ok) throw new Error("game.bin: " + r.status);
+function fetchBundle(name) {
+  return fetch(name).then((r) => {
+    if (!r.ok) throw new Error(name + ": " + r.status);
     return r.arrayBuffer();
   });
+}
+
+async function load() {
+  // the port and the title's modules, fetched at once
+  started = performance.now();
+  const bundle = fetchBundle("game.bin");
   mp = await loadMicroPython({
     stdout: (line) => console.log(line),
     stderr: (line) => console.error(line),
   });
   unpack(await bundle, mp.FS);
   zt.unpackedMs = performance.now() - started;
+  // everything the title needs is in: the rest comes while it starts
+  loadMore();
+  loadOnline();
   mp.runPython("import sys\nsys.path.insert(0, '/app')");
   return mp;
+}
+
+let more = null; // more.bin unpacked (loadMore)
+
+function loadMore() {
+  // the other modules and the tables, fetched once the title's are in
+  // (load), unpacked once the port is ready
+  if (!more) {
+    const fetched = fetchBundle("more.bin");
+    more = port.then(() => fetched).then((buffer) => {
+      unpack(buffer, mp.FS);
+      zt.moreMs = performance.now() - started;
+    });
+  }
+  return more;
+}
+
+let onlineModule = null; // online.js, served by the room server only (loadOnline)
+
+function loadOnline() {
+  if (!onlineModule) onlineModule = served.then((net) => (net ? import("./online.js") : null));
+  return onlineModule;
+}
+
+function start(net) {
+  // the title, or a reload's turn (which needs more.bin first)
+  const turn = takeTurn();
+  return turn ? loadMore().then(() => run(net, turn)) : run(net, null);
 }
 
 function begin() {
   // this tab owns the game: start it (the port loaded meanwhile)
   unnotice("busy");
-  Promise.all([port, served]).then(([, net]) => run(net)).catch(fatal);
+  Promise.all([port, served]).then(([, net]) => start(net)).catch(fatal);
 }
 
 const TURN_KEY = "zt-turn"; // a local turn's picked dice across a reload (this tab only)
@@ -515,9 +554,9 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "hidden") keepTurn();
 });
 
-function run(net) {
+function run(net, turn) {
   const webhost = mp.pyimport("webhost");
-  host = webhost.start(board, storage, random, seed, ticks(), net, takeTurn());
+  host = webhost.start(board, storage, random, seed, ticks(), net, turn);
   step = host.step;
   module = mp._module;
   addr = host.address();
@@ -533,20 +572,36 @@ function run(net) {
   draw();
   zt.titleMs = performance.now();
   zt.bootMs = { start: started, unpacked: zt.unpackedMs, title: zt.titleMs - started };
-  zt.ready = true;
   status.textContent = "";
   if (firstVisit) host.set_lang(lang); // the browser's language, not the device's default
   if (net) {
     // served by the room server: the intro names online play too
     document.querySelector("[data-say=intro]")?.setAttribute("data-say", "introOnline");
     page.apply(lang);
-    const retext = () => { lastText = null; updateText(); }; // the join form came or went
-    online = new Online({ host, storage: backing, lang: () => lang, redraw: tick, retext });
   }
   updateText();
   keepStorage(); // (its notice comes after the screen's copy: it moves nothing)
-  requestAnimationFrame(loop);
-  loadMasters().then(offline);
+  // The title is on the screen; no step runs until the rest of the game
+  // is in (a step may import any module): keys pressed meanwhile wait (input).
+  const ours = step;
+  const titleLang = lang;
+  return Promise.all([loadMore(), loadOnline()]).then(([, mod]) => {
+    if (step !== ours) return; // the game went to another tab meanwhile (lost)
+    if (mod) {
+      const retext = () => { lastText = null; updateText(); }; // the join form came or went
+      online = new mod.Online({ host, storage: backing, lang: () => lang, redraw: tick, retext });
+    }
+    if (lang !== titleLang) host.set_lang(lang); // chosen while the rest came
+    if (mod || lang !== titleLang) {
+      lastText = null; // the screen's copy as it is now (a room's link, the language)
+      updateText();
+    }
+    zt.readyMs = performance.now();
+    zt.ready = true;
+    requestAnimationFrame(loop);
+    for (const fn of early.splice(0)) fn(); // the presses made meanwhile
+    loadMasters().then(offline);
+  });
 }
 
 function loadMasters() {
@@ -585,7 +640,7 @@ function busy() {
         button.disabled = true;
         takeGame(storage, () => location.reload(), lost);
       });
-      port.then(() => run(net)).catch(fatal);
+      port.then(() => start(net)).catch(fatal);
       return;
     }
     notice("busy", "take", (button) => {
@@ -661,19 +716,28 @@ function onButton(e) {
   return e.key === "Enter" || e.key === " ";
 }
 
+// Presses between the title and the page taking keys (more.bin on its
+// way): kept, and played in order once it does (run).
+const early = [];
+
+function input(fn) {
+  if (zt.ready) fn();
+  else if (zt.titleMs !== null) early.push(fn);
+}
+
 window.addEventListener("keydown", (e) => {
   if (onButton(e)) return;
   const name = KEYS[e.key];
-  if (!name || !zt.ready || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (!name || zt.titleMs === null || e.ctrlKey || e.metaKey || e.altKey) return;
   e.preventDefault();
-  if (!e.repeat) down(name, e.timeStamp);
+  if (!e.repeat) input(() => down(name, e.timeStamp));
 });
 window.addEventListener("keyup", (e) => {
   if (onButton(e)) return;
   const name = KEYS[e.key];
-  if (!name || !zt.ready) return;
+  if (!name || zt.titleMs === null) return;
   e.preventDefault();
-  up(name);
+  input(() => up(name));
 });
 window.addEventListener("blur", () => {
   for (const name of Object.keys(BITS)) up(name); // no key stays held behind our back
@@ -689,21 +753,23 @@ for (const el of document.querySelectorAll("[data-key]")) {
   el.addEventListener("pointerdown", (e) => {
     e.preventDefault();
     el.setPointerCapture(e.pointerId);
-    if (zt.ready) down(name, e.timeStamp);
+    input(() => down(name, e.timeStamp));
   });
   for (const type of ["pointerup", "pointercancel"]) {
     el.addEventListener(type, (e) => {
       e.preventDefault();
-      if (zt.ready) up(name);
+      input(() => up(name));
     });
   }
   el.addEventListener("contextmenu", (e) => e.preventDefault());
   el.addEventListener("click", (e) => {
     // a click that no pointer press made (Enter, Space, a screen reader):
     // one press and release, queued behind the clicks before it
-    if (e.detail !== 0 || !zt.ready) return;
-    clicks.push(name);
-    if (clicks.length === 1) nextClick();
+    if (e.detail !== 0) return;
+    input(() => {
+      clicks.push(name);
+      if (clicks.length === 1) nextClick();
+    });
   });
 }
 

@@ -25,6 +25,7 @@ BEFORE_TITLE = """() => {
   const parts = performance.getEntriesByType("resource").filter((e) => e.responseEnd <= until);
   return {
     title: until,
+    ready: zt.readyMs,
     bytes: nav.transferSize + parts.reduce((sum, e) => sum + e.transferSize, 0),
     names: parts.map((e) => e.name.split("/").pop()),
   };
@@ -54,7 +55,9 @@ def test_offline_reload_and_install(browser, server):  # noqa: F811
 
 
 def load(chromium, url, slow):
-    """One fresh load (nothing cached): ms to the title, bytes before it, files fetched by then."""
+    """One fresh load (nothing cached): ms to the title, bytes before it,
+    files fetched by then, and ms until the page takes keys (the rest of
+    the game, more.bin, is in)."""
     context = chromium.new_context(locale="de-DE", viewport={"width": 900, "height": 800})
     page = context.new_page()
     if slow:

@@ -77,3 +77,58 @@ def test_two_processes_one_killed(redis_url, server_factory, tmp_path):
     record = http(b_proc.base, "GET", "/api/rooms/%s/games/1" % info["code"])
     assert len(record["rolls"]) == final["rolls"]
     assert check(record) == []  # every roll numbered once, all from the committed secret
+
+
+def test_a_dead_owner_is_replaced_before_its_lease_runs_out(redis_url, server_factory, tmp_path):
+    """kill -9 closes the owner's Redis connections, and Redis drops its
+    channel with them: the process that is left takes the room over at the
+    first message nobody received (server/bus.py), not when the dead
+    owner's lease runs out (30 s here). The room has one owner after: the
+    one that is left."""
+    import redis
+
+    a_proc = server_factory("--redis", redis_url, "--lease", "30", data=tmp_path / "a")
+    b_proc = server_factory("--redis", redis_url, "--lease", "30", data=tmp_path / "b")
+    info = create_room(a_proc.base, "Anna", people=2, target=3000)  # owned by A
+    code = info["code"]
+    bert = join_room(b_proc.base, code, "Bert")
+
+    async def go():
+        a = Client(a_proc.base, code, info["token"])
+        b = Client(b_proc.base, code, bert["token"])
+        await a.connect()
+        await b.connect()
+        await play_until([a, b], lambda c: c.n >= 8 or over(c))
+        assert not over(a) and not over(b)
+        await b.until(lambda c: c.n >= a.n)
+        a_proc.kill9()
+        killed = time.monotonic()
+        while True:  # Anna's page reconnects, to the process that is left
+            try:
+                await a.reconnect(b_proc.base)
+                break
+            except (ConnectionError, OSError):
+                await asyncio.sleep(0.2)
+        await b.until(lambda c: c.n >= a.n)
+        while True:  # the seat to move plays; "retry" while nobody owns the room
+            assert time.monotonic() - killed < 10, (a.refusals[-3:], b.refusals[-3:])
+            mover = a if a.my_turn() else b
+            refused = len(mover.refusals)
+            n = mover.n
+            await mover.play(mover.choose())
+            if mover.n > n:
+                break
+            assert mover.refusals[-1]["why"] == "retry", mover.refusals[refused:]
+            await asyncio.sleep(0.2)
+        await a.close()
+        await b.close()
+        return time.monotonic() - killed
+
+    taken = asyncio.run(asyncio.wait_for(go(), 60))
+    assert taken < 10, taken  # the lease alone would have taken 30 s
+    r = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        owner = r.get("zt:lease:" + code)
+    finally:
+        r.close()
+    assert owner is not None and owner.rsplit("-", 2)[1] == str(b_proc.proc.pid), owner
