@@ -32,6 +32,8 @@ LESSON_STEPS = 3
 class Tips:
     """The tips of one play screen (see the module docstring)."""
 
+    offers_lesson = True  # the standings offer the tips lesson (a local game's)
+
     def __init__(self, app, game, players):
         self.game = game
         self.players = players

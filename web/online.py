@@ -475,6 +475,8 @@ class OnlineTips(Tips):
     on this object: the tips file beside the local game's save is the
     local game's (firmware.tips_store), and a room's game is the server's."""
 
+    offers_lesson = False  # the lesson is a game of its own against a computer, not a room's
+
     def __init__(self, game, players, seat):
         self.game = game
         self.players = players

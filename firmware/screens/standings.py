@@ -34,8 +34,8 @@ class Standings(Menu):
         if play is not None and game.phase != "over":
             if not game.seat().is_bot:
                 out.append("tips")
-                if play is not None and not play.tips.on():
-                    out.append("lesson")  # the tips lesson (firmware/tips.py)
+                if play is not None and not play.tips.on() and play.tips.offers_lesson:
+                    out.append("lesson")  # the tips lesson (firmware/tips.py; not in a room)
             if game.why_not(("join", "X", "")) is None:  # the engine decides
                 out.append("menu_join")
             if len(game.active_seats()) > 1:

@@ -251,3 +251,25 @@ def test_the_lesson_is_not_offered_in_a_games_help(tmp_path):
     press(sim, "A")
     assert sim.state()["screen"] == "help"
     assert sim.app.t("lesson") not in sim.app.top().labels(sim.app)
+
+
+def test_the_standings_offer_no_lesson_in_a_room(tmp_path):
+    """A room's play screen (the page's web/online.py) has tips of its own
+    that offer no lesson: the standings leave it out there, and offer it in
+    a local game."""
+    sys.path.insert(0, "web")
+    try:
+        from online import OnlineTips
+    finally:
+        sys.path.remove("web")
+    sim, game = _start(tmp_path, "pico_ssd1306_i2c", "de")
+    t = sim.app.t
+    press(sim, "B")
+    assert t("lesson") in sim.app.top().labels(sim.app)
+    press(sim, "B")
+    play = _play(sim)
+    play.tips = OnlineTips(game, play.players, -1)
+    press(sim, "B")
+    labels = sim.app.top().labels(sim.app)
+    assert sim.state()["screen"] == "standings"
+    assert t("tips") + ": " + t("tips_off") in labels and t("lesson") not in labels
