@@ -623,7 +623,12 @@ function loadMasters() {
 function offline() {
   // the service worker (sw.js) keeps everything for a reload without network
   if (!("serviceWorker" in navigator)) return;
-  navigator.serviceWorker.register("sw.js").catch((e) => console.warn("no offline copy:", e));
+  navigator.serviceWorker.register("sw.js").catch((e) => {
+    // the network went away before sw.js came (it is asked for after the
+    // game's second bundle and the Master's tables): again once it is back
+    console.warn("no offline copy yet:", e);
+    window.addEventListener("online", offline, { once: true });
+  });
 }
 
 function busy() {

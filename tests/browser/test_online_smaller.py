@@ -52,6 +52,9 @@ def test_the_intro_names_online_play_and_offline_hides_it(browser, room_server):
     intro = r.page.locator("header p").first.inner_text()
     assert "online" in intro and "an diesem Gerät" in intro, intro
     assert "Online spielen" in r.menu()[0]
+    # offline once the page is whole: the service worker (sw.js) is asked for
+    # after the title, and the browser logs its fetch failing as an error
+    r.page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30000)
     r.context.set_offline(True)
     r.snapshot()
     assert until(lambda: "Online spielen" not in r.menu()[0], 10), r.menu()
