@@ -42,7 +42,6 @@ import argparse
 import hashlib
 import json
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -56,6 +55,7 @@ from tools.chipbench import (
     hil_command,
     mount_image,
     ready_parts,
+    run_hil,
     stage_tree,
 )
 
@@ -252,13 +252,7 @@ def main(argv=None):
         cmd = hil_command(parts, board, flash, repro / TIMELINE, out, script_ms + MARGIN_MS,
                           args.timeout) + ["--on-reset", args.on_reset]
         print("chiprepro: " + " ".join(cmd), flush=True)
-        with open(out / "serial.txt", "w") as so, open(out / "hil.log", "w") as se:
-            code = subprocess.call(cmd, stdout=so, stderr=se)
-        try:
-            report = json.loads((out / "report.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            report = None
-        serial = (out / "serial.txt").read_text(errors="replace")
+        code, report, serial = run_hil(cmd, out)
         saved = out / "flash.img"
         after = read_error_log(saved.read_bytes()) if saved.exists() else None
         ok, lines = verdict(report, serial, code, read_error_log(image), after, script_ms,

@@ -64,7 +64,6 @@ import json
 import random
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -79,6 +78,7 @@ from tools.chipbench import (
     pack_image,
     read_error_log,
     ready_parts,
+    run_hil,
     stage_tree,
 )
 
@@ -507,13 +507,7 @@ def run_part(parts, board, image, script_text, out, max_ms, extra=()):
     script.write_text(script_text, encoding="utf-8")
     cmd = hil_command(parts, board, image, script, out, max_ms, 4 * 3600)
     cmd += ["--flash-busy", FLASH_BUSY, "--on-reset", "exit"] + list(extra)
-    with open(out / "serial.txt", "w") as so, open(out / "hil.log", "w") as se:
-        code = subprocess.call(cmd, stdout=so, stderr=se)
-    try:
-        report = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        report = None
-    return code, report, (out / "serial.txt").read_text(errors="replace")
+    return run_hil(cmd, out)
 
 
 def soak_seed(args, parts, work, seed, image, part_ms, t_start, log):

@@ -5,6 +5,7 @@ table and the message about missing parts."""
 import hashlib
 import json
 import struct
+import sys
 import zlib
 from types import SimpleNamespace
 
@@ -553,3 +554,15 @@ def test_board_all_runs_every_board(monkeypatch, capsys, tmp_path):
         assert a[a.index("--keep") + 1] == str(tmp_path / a[a.index("--board") + 1])
     assert sorted(json.loads(capsys.readouterr().out)) == sorted(cli.BOARDS_ALL)
     assert cli.main_all(["--board", "all", "--freq", "1000000"]) == 2
+
+
+def test_run_hil_gives_the_exit_code_the_report_and_the_serial(tmp_path):
+    # a stand-in for hil.mjs: prints to the serial, writes report.json, exits 3
+    script = ("import json, pathlib; print('[ 1 ms] hello'); "
+              "pathlib.Path(%r, 'report.json').write_text(json.dumps({'exit_code': 3})); "
+              "raise SystemExit(3)" % str(tmp_path))
+    code, report, serial = cb.run_hil([sys.executable, "-c", script], tmp_path)
+    assert (code, report, serial) == (3, {"exit_code": 3}, "[ 1 ms] hello\n")
+    (tmp_path / "report.json").write_text("{cut short")
+    code, report, _ = cb.run_hil([sys.executable, "-c", "pass"], tmp_path)
+    assert (code, report) == (0, None)

@@ -102,7 +102,9 @@ from tools.chipbench.harness import (
     WIRING,
     check_board,
     hil_command,
+    read_report,
     run_all,
+    run_hil,
 )
 from tools.chipbench.parts import (
     HOW_TO_GET,
@@ -129,6 +131,7 @@ __all__ = [
     "CourseError", "add_part_args", "analyse", "boot_ms", "build_course", "check_board",
     "compare_shots", "crash_info", "find_parts", "format_table", "heap_figures", "hil_command",
     "main", "missing_message", "pack_image", "parse_args", "parse_serial", "patch_freq",
-    "read_error_log", "error_logs", "mount_image", "ready_parts", "run_all", "script_text",
-    "sha1_bits", "shot_difference", "solve_figures", "stage_tree", "summary",
+    "read_error_log", "error_logs", "mount_image", "read_report", "run_hil", "ready_parts",
+    "run_all", "script_text", "sha1_bits", "shot_difference", "solve_figures", "stage_tree",
+    "summary",
 ]

@@ -65,6 +65,24 @@ def hil_command(parts, board, image, script, out, max_ms, timeout_s):
 
 
 
+def read_report(out):
+    """The harness's report.json in folder `out` as a dict, or None when a
+    run wrote none (or not all of it)."""
+    try:
+        return json.loads((Path(out) / "report.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def run_hil(cmd, out):
+    """Run the harness command `cmd` to its end with its output in folder
+    `out` (serial.txt, hil.log); (exit code, report dict or None, serial)."""
+    out = Path(out)
+    with open(out / "serial.txt", "w") as so, open(out / "hil.log", "w") as se:
+        code = subprocess.call(cmd, stdout=so, stderr=se)
+    return code, read_report(out), (out / "serial.txt").read_text(errors="replace")
+
+
 def run_all(jobs, log, poll_s=1.0, grace_s=3.0):
     """Run the harness commands of `jobs` ({name: (cmd, out_dir)}) at the
     same time; returns {name: (exit code, report dict or None)}. A run whose
@@ -101,11 +119,7 @@ def run_all(jobs, log, poll_s=1.0, grace_s=3.0):
                 continue
             stdout.close()
             stderr.close()
-            report = None
-            try:
-                report = json.loads((Path(out) / "report.json").read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                pass
+            report = read_report(out)
             if report is not None:
                 report["error_log"] = read_error_log(Path(out) / "flash.img")
             log("hil: %s run ended, exit %d" % (name, code))
