@@ -366,7 +366,8 @@ def online_scenes():
         _in_room(sim, link, [_seat("Anna", creator=True, score=2500),
                              _seat("Bea", away=True, standin=True, score=3100)], game)
 
-    def online_winner(sim):
+    def online_won(sim, **room):
+        """Anna wins the room's game by banking past the target."""
         link = _with_network(sim)
         game = _game(preset("zehntausend").replace(finish="immediate"), ["Anna", "Bea"],
                      [1, 1, 1, 1, 5, 2], [9200, 6100])
@@ -374,17 +375,13 @@ def online_scenes():
         game.apply(("keep", (1, 1, 1, 1, 5)))
         game.apply(("bank",))
         _in_room(sim, link, [_seat("Anna", creator=True, score=game.seats[0].score),
-                             _seat("Bea", score=6100)], game, status="over")
+                             _seat("Bea", score=6100)], game, status="over", **room)
+
+    def online_winner(sim):
+        online_won(sim)
 
     def online_rematch(sim):
-        link = _with_network(sim)
-        game = _game(preset("zehntausend").replace(finish="immediate"), ["Anna", "Bea"],
-                     [1, 1, 1, 1, 5, 2], [9200, 6100])
-        game.apply(("roll",))
-        game.apply(("keep", (1, 1, 1, 1, 5)))
-        game.apply(("bank",))
-        _in_room(sim, link, [_seat("Anna", creator=True, score=game.seats[0].score),
-                             _seat("Bea", score=6100)], game, status="over", rematch=[0])
+        online_won(sim, rematch=[0])  # Anna has said yes
 
     return (
         ("online_menu", "Online: open a room, or back into one of this browser's", online_menu),
