@@ -52,17 +52,22 @@ def room_server(tmp_path):
     s.log.close()
 
 
-def open_room(r, people, computers, tips=False, name=None):
-    """From the title: Online, open a room with `people` people's seats and
-    `computers` computers, the lowest target, (`tips`) tips for this
-    browser's person and (`name`) its name typed into the page's name
-    field; returns the invite link."""
+def to_room_form(r):
+    """From the title to the form that opens a room (Online, Raum eröffnen)."""
     r.choose("Online spielen")
     r.press("A")
     r.snapshot()
     r.choose("Raum eröffnen")
     r.press("A")
     r.snapshot()
+
+
+def open_room(r, people, computers, tips=False, name=None):
+    """From the title: Online, open a room with `people` people's seats and
+    `computers` computers, the lowest target, (`tips`) tips for this
+    browser's person and (`name`) its name typed into the page's name
+    field; returns the invite link."""
+    to_room_form(r)
     if name is not None:
         field = r.page.get_by_role("region", name="Online").get_by_role("textbox", name="Dein Name")
         field.fill(name)

@@ -17,7 +17,12 @@ from tests.browser.reader import Reader, new_game
 from tests.browser.test_web import CHROMIUM, PAGE, browser  # noqa: F401  (the fixture)
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
-from tests.browser.test_online import online_text, room_server, until  # noqa: E402
+from tests.browser.test_online import (  # noqa: E402
+    online_text,
+    room_server,
+    to_room_form,
+    until,
+)
 
 assert CHROMIUM and PAGE and room_server
 
@@ -26,12 +31,7 @@ def test_the_room_form_opens_the_seats_it_shows(browser, room_server):  # noqa: 
     from server.client import ServerRefused, http
 
     r = Reader(browser, room_server.base + "/")
-    r.choose("Online spielen")
-    r.press("A")
-    r.snapshot()
-    r.choose("Raum eröffnen")
-    r.press("A")
-    r.snapshot()
+    to_room_form(r)
     entries = r.menu()[0]
     assert "Plätze: 2" in entries and "1 Spieler 1" in entries and "2 Spieler 2" in entries, entries
     r.choose("Los")
