@@ -55,15 +55,39 @@ def problems(micropython, which=shutil.which):
     return out
 
 
-def commands(micropython, jobs=None):
-    """The make command lines: mpy-cross, then the frozen RPI_PICO firmware.
+def cached_manifest(micropython):
+    """The manifest the build folder was configured with (its CMakeCache.txt),
+    or None before the first build."""
+    cache = Path(micropython).resolve() / "ports" / "rp2" / BUILD / "CMakeCache.txt"
+    try:
+        lines = cache.read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        if line.startswith("MICROPY_FROZEN_MANIFEST:"):
+            return line.split("=", 1)[1]
+    return None
+
+
+def commands(micropython, jobs=None, manifest=MANIFEST):
+    """The command lines: mpy-cross, then the frozen RPI_PICO firmware.
     Nothing sets CMAKE_ARGS: on make's command line it would replace the
-    port's own (the board, the manifest) instead of adding to them."""
+    port's own (the board, the manifest) instead of adding to them. The
+    port's Makefile passes FROZEN_MANIFEST to cmake only when it configures
+    a new build folder, so a folder configured from another tree (another
+    checkout or worktree of this repository) is pointed at this one's
+    manifest first: it would build that tree's game otherwise."""
     checkout = Path(micropython).resolve()
     parallel = ["-j%d" % jobs] if jobs else []
-    rp2 = ["make", "-C", str(checkout / "ports" / "rp2"), "BOARD=" + BOARD, "BUILD=" + BUILD,
-           "FROZEN_MANIFEST=" + str(MANIFEST)] + parallel
-    return [["make", "-C", str(checkout / "mpy-cross")] + parallel, rp2]
+    rp2_dir = checkout / "ports" / "rp2"
+    out = [["make", "-C", str(checkout / "mpy-cross")] + parallel]
+    cached = cached_manifest(micropython)
+    if cached is not None and cached != str(manifest):
+        out.append(["cmake", "-S", str(rp2_dir), "-B", str(rp2_dir / BUILD),
+                    "-DMICROPY_FROZEN_MANIFEST=" + str(manifest)])
+    out.append(["make", "-C", str(rp2_dir), "BOARD=" + BOARD, "BUILD=" + BUILD,
+                "FROZEN_MANIFEST=" + str(manifest)] + parallel)
+    return out
 
 
 def build_env(picotool=None, environ=None):

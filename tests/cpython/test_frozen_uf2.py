@@ -43,6 +43,24 @@ def test_commands_freeze_the_manifest_in_a_build_folder_of_their_own(tmp_path):
     assert fu.built_uf2(str(tmp_path)).parent.name == build[0][len("BUILD="):]
 
 
+def test_a_build_folder_of_another_tree_is_pointed_at_this_manifest(tmp_path):
+    """The port's Makefile hands FROZEN_MANIFEST to cmake only when it makes
+    the folder: one configured from another worktree would freeze that
+    tree's game unless cmake is told again."""
+    build = tmp_path / "ports" / "rp2" / fu.BUILD
+    build.mkdir(parents=True)
+    cache = build / "CMakeCache.txt"
+    cache.write_text("MICROPY_BOARD:STRING=RPI_PICO\n"
+                     "MICROPY_FROZEN_MANIFEST:UNINITIALIZED=/elsewhere/manifest.py\n")
+    assert fu.cached_manifest(str(tmp_path)) == "/elsewhere/manifest.py"
+    cross, cmake, rp2 = fu.commands(str(tmp_path), jobs=2)
+    assert cmake == ["cmake", "-S", str(tmp_path.resolve() / "ports" / "rp2"), "-B",
+                     str(build.resolve()), "-DMICROPY_FROZEN_MANIFEST=%s" % fu.MANIFEST]
+    assert rp2[0] == "make" and cross[0] == "make"
+    cache.write_text("MICROPY_FROZEN_MANIFEST:UNINITIALIZED=%s\n" % fu.MANIFEST)
+    assert len(fu.commands(str(tmp_path), jobs=2)) == 2  # already this tree's: no cmake
+
+
 def test_main_stops_before_building(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("MICROPYTHON", raising=False)
     assert fu.main(["--micropython", str(tmp_path / "nope")]) == 2
