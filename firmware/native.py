@@ -256,12 +256,18 @@ def find_text(key, hashes: ptr8, count: int) -> int:
     n = int(len(key))
     src = ptr8(key)
     h = 0x9DC5
+    # 0xFFFFFF made at run time: a constant wider than 16 bits (not a byte
+    # shifted) is an armv6m literal load that assumes code on a 4-byte
+    # boundary, which frozen native code need not be (it read a wrong mask:
+    # the search missed every key in a firmware with the game frozen in).
+    mask = 0xFFFF
+    mask = mask | mask << 8
     i = 0
     while i < n:
         b = src[i]
         if b >= 0x80:
             return -2
-        h = ((h ^ b) * 37 + 0x1B3) & 0xFFFFFF
+        h = ((h ^ b) * 37 + 0x1B3) & mask
         i += 1
     lo = 0
     hi = count - 1
