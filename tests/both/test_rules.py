@@ -568,6 +568,15 @@ def test_preset_key():
     assert preset("fuenf").replace(target=5000).preset_key() is None
 
 
+def test_preset_gives_the_rules_in_use_and_knows_decoded_ones():
+    kneipe = preset("kneipe")
+    assert preset("kneipe") is kneipe  # compared by its options, not made again
+    assert kneipe == Rules(entry=350, hot_dice="must")
+    for key in PRESETS:
+        assert Rules.decode(preset(key).encode()).preset_key() == key
+        assert preset(key).encode() == Rules(**preset(key).to_dict()).encode()
+
+
 # ---------------------------------------------------------------- crc32
 
 
