@@ -3,9 +3,11 @@
 from itertools import product
 
 import pytest
+from hypothesis import given, settings
 
 from engine import odds, scoring
 from engine.rules import Rules, preset
+from tests.cpython.test_game_props import random_rules
 
 RULE_SETS = {
     "zehntausend": preset("zehntausend"),
@@ -51,3 +53,15 @@ def test_outcomes_match_sequences():
             key = tuple(sorted(roll))
             counted[key] = counted.get(key, 0) + 1
         assert dict(odds.outcomes(n)) == counted
+
+
+@settings(max_examples=60, deadline=None)
+@given(rules=random_rules())
+def test_chance_to_score_equals_the_whole_distribution(rules):
+    """engine.odds._farkles judges only six-dice rolls of 2s, 3s, 4s and 6s
+    with the engine and counts the fewer-dice ones as farkles by the rules'
+    shape: under any valid rule set that must agree with the distribution
+    of every multiset judged by the engine."""
+    for n in range(1, rules.dice + 1):
+        farkles = odds.best_score_distribution(n, rules).get(0, 0)
+        assert odds.score_chance(n, rules) == (6**n - farkles, 6**n), (n, rules)
