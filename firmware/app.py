@@ -57,6 +57,17 @@ WARM = ("engine.scoring", "engine.game", "engine.levels", "engine.rules", "firmw
 # meanwhile), so that step's retry gets it: the warm-up's allocations do
 # not depend on what the presses did. Released when the warm-up ends.
 POOL_ROOM = 10240
+# With the game frozen into the firmware a module's code stays in flash:
+# forgetting it frees only its globals (a few hundred bytes) while loading
+# it again takes 1 to 9 ms on the chip. Such a firmware keeps every module
+# it loaded, and its warm-up loads these (the WARM modules and the rest of
+# what the title's entries open: about 37 KB of heap in all) instead of
+# interning names, so that a screen change finds its code loaded: first
+# what the title's entries open, then the rest of WARM.
+_TITLE_OPENS = ("engine.rules", "engine.game", "firmware.screens.setup",
+                "firmware.screens.help", "firmware.screens.settings",
+                "firmware.screens.stats_menu", "firmware.screens.pad", "engine.scorepad")
+PRELOAD = _TITLE_OPENS + tuple(name for name in WARM if name not in _TITLE_OPENS)
 
 
 MEMO = 32  # texts `App.t` keeps for the current screens
@@ -94,6 +105,7 @@ class App:
         self._memo = {}  # key: text, for the screens on the stack now (see `t`)
         self._memo_at = -1  # `version` when the memo was started
         self.warming = None  # the WARM modules still to warm up (warm_step)
+        self.in_flash = RELEASE and frozen()  # the game frozen in: keeps its modules (PRELOAD)
         self.pool_room = None  # the block kept for the warm-up's qstr pool (POOL_ROOM)
         self.dirty = True
         from firmware.ui import Ui
@@ -217,14 +229,18 @@ class App:
         """On MicroPython, what going home does to the heap without going
         home: forget the modules of RELEASED that no screen on the stack
         needs (`release_modules`; CPython keeps its modules)."""
-        if RELEASE:
+        if RELEASE and not self.in_flash:
             self.release_modules()
 
     def warm_up(self):
         """Start the warm-up (MicroPython only; see WARM): from now on
         `warm_step` takes one module a call. A firmware with the game
-        frozen in has none: the names of frozen modules are in its flash."""
-        if not RELEASE or frozen():
+        frozen in has its names in flash: its warm-up loads the PRELOAD
+        modules instead."""
+        if not RELEASE:
+            return
+        if self.in_flash:
+            self.warming = list(PRELOAD)
             return
         import gc
 
@@ -241,11 +257,20 @@ class App:
         `warm_up` is let go of and the module goes again (a name already
         in costs a lookup): a MemoryError of the retry is a real failure.
         The device calls this between polls while no press waits, until
-        `warming` is None."""
+        `warming` is None. With the game frozen in: load the next PRELOAD
+        module and keep it."""
         warming = self.warming
         if warming is None:
             return
         name = warming.pop(0)
+        if self.in_flash:  # loaded to stay; a module that does not fit waits for its screen
+            try:
+                __import__(name)
+            except MemoryError:
+                warming.clear()
+            if not warming:
+                self.warming = None
+            return
         try:
             warm_module(name)
         except MemoryError:
@@ -282,8 +307,9 @@ class App:
     def forget(self, names):
         """Forget the modules `names` that are loaded (MicroPython only),
         so that their code leaves the heap at the next collection; they
-        load again when next imported."""
-        if RELEASE:
+        load again when next imported; a firmware with the game frozen in
+        keeps them (see PRELOAD)."""
+        if RELEASE and not self.in_flash:
             for name in names:
                 if name in sys.modules:
                     _forget(name)

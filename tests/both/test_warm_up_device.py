@@ -70,17 +70,34 @@ def test_forget_lets_go_of_loaded_modules_on_micropython_only():
     assert ("engine.view" in sys.modules) == (not MICROPYTHON)  # CPython keeps every module
 
 
-def test_a_frozen_game_has_nothing_to_warm_up():
+def test_a_frozen_game_preloads_its_modules_and_keeps_them():
+    """With the game frozen into the firmware there are no names to intern:
+    the warm-up loads the PRELOAD modules a poll at a time, and going home
+    or `forget` keep them (their code is in flash; loading one again would
+    cost milliseconds)."""
     assert not app_mod.frozen()  # these tests run the game from its files
     assert app_mod.frozen("firmware/no_such_module.py")  # a frozen module's __file__
     board, dev = _start()
-    real = app_mod.frozen
-    app_mod.frozen = lambda path=None: True
-    try:
-        dev.app.warm_up()
-    finally:
-        app_mod.frozen = real
-    assert dev.app.warming is None
+    app = dev.app
+    assert not app.in_flash
+    if not MICROPYTHON:
+        app.warm_up()
+        assert app.warming is None  # CPython keeps every module: nothing to warm up
+        return
+    app.in_flash = True  # as in a firmware with the game frozen in
+    name = "firmware.screens.settings"  # one the title opens
+    sys.modules.pop(name, None)
+    app.warm_up()
+    assert app.warming == list(app_mod.PRELOAD)
+    steps = 0
+    while app.warming is not None:
+        app.warm_step()
+        steps += 1
+    assert steps <= len(app_mod.PRELOAD)
+    assert name in sys.modules
+    app.forget((name,))
+    app.home()
+    assert name in sys.modules  # kept
 
 
 def _pass_with(dev, board, key):
