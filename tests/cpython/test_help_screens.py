@@ -170,3 +170,41 @@ def test_wrap_breaks_long_words():
     lines = wrap(App(), "ab Donaudampfschifffahrt cd\nef")
     assert all(len(s) <= 10 for s in lines)
     assert "".join(lines).replace(" ", "") == "abDonaudampfschifffahrtcdef"
+
+
+def _wrap_by_trials(ui, text, width):
+    """The wrap that measures every trial line whole: the reference for
+    firmware.screens.wrap, which adds up each word's width once."""
+    out = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            trial = word if not line else line + " " + word
+            if ui.width(trial) <= width:
+                line = trial
+                continue
+            if line:
+                out.append(line)
+            while ui.width(word) > width and len(word) > 1:
+                cut = len(word) - 1
+                while cut > 1 and ui.width(word[:cut]) > width:
+                    cut -= 1
+                out.append(word[:cut])
+                word = word[cut:]
+            line = word
+        out.append(line)
+    return out
+
+
+def test_wrap_adds_up_widths_as_measuring_the_whole_line_would():
+    from firmware.screens.wrap import wrap
+    from tools.texts import en as texts_en
+
+    odd = ["a  b", " lead", "trail ", "x" * 60 + " y", "", "  ", "Ä ß…→ • ok\nnext  line"]
+    for board in BOARDS:
+        app = Sim(board=board).app
+        for width in (app.ui.w - 1, app.ui.w - app.ui.width("↓") - 2, 30):
+            for texts in (texts_de.TEXTS, texts_en.TEXTS):
+                for text in list(texts.values()) + odd:
+                    text = text if "%" not in text else text.replace("%", "9")
+                    assert wrap(app, text, width) == _wrap_by_trials(app.ui, text, width), text
