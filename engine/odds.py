@@ -103,10 +103,10 @@ def _farkles(n, rules):
     judges all 462 of six dice (the help's odds page took a second on the
     chip for that). Every other combination is a hand of all six dice or a
     straight, which holds a 1 or a 5: below six dice each of those
-    multisets is a farkle, and only the ten of six dice are judged by
-    `scoring.best_score` (75 judged took 40 ms on the chip).
-    tests/cpython/test_odds_brute.py holds this against the whole
-    distribution for random rule sets."""
+    multisets is a farkle, and the ten of six dice are judged as whole
+    hands (`scoring.whole_hand`; `best_score` on each of the 75 took 40 ms
+    on the chip, on the ten 20 ms). tests/cpython/test_odds_brute.py holds
+    this against the whole distribution for random rule sets."""
     _check_n(n)
     if n > rules.dice:
         raise ValueError("%d dice in a %d-dice game" % (n, rules.dice))
@@ -120,8 +120,8 @@ def _farkles(n, rules):
             for c4 in range(3):
                 c6 = n - c2 - c3 - c4
                 if 0 <= c6 <= 2:
-                    if n == 6 and scoring.best_score([2] * c2 + [3] * c3 + [4] * c4 + [6] * c6,
-                                                     rules):
+                    if n == 6 and scoring.whole_hand([2] * c2 + [3] * c3 + [4] * c4 + [6] * c6,
+                                                     rules) > 0:
                         continue
                     total += _FACT[n] // (_FACT[c2] * _FACT[c3] * _FACT[c4] * _FACT[c6])
     if len(_results) >= _RESULTS_MAX:

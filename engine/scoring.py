@@ -119,6 +119,13 @@ def _whole_hand(c, rules):
     return best
 
 
+def whole_hand(dice, rules):
+    """The points of six `dice` read as one hand of all six (a straight,
+    three pairs, four of a kind with a pair, two triplets), or -1 when they
+    form none of those under `rules`."""
+    return _whole_hand(counts_of(dice), rules) if len(dice) == 6 else -1
+
+
 def _best(c, skip, rules):
     """Best points for the counts `c`, using every die (skip=False, -1 when
     impossible) or any subset (skip=True, 0 when nothing scores). `c` is

@@ -9,6 +9,7 @@ from engine.scoring import (
     read_keep,
     score_keep,
     scoring_keep,
+    whole_hand,
 )
 from tests.both.helpers import raises
 
@@ -417,3 +418,13 @@ def test_results_repeat():
         assert score_keep([2, 2, 2, 2], r) == 400
         assert best_score([2, 3], r) == 0
         assert score_keep([2, 3], r) is None
+
+
+def test_whole_hand_reads_all_six_dice_as_one_hand():
+    rules = Rules()
+    assert whole_hand([2, 2, 3, 3, 6, 6], rules) == rules.three_pairs
+    assert whole_hand([1, 2, 3, 4, 5, 6], rules) == rules.straight
+    assert whole_hand([2, 2, 3, 3, 4, 6], rules) == -1
+    assert whole_hand([2, 2, 3, 3, 6], rules) == -1  # five dice are no whole hand
+    assert whole_hand([2, 2, 3, 3, 6, 6], Rules(three_pairs=0)) == -1
+    assert whole_hand([4, 4, 4, 4, 6, 6], Rules(quad_pair=1500)) == 1500
