@@ -416,8 +416,8 @@ def preset(key):
 
 def _is_preset(rules, changes):
     """True when `rules` has the options of the preset `changes` (the
-    DEFAULTS where it changes none). Comparing the options costs a tenth
-    of making the preset's Rules (3.6 ms on the chip) to compare them."""
+    DEFAULTS where it changes none). Comparing the options costs an eighth
+    of making the preset's Rules (0.45 against 3.6 ms on the chip)."""
     for key in KEYS:
         if getattr(rules, key) != (changes[key] if key in changes else DEFAULTS[key]):
             return False
