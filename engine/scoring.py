@@ -46,9 +46,10 @@ def _memo_for(rules):
     """The memo, cleared first when it holds another rule set's results."""
     code = rules.encode()
     held = _memo_rules[0]
-    if held is None:  # as made: zeroed already (the loop below is 25 ms on the chip)
-        _memo_rules[0] = code
-    elif held is not code and held != code:
+    if held is not code and held != code:  # (one test on the way every call takes)
+        if held is None:  # as made: zeroed already (the loop below is 25 ms on the chip)
+            _memo_rules[0] = code
+            return _MEMO
         for memo in _MEMO:
             for i in range(len(memo)):
                 memo[i] = 0
