@@ -2,7 +2,8 @@
 test_web.py for how it runs and when it is skipped).
 
 - the service worker keeps the page: a reload without network shows the
-  title and plays; the manifest names the icons, which are PNGs;
+  title and plays; the manifest names the icons, which are PNGs; when
+  sw.js could not be had, the page registers it once the network is back;
 - the title comes before the Master's tables (master.bin is fetched
   after it); printed: load to title on a fast line and on a slow one
   (1.6 Mbit/s, 150 ms latency, emulated through the DevTools protocol),
@@ -87,3 +88,32 @@ def test_title_before_the_tables_on_a_slow_line(browser, server, capsys):  # noq
                       statistics.median(times), max(times),
                       "; target <= %d ms" % SLOW_TARGET_MS if slow else "", size // 1024))
     assert statistics.median(figures[True][0]) < 10 * SLOW_TARGET_MS  # a gross regression
+
+
+def test_the_offline_copy_is_taken_once_the_network_is_back(browser, server):  # noqa: F811
+    """sw.js refused at the first try (the network went away meanwhile):
+    the page registers the service worker again when it hears 'online'."""
+    context = browser.new_context()
+    asked = []
+
+    def refuse(route):
+        asked.append(route.request.url)
+        route.abort()
+
+    context.route("**/sw.js", refuse)
+    r = Reader(browser, server + "?seed=7", context=context)
+    r.page.wait_for_function("zt.mastersDone === true", timeout=30000)  # sw.js comes after
+    for _ in range(100):
+        if asked:
+            break
+        r.page.wait_for_timeout(100)
+    assert asked, "the page never asked for sw.js"
+    registered = "navigator.serviceWorker.getRegistration().then((x) => x !== undefined)"
+    assert r.page.evaluate(registered) is False
+    context.unroute("**/sw.js")
+    context.set_offline(True)
+    context.set_offline(False)  # the page hears 'online'
+    r.page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30000)
+    assert r.page.evaluate(registered) is True
+    assert len(asked) == 1
+    context.close()
