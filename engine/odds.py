@@ -30,6 +30,21 @@ def _check_n(n):
         raise ValueError("odds are for 1 to 6 dice, not %r" % (n,))
 
 
+def _check_game(n, rules):
+    _check_n(n)
+    if n > rules.dice:
+        raise ValueError("%d dice in a %d-dice game" % (n, rules.dice))
+
+
+def _remember(key, value):
+    """Keep `value` under `key` in the results cache, cleared when full (it
+    stays small on the device however many rule sets the editor tries)."""
+    if len(_results) >= _RESULTS_MAX:
+        _results.clear()
+    _results[key] = value
+    return value
+
+
 def multisets(n):
     """Yield (dice, weight) for every multiset of n dice, in sorted order.
     `dice` is one list reused and changed between steps: read it, don't keep
@@ -72,9 +87,7 @@ def outcomes(n):
 
 def _distribution(n, rules):
     """The cached points -> weight dict (shared; callers copy it)."""
-    _check_n(n)
-    if n > rules.dice:
-        raise ValueError("%d dice in a %d-dice game" % (n, rules.dice))
+    _check_game(n, rules)
     key = (rules.encode(), n)
     found = _results.get(key)
     if found is not None:
@@ -83,10 +96,7 @@ def _distribution(n, rules):
     for dice, weight in multisets(n):
         points = scoring.best_score(dice, rules)
         dist[points] = dist.get(points, 0) + weight
-    if len(_results) >= _RESULTS_MAX:
-        _results.clear()
-    _results[key] = dist
-    return dist
+    return _remember(key, dist)
 
 
 def best_score_distribution(n, rules):
@@ -107,9 +117,7 @@ def _farkles(n, rules):
     hands (`scoring.whole_hand`; `best_score` on each of the 75 took 40 ms
     on the chip, on the ten 20 ms). tests/cpython/test_odds_brute.py holds
     this against the whole distribution for random rule sets."""
-    _check_n(n)
-    if n > rules.dice:
-        raise ValueError("%d dice in a %d-dice game" % (n, rules.dice))
+    _check_game(n, rules)
     key = (rules.encode(), -n)
     found = _results.get(key)
     if found is not None:
@@ -124,10 +132,7 @@ def _farkles(n, rules):
                                                      rules) > 0:
                         continue
                     total += _FACT[n] // (_FACT[c2] * _FACT[c3] * _FACT[c4] * _FACT[c6])
-    if len(_results) >= _RESULTS_MAX:
-        _results.clear()
-    _results[key] = total
-    return total
+    return _remember(key, total)
 
 
 def score_chance(n, rules):
