@@ -465,7 +465,7 @@ TEXTS = {
     "dec_bust": "Überwerfen zählt für die Strafe als Fehlwurf.",
     "od_title": "Chance zu punkten:",
     "od_line": "%d W.: %d,%d%% %d/%d",
-    "od_line_small": "%d W.: %d,%d%%",
+    "od_line_small": "%d Würfel: %d,%d%%",
     "od_note": "Mit weniger Würfeln steigt das Risiko eines Fehlwurfs.",
     "th_five": "Mit 5 Würfeln zählt fast immer etwas: %d%%.",
     "th_two": "Mit 2 Würfeln ist jeder Wurf etwa ein Münzwurf: %d%% treffen.",
