@@ -18,9 +18,10 @@ import time
 import orjson
 
 from engine import rules as rules_mod
-from engine.game import MAX_NAME, MAX_SEATS, Game, IllegalAction
+from engine.game import MAX_NAME, MAX_SEATS, IllegalAction
 from engine.levels import LEVELS
 from server import fairdice
+from server.keeps import RoomGame
 from server.names import clean_name, new_token, skeleton, token_hash, token_matches, visible_name
 
 MAX_COMPUTERS = 5
@@ -83,7 +84,7 @@ class Room:
         self.wait = 40.0  # seconds until a stand-in plays an away seat's turn (the hub's setting)
         if state["game"] is not None:
             self.dice = fairdice.CommitDice(bytes.fromhex(state["secret"]), state["rolls"])
-            self.game = Game.from_data(state["game"], self.dice)
+            self.game = RoomGame.from_data(state["game"], self.dice)
 
     # ------------------------------------------------------------ making
 
@@ -338,7 +339,7 @@ class Room:
         st["status"] = "playing"
         self.dice = fairdice.CommitDice(secret)
         rules = rules_mod.Rules.decode(st["rules"])
-        game = Game(rules, [("-", "") if s is None else (s["name"], s["kind"])
+        game = RoomGame(rules, [("-", "") if s is None else (s["name"], s["kind"])
                             for s in st["seats"]], self.dice)
         for i, seat in enumerate(st["seats"]):
             if seat is None:
