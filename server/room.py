@@ -82,6 +82,8 @@ class Room:
         self.game = None
         self.dice = None
         self.wait = 40.0  # seconds until a stand-in plays an away seat's turn (the hub's setting)
+        # (rows, seat dicts, game seat lists) of the last public(): see _public_seats
+        self._seats_cache = None
         if state["game"] is not None:
             self.dice = fairdice.CommitDice(bytes.fromhex(state["secret"]), state["rolls"])
             self.game = RoomGame.from_data(state["game"], self.dice)
@@ -159,43 +161,71 @@ class Room:
         return None
 
     def public(self):
-        """The state every player and spectator may see."""
+        """The state every player and spectator may see (the engine's tuples
+        are left as they are: JSON writes them as arrays, as lists)."""
         st = self.state
-        seats = []
         game = self.game
-        for i, seat in enumerate(st["seats"]):
+        out = {"code": st["code"], "status": st["status"], "rules": st["rules"],
+               "seats": self._public_seats(), "g": st["g"], "commit": st["commit"],
+               "rolls": st["rolls"]}
+        if game is not None:
+            out["phase"] = game.phase
+            out["cur"] = game.current
+            out["roll"] = game.roll
+            out["aside"] = game.aside
+            out["tt"] = game.turn_total
+            out["offer"] = game.offer
+            out["final"] = game.final
+            out["pending"] = list(game.pending)
+            out["playoff"] = None if game.playoff is None else list(game.playoff)
+            out["winner"] = game.winner
+            out["lost"] = game.lost
+            out["lost_kind"] = game.lost_kind
+            out["legal"] = game.legal_actions()
+            out["game"] = st["game"]  # Game.to_data(): a client's engine mirrors it whole
+            out["standin_at"] = self._standin_due()
+            if st["status"] == "over":
+                out["secret"] = st["secret"]
+                out["rematch"] = self.rematch_yes()
+        records = st.get("records")
+        out["records"] = [rec["g"] for rec in records] if records else []
+        if st["status"] == "over":
+            out["records"].append(st["g"])
+        return out
+
+    def _public_seats(self):
+        """The seats' rows of `public`, made again only when a seat or its
+        game figures changed: most events are a roll or a keep within a
+        turn, which change neither. The key is what the rows are made of:
+        copies of the state's seat dicts and the game's seat lists of
+        Game.to_data() (state["game"], written before every event)."""
+        st = self.state
+        data = st["game"]
+        seats = st["seats"]
+        cached = self._seats_cache
+        if (cached is not None and cached[1] == seats
+                and (data[1] if data is not None else None) == cached[2]):
+            return cached[0]
+        game = self.game
+        rows = []
+        for i, seat in enumerate(seats):
             if seat is None:
-                seats.append(None)
+                rows.append(None)
                 continue
             row = {"name": seat["name"], "kind": seat["kind"], "creator": seat["creator"],
                    "away": seat["away"], "standin": seat["standin"],
                    "gone": seat.get("gone") if seat["away"] else None}
             if game is not None:
                 s = game.seats[i]
-                row.update(score=s.score, active=s.active, entered=s.entered,
-                           farkles=s.farkles, turns=s.turns)
-            seats.append(row)
-        out = {"code": st["code"], "status": st["status"], "rules": st["rules"],
-               "seats": seats, "g": st["g"], "commit": st["commit"], "rolls": st["rolls"]}
-        if game is not None:
-            out.update(
-                phase=game.phase, cur=game.current, roll=list(game.roll),
-                aside=list(game.aside), tt=game.turn_total,
-                offer=None if game.offer is None else [game.offer[0], list(game.offer[1])],
-                final=game.final, pending=list(game.pending),
-                playoff=None if game.playoff is None else list(game.playoff),
-                winner=game.winner, lost=game.lost, lost_kind=game.lost_kind,
-                legal=[list(a) if a[0] != "keep" else ["keep", list(a[1])]
-                       for a in game.legal_actions()],
-                game=st["game"],  # Game.to_data(): a client's engine mirrors it whole
-                standin_at=self._standin_due(),
-            )
-            if st["status"] == "over":
-                out["secret"] = st["secret"]
-                out["rematch"] = self.rematch_yes()
-        out["records"] = [rec["g"] for rec in st.get("records", [])] + (
-            [st["g"]] if st["status"] == "over" else [])
-        return out
+                row["score"] = s.score
+                row["active"] = s.active
+                row["entered"] = s.entered
+                row["farkles"] = s.farkles
+                row["turns"] = s.turns
+            rows.append(row)
+        self._seats_cache = (rows, [None if seat is None else dict(seat) for seat in seats],
+                             None if data is None else [list(v) for v in data[1]])
+        return rows
 
     def standin_at(self, seat):
         """When (epoch seconds) a stand-in takes seat `seat`'s turn if the
