@@ -161,8 +161,7 @@ class Room:
         return None
 
     def public(self):
-        """The state every player and spectator may see (the engine's tuples
-        are left as they are: JSON writes them as arrays, as lists)."""
+        """The state every player and spectator may see."""
         st = self.state
         game = self.game
         out = {"code": st["code"], "status": st["status"], "rules": st["rules"],
@@ -171,17 +170,18 @@ class Room:
         if game is not None:
             out["phase"] = game.phase
             out["cur"] = game.current
-            out["roll"] = game.roll
-            out["aside"] = game.aside
+            out["roll"] = list(game.roll)
+            out["aside"] = list(game.aside)
             out["tt"] = game.turn_total
-            out["offer"] = game.offer
+            out["offer"] = None if game.offer is None else [game.offer[0], list(game.offer[1])]
             out["final"] = game.final
             out["pending"] = list(game.pending)
             out["playoff"] = None if game.playoff is None else list(game.playoff)
             out["winner"] = game.winner
             out["lost"] = game.lost
             out["lost_kind"] = game.lost_kind
-            out["legal"] = game.legal_actions()
+            out["legal"] = [list(a) if a[0] != "keep" else ["keep", list(a[1])]
+                            for a in game.legal_actions()]
             out["game"] = st["game"]  # Game.to_data(): a client's engine mirrors it whole
             out["standin_at"] = self._standin_due()
             if st["status"] == "over":

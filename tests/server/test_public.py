@@ -1,7 +1,8 @@
 """Room.public reuses the seats' rows while nothing of theirs changed
 (server/room.py, _public_seats): after every event of played games, with
 seats going away, coming back, stand-ins and leaving, it is the same JSON
-as made from nothing."""
+as made from nothing, and plain JSON values (in-process callers such as
+server.client.choose read it as such)."""
 
 import random
 
@@ -42,7 +43,9 @@ def test_public_same_as_made_from_nothing():
             elif room.state["status"] == "playing":
                 state = orjson.loads(orjson.dumps(room.public()))
                 room.act(state["cur"], parse_action(choose(state)))
-            cached = orjson.dumps(room.public())
+            public = room.public()
+            cached = orjson.dumps(public)
             assert cached == fresh(room)
+            assert public == orjson.loads(cached)  # plain JSON values: lists, not tuples
             checks += 1
     assert checks == 12 * 300
