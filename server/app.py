@@ -14,7 +14,15 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from server import jsonsafe
-from server.hub import CLOSE_NO_ROOM, CLOSE_PROTOCOL, CLOSE_SLOW, CLOSE_TOKEN, Conn, Hub
+from server.hub import (
+    CLOSE_NO_ROOM,
+    CLOSE_PROTOCOL,
+    CLOSE_SLOW,
+    CLOSE_TOKEN,
+    Conn,
+    Hub,
+    frames_offer,
+)
 from server.limits import Counts, Window, address_key
 from server.names import CODE_RE
 from server.reasons import TEXTS
@@ -211,7 +219,7 @@ def make_app(settings):
                    present=sum(len(live.present) for live in hub.live.values()),
                    plans=len(hub.plans), bots=len(hub.bots),
                    stored=getattr(hub.store, "stored", 0), timed=len(hub.timed),
-                   written=Conn.written)
+                   written=Conn.written, quick=Conn.quick)
         if operator(request):
             out["rooms_detail"] = {code: {"busy": live.lock.locked(),
                                           "present": sorted(live.present)}
@@ -246,10 +254,12 @@ def make_app(settings):
         conn = Conn(ws, settings)
         conn.code = code
         writer = asyncio.create_task(_writer(conn))
+        receive = frames_offer(ws, "receive")  # the socket's messages without Starlette's layer
+        listen = frames_offer(ws, "listen")
         attached = False
         try:
             try:
-                first = await asyncio.wait_for(_next(ws), settings.hello_timeout)
+                first = await asyncio.wait_for(_next(ws, receive), settings.hello_timeout)
             except asyncio.TimeoutError:
                 first = None
             if not isinstance(first, dict) or first.get("t") not in ("hello", "watch"):
@@ -265,8 +275,12 @@ def make_app(settings):
                 conn.close(rc)
                 return
             attached = True
+            if listen is not None:
+                listen(lambda text: quick_ping(hub, conn, text))
             while not conn.closed:
-                msg = await _next(ws)
+                conn.waiting = True
+                msg = await _next(ws, receive)
+                conn.waiting = False
                 if msg is _GONE:
                     break
                 if not conn.allow():
@@ -296,6 +310,9 @@ def make_app(settings):
             log.exception("connection failed")
             conn.close(1011)
         finally:
+            conn.waiting = False
+            if listen is not None:
+                listen(None)
             if attached:
                 await hub.detach(conn)
             conn.close(conn.close_code)
@@ -331,11 +348,32 @@ def make_app(settings):
 _GONE = object()
 
 
-async def _next(ws):
-    """The next message as parsed JSON; `_GONE` when the peer went; None
-    for a frame that is not JSON text."""
+def quick_ping(hub, conn, text):
+    """A ping answered as it comes off the socket (server/wsfast.py's
+    handler), without waking the connection's task: True when `text` is a
+    ping, the task waits for its next message (nothing of this connection
+    is half done, so the pong overtakes nothing) and the rate limit lets it
+    through. False leaves the message to the task, which refuses it if the
+    limit says so."""
+    if not conn.waiting or conn.closed or '"ping"' not in text:
+        return False
     try:
-        msg = await ws.receive()
+        msg = jsonsafe.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(msg, dict) or msg.get("t") != "ping" or not conn.allow():
+        return False
+    hub.pong(conn)
+    Conn.quick += 1
+    return True
+
+
+async def _next(ws, receive=None):
+    """The next message as parsed JSON (`receive`: the socket's own, else
+    Starlette's); `_GONE` when the peer went; None for a frame that is not
+    JSON text."""
+    try:
+        msg = await (receive() if receive is not None else ws.receive())
     except RuntimeError:  # the socket was closed from this side
         return _GONE
     if msg["type"] == "websocket.disconnect":

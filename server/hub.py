@@ -73,11 +73,12 @@ def load_room(state, texts):
     return room
 
 
-def frame_writer(ws):
-    """The `write` server.wsfast.FramesProtocol offers in WebSocket `ws`'s
-    scope, or None (another protocol, or no socket)."""
+def frames_offer(ws, name):
+    """What server.wsfast.FramesProtocol offers under `name` ("write",
+    "receive", "listen") in WebSocket `ws`'s scope, or None (another
+    protocol, debugging, or no socket)."""
     extensions = (getattr(ws, "scope", None) or {}).get("extensions") or {}
-    return (extensions.get(EXTENSION) or {}).get("write")
+    return (extensions.get(EXTENSION) or {}).get(name)
 
 
 class Conn:
@@ -87,6 +88,7 @@ class Conn:
 
     counter = 0
     written = 0  # messages written straight to a socket (GET /api/stats)
+    quick = 0  # pings answered as they came off the socket (app.quick_ping; GET /api/stats)
 
     def __init__(self, ws, settings):
         Conn.counter += 1
@@ -99,7 +101,7 @@ class Conn:
         self.held = []  # events that came while catching up
         self.queue = asyncio.Queue()
         # server.wsfast.FramesProtocol's write (None under another protocol)
-        self.write = frame_writer(ws)
+        self.write = frames_offer(ws, "write")
         self.sending = False  # the writer took a text from the queue and has not sent it yet
         self.closed = False
         self.close_code = 1000
@@ -110,6 +112,7 @@ class Conn:
         self.stamp = time.monotonic()
         self.heard = self.stamp  # when the last message came (server/liveness.py)
         self.refused = 0
+        self.waiting = False  # app.py's task waits for the next message (app.quick_ping)
 
     def allow(self):
         """Take one message from the bucket; False when it is empty. Every
@@ -571,11 +574,16 @@ class Hub:
         elif self.bus is not None:
             await self.bus.to_proc(proc, {"op": "kick", "conn": conn_id, "code": code})
 
+    @staticmethod
+    def pong(conn):
+        """Answer a ping (also straight from the socket: app.py's quick_ping)."""
+        conn.send(compact({"t": "pong", "now": round(time.time(), 1)}))
+
     async def message(self, conn, msg):
         """A message after the hello (a dict): act, start, rematch, leave, ping."""
         t = msg.get("t")
         if t == "ping":
-            conn.send(compact({"t": "pong", "now": round(time.time(), 1)}))
+            self.pong(conn)
             return
         if t not in ("act", "start", "rematch", "leave"):
             conn.refuse("message", ref=msg.get("id"))

@@ -18,9 +18,10 @@ import time
 import orjson
 
 from engine import rules as rules_mod
-from engine.game import MAX_NAME, MAX_SEATS, Game, IllegalAction
+from engine.game import MAX_NAME, MAX_SEATS, IllegalAction
 from engine.levels import LEVELS
 from server import fairdice
+from server.keeps import RoomGame
 from server.names import clean_name, new_token, skeleton, token_hash, token_matches, visible_name
 
 MAX_COMPUTERS = 5
@@ -81,9 +82,11 @@ class Room:
         self.game = None
         self.dice = None
         self.wait = 40.0  # seconds until a stand-in plays an away seat's turn (the hub's setting)
+        # (rows, seat dicts, game seat lists) of the last public(): see _public_seats
+        self._seats_cache = None
         if state["game"] is not None:
             self.dice = fairdice.CommitDice(bytes.fromhex(state["secret"]), state["rolls"])
-            self.game = Game.from_data(state["game"], self.dice)
+            self.game = RoomGame.from_data(state["game"], self.dice)
 
     # ------------------------------------------------------------ making
 
@@ -160,41 +163,69 @@ class Room:
     def public(self):
         """The state every player and spectator may see."""
         st = self.state
-        seats = []
         game = self.game
-        for i, seat in enumerate(st["seats"]):
+        out = {"code": st["code"], "status": st["status"], "rules": st["rules"],
+               "seats": self._public_seats(), "g": st["g"], "commit": st["commit"],
+               "rolls": st["rolls"]}
+        if game is not None:
+            out["phase"] = game.phase
+            out["cur"] = game.current
+            out["roll"] = list(game.roll)
+            out["aside"] = list(game.aside)
+            out["tt"] = game.turn_total
+            out["offer"] = None if game.offer is None else [game.offer[0], list(game.offer[1])]
+            out["final"] = game.final
+            out["pending"] = list(game.pending)
+            out["playoff"] = None if game.playoff is None else list(game.playoff)
+            out["winner"] = game.winner
+            out["lost"] = game.lost
+            out["lost_kind"] = game.lost_kind
+            out["legal"] = [list(a) if a[0] != "keep" else ["keep", list(a[1])]
+                            for a in game.legal_actions()]
+            out["game"] = st["game"]  # Game.to_data(): a client's engine mirrors it whole
+            out["standin_at"] = self._standin_due()
+            if st["status"] == "over":
+                out["secret"] = st["secret"]
+                out["rematch"] = self.rematch_yes()
+        records = st.get("records")
+        out["records"] = [rec["g"] for rec in records] if records else []
+        if st["status"] == "over":
+            out["records"].append(st["g"])
+        return out
+
+    def _public_seats(self):
+        """The seats' rows of `public`, made again only when a seat or its
+        game figures changed: most events are a roll or a keep within a
+        turn, which change neither. The key is what the rows are made of:
+        copies of the state's seat dicts and the game's seat lists of
+        Game.to_data() (state["game"], written before every event)."""
+        st = self.state
+        data = st["game"]
+        seats = st["seats"]
+        cached = self._seats_cache
+        if (cached is not None and cached[1] == seats
+                and (data[1] if data is not None else None) == cached[2]):
+            return cached[0]
+        game = self.game
+        rows = []
+        for i, seat in enumerate(seats):
             if seat is None:
-                seats.append(None)
+                rows.append(None)
                 continue
             row = {"name": seat["name"], "kind": seat["kind"], "creator": seat["creator"],
                    "away": seat["away"], "standin": seat["standin"],
                    "gone": seat.get("gone") if seat["away"] else None}
             if game is not None:
                 s = game.seats[i]
-                row.update(score=s.score, active=s.active, entered=s.entered,
-                           farkles=s.farkles, turns=s.turns)
-            seats.append(row)
-        out = {"code": st["code"], "status": st["status"], "rules": st["rules"],
-               "seats": seats, "g": st["g"], "commit": st["commit"], "rolls": st["rolls"]}
-        if game is not None:
-            out.update(
-                phase=game.phase, cur=game.current, roll=list(game.roll),
-                aside=list(game.aside), tt=game.turn_total,
-                offer=None if game.offer is None else [game.offer[0], list(game.offer[1])],
-                final=game.final, pending=list(game.pending),
-                playoff=None if game.playoff is None else list(game.playoff),
-                winner=game.winner, lost=game.lost, lost_kind=game.lost_kind,
-                legal=[list(a) if a[0] != "keep" else ["keep", list(a[1])]
-                       for a in game.legal_actions()],
-                game=st["game"],  # Game.to_data(): a client's engine mirrors it whole
-                standin_at=self._standin_due(),
-            )
-            if st["status"] == "over":
-                out["secret"] = st["secret"]
-                out["rematch"] = self.rematch_yes()
-        out["records"] = [rec["g"] for rec in st.get("records", [])] + (
-            [st["g"]] if st["status"] == "over" else [])
-        return out
+                row["score"] = s.score
+                row["active"] = s.active
+                row["entered"] = s.entered
+                row["farkles"] = s.farkles
+                row["turns"] = s.turns
+            rows.append(row)
+        self._seats_cache = (rows, [None if seat is None else dict(seat) for seat in seats],
+                             None if data is None else [list(v) for v in data[1]])
+        return rows
 
     def standin_at(self, seat):
         """When (epoch seconds) a stand-in takes seat `seat`'s turn if the
@@ -338,7 +369,7 @@ class Room:
         st["status"] = "playing"
         self.dice = fairdice.CommitDice(secret)
         rules = rules_mod.Rules.decode(st["rules"])
-        game = Game(rules, [("-", "") if s is None else (s["name"], s["kind"])
+        game = RoomGame(rules, [("-", "") if s is None else (s["name"], s["kind"])
                             for s in st["seats"]], self.dice)
         for i, seat in enumerate(st["seats"]):
             if seat is None:
@@ -360,13 +391,10 @@ class Room:
             raise Refused("not_started" if st["status"] == "lobby" else "over")
         if seat != game.current:
             raise Refused("not_your_turn")
-        refusal = game.why_not(action)
-        if refusal is not None:
-            raise Refused(refusal[0], refusal[1])
         before = game.events_total
         try:
-            game.apply(action)
-        except IllegalAction as e:  # why_not said yes: never, but say why all the same
+            game.apply(action)  # asks why_not itself: a refused action changes nothing
+        except IllegalAction as e:
             raise Refused(e.key, e.values)
         new = game.events[len(game.events) - (game.events_total - before):]
         for ev in new:

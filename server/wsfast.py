@@ -15,6 +15,13 @@ frames and sends many small messages.
   message). Here reading pauses only when `ws_max_queue` messages wait
   unread, and resumes once the app has taken half of them: a client still
   cannot make the server hold more than that.
+- Taking: the app may read the messages with the protocol's own
+  `receive` (offered as "receive", without Starlette's WebSocket layer),
+  and may offer a `handler(text) -> bool` (through "listen") that gets
+  each plain text message first, while no message waits unread before it:
+  True when it dealt with the message there and then (the room server
+  answers a ping so, without waking the connection's task), False to
+  queue it for `receive` as usual.
 - Parsing: the bytes that come are cut into whole frames here (a header
   of 2 to 14 bytes says how long a frame is). A whole, masked, unfragmented
   text frame of valid UTF-8 while the connection is open (every message a
@@ -89,6 +96,7 @@ class FramesProtocol(WebSocketsSansIOProtocol):
         # False: every byte straight to websockets (after a huge frame, or debugging)
         self.cutting = self.shortcuts
         self.unread = b""  # the start of a frame not all there yet
+        self.handler = None  # the app's handler(text) -> bool (see the module docstring)
 
     def handle_connect(self, event):
         """uvicorn's, and the `write` callable in the scope it hands the app
@@ -96,7 +104,13 @@ class FramesProtocol(WebSocketsSansIOProtocol):
         super().handle_connect(event)
         scope = getattr(self, "scope", None)
         if scope is not None and self.shortcuts:
-            scope["extensions"][EXTENSION] = {"write": self.write}
+            scope["extensions"][EXTENSION] = {"write": self.write, "receive": self.receive,
+                                              "listen": self.listen}
+
+    def listen(self, handler):
+        """Offer each plain text message to `handler(text) -> bool` first
+        (None: no more); see the module docstring."""
+        self.handler = handler
 
     def write(self, frame):
         """Write a whole frame (text_frame) now; False when it must go
@@ -147,8 +161,10 @@ class FramesProtocol(WebSocketsSansIOProtocol):
             text = apply_mask(buf[head + 4:end], buf[head:head + 4]).decode()
         except UnicodeDecodeError:
             return False  # websockets and uvicorn close with 1007
-        self.queue.put_nowait({"type": "websocket.receive", "text": text})
-        self.maybe_pause()
+        handler = self.handler
+        if handler is None or not self.queue.empty() or not handler(text):
+            self.queue.put_nowait({"type": "websocket.receive", "text": text})
+            self.maybe_pause()
         return True
 
     def send_receive_event_to_app(self):

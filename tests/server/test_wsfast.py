@@ -111,3 +111,29 @@ def test_frames_cut_from_bytes_that_come_one_at_a_time(server):
 
     a = asyncio.run(go())
     assert a.pongs == 6 and not a.refusals and a.close_code in (None, 1000)
+
+
+def test_pings_answered_off_the_socket_and_in_order(server):
+    info = create_room(server.base, "Anna")
+    join_room(server.base, info["code"], "Bert")
+    before = http(server.base, "GET", "/api/stats")["quick"]
+
+    async def go():
+        a = Client(server.base, info["code"], info["token"], heartbeat=None)
+        await a.connect()
+        assert a.ws is not None
+        for i in range(20):  # one at a time: the connection's task waits each time
+            await a.send({"t": "ping"})
+            await a.until(lambda c, i=i: c.pongs > i, 10)
+        # A ping behind an action, both sent at once: the action's answer
+        # (a refusal: not Anna's turn to keep) comes first, then the pong.
+        await a.ws.send('{"t":"act","a":["keep",[1]],"id":7}')
+        await a.ws.send('{"t":"ping"}')
+        first, second = await a.recv(10), await a.recv(10)
+        await a.close()
+        return a, first, second
+
+    a, first, second = asyncio.run(go())
+    assert first is not None and (first["t"], first["re"]) == ("no", 7)
+    assert second is not None and second["t"] == "pong" and a.pongs == 21
+    assert http(server.base, "GET", "/api/stats")["quick"] - before >= 20
