@@ -152,12 +152,6 @@ class Game:
     """A game of Zehntausend under `rules` for the seats in `names` (each a
     name, or a (name, kind) pair), with `dice(n) -> list of faces`."""
 
-    # The valid keeps of a roll (scoring.keeps, a pure function of the
-    # dice, the rules and the open singles). A host with heap to spare may
-    # put a memo of it here in a subclass (the room server does); the
-    # device asks scoring each time.
-    keeps_of = staticmethod(scoring.keeps)
-
     def __init__(self, rules, names, dice=None):
         if not 1 <= len(names) <= MAX_SEATS:
             raise ValueError("a game has 1 to %d seats" % MAX_SEATS)
@@ -222,7 +216,7 @@ class Game:
         cached = self._keeps_cache
         if cached is not None and cached[0] == key:
             return cached[1]  # the screens, bots and checks ask several times a roll
-        found = self.keeps_of(self.roll, self.rules, self.open_singles)
+        found = scoring.keeps(self.roll, self.rules, self.open_singles)
         if self.rules.exact:
             found = [k for k in found if k[1] <= room]
         self._keeps_cache = (key, found)
@@ -400,7 +394,7 @@ class Game:
         self.roll = tuple(faces)
         self._event("roll", self.current, self.roll)
         rules = self.rules
-        found = self.keeps_of(self.roll, rules, self.open_singles)
+        found = scoring.keeps(self.roll, rules, self.open_singles)
         auto = scoring.most_dice(found)
         if auto is None:
             self._lose("farkle", None)

@@ -18,10 +18,9 @@ import time
 import orjson
 
 from engine import rules as rules_mod
-from engine.game import MAX_NAME, MAX_SEATS, IllegalAction
+from engine.game import MAX_NAME, MAX_SEATS, Game, IllegalAction
 from engine.levels import LEVELS
 from server import fairdice
-from server.keeps import RoomGame
 from server.names import clean_name, new_token, skeleton, token_hash, token_matches, visible_name
 
 MAX_COMPUTERS = 5
@@ -86,7 +85,7 @@ class Room:
         self._seats_cache = None
         if state["game"] is not None:
             self.dice = fairdice.CommitDice(bytes.fromhex(state["secret"]), state["rolls"])
-            self.game = RoomGame.from_data(state["game"], self.dice)
+            self.game = Game.from_data(state["game"], self.dice)
 
     # ------------------------------------------------------------ making
 
@@ -369,7 +368,7 @@ class Room:
         st["status"] = "playing"
         self.dice = fairdice.CommitDice(secret)
         rules = rules_mod.Rules.decode(st["rules"])
-        game = RoomGame(rules, [("-", "") if s is None else (s["name"], s["kind"])
+        game = Game(rules, [("-", "") if s is None else (s["name"], s["kind"])
                             for s in st["seats"]], self.dice)
         for i, seat in enumerate(st["seats"]):
             if seat is None:
