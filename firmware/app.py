@@ -67,7 +67,12 @@ POOL_ROOM = 10240
 _TITLE_OPENS = ("engine.rules", "engine.game", "firmware.screens.setup",
                 "firmware.screens.help", "firmware.screens.settings",
                 "firmware.screens.stats_menu", "firmware.screens.pad", "engine.scorepad")
-PRELOAD = _TITLE_OPENS + tuple(name for name in WARM if name not in _TITLE_OPENS)
+
+
+def preload():
+    """The modules a firmware with the game frozen in loads after boot and
+    keeps (see above). Made when asked: stock firmware never needs the list."""
+    return list(_TITLE_OPENS) + [name for name in WARM if name not in _TITLE_OPENS]
 
 
 MEMO = 32  # texts `App.t` keeps for the current screens
@@ -105,7 +110,7 @@ class App:
         self._memo = {}  # key: text, for the screens on the stack now (see `t`)
         self._memo_at = -1  # `version` when the memo was started
         self.warming = None  # the WARM modules still to warm up (warm_step)
-        self.in_flash = RELEASE and frozen()  # the game frozen in: keeps its modules (PRELOAD)
+        self.in_flash = RELEASE and frozen()  # the game frozen in: keeps its modules (preload())
         self.pool_room = None  # the block kept for the warm-up's qstr pool (POOL_ROOM)
         self.dirty = True
         from firmware.ui import Ui
@@ -235,12 +240,12 @@ class App:
     def warm_up(self):
         """Start the warm-up (MicroPython only; see WARM): from now on
         `warm_step` takes one module a call. A firmware with the game
-        frozen in has its names in flash: its warm-up loads the PRELOAD
+        frozen in has its names in flash: its warm-up loads the preload()
         modules instead."""
         if not RELEASE:
             return
         if self.in_flash:
-            self.warming = list(PRELOAD)
+            self.warming = preload()
             return
         import gc
 
@@ -257,7 +262,7 @@ class App:
         `warm_up` is let go of and the module goes again (a name already
         in costs a lookup): a MemoryError of the retry is a real failure.
         The device calls this between polls while no press waits, until
-        `warming` is None. With the game frozen in: load the next PRELOAD
+        `warming` is None. With the game frozen in: load the next preload()
         module and keep it."""
         warming = self.warming
         if warming is None:
@@ -308,7 +313,7 @@ class App:
         """Forget the modules `names` that are loaded (MicroPython only),
         so that their code leaves the heap at the next collection; they
         load again when next imported; a firmware with the game frozen in
-        keeps them (see PRELOAD)."""
+        keeps them (see preload())."""
         if RELEASE and not self.in_flash:
             for name in names:
                 if name in sys.modules:

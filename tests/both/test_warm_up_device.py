@@ -72,7 +72,7 @@ def test_forget_lets_go_of_loaded_modules_on_micropython_only():
 
 def test_a_frozen_game_preloads_its_modules_and_keeps_them():
     """With the game frozen into the firmware there are no names to intern:
-    the warm-up loads the PRELOAD modules a poll at a time, and going home
+    the warm-up loads the preload() modules a poll at a time, and going home
     or `forget` keep them (their code is in flash; loading one again would
     cost milliseconds)."""
     assert not app_mod.frozen()  # these tests run the game from its files
@@ -89,8 +89,8 @@ def test_a_frozen_game_preloads_its_modules_and_keeps_them():
     sys.modules.pop(name, None)
     before = [k for k in sys.modules]
     app.warm_up()
-    assert app.warming == list(app_mod.PRELOAD)
-    assert app_mod.PRELOAD.index(name) < 8  # among the first: what the title opens
+    assert app.warming == app_mod.preload()
+    assert app_mod.preload().index(name) < 8  # among the first: what the title opens
     # Two of them: the Unix port's heap holds every module's code and names
     # (a chip's frozen firmware keeps them in flash), and the tests after
     # this one need it.
