@@ -151,7 +151,11 @@ def main(argv=None):
     # Connections per address and the header timeout before any HTTP is read.
     http = guarded(AutoHTTPProtocol, settings.tcp_limit, settings.header_timeout,
                    settings.proxies)
-    uvicorn.run(make_app(settings), host=settings.host, port=settings.port, http=http,
+    app = make_app(settings)
+    from server import gcfreeze
+
+    gcfreeze.install()  # full collections only when the long-lived objects grew (see there)
+    uvicorn.run(app, host=settings.host, port=settings.port, http=http,
                 proxy_headers=bool(settings.proxies),
                 forwarded_allow_ips=list(settings.proxies) or None,
                 ws=FramesProtocol,  # uvicorn's websockets-sansio, frames written once

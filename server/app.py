@@ -13,7 +13,7 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from server import jsonsafe
+from server import gcfreeze, jsonsafe
 from server.hub import (
     CLOSE_NO_ROOM,
     CLOSE_PROTOCOL,
@@ -219,7 +219,7 @@ def make_app(settings):
                    present=sum(len(live.present) for live in hub.live.values()),
                    plans=len(hub.plans), bots=len(hub.bots),
                    stored=getattr(hub.store, "stored", 0), timed=len(hub.timed),
-                   written=Conn.written, quick=Conn.quick)
+                   written=Conn.written, quick=Conn.quick, gc=gcfreeze.stats())
         if operator(request):
             out["rooms_detail"] = {code: {"busy": live.lock.locked(),
                                           "present": sorted(live.present)}

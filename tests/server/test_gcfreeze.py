@@ -1,0 +1,75 @@
+"""server.gcfreeze: the collector's full walk only when the long-lived
+objects grew by a quarter, and the real server process running with it.
+
+The policy is tested in this process (installed, then uninstalled: the
+test runner's own collector is left as it was)."""
+
+import gc
+import weakref
+
+import pytest
+
+from server import gcfreeze
+from server.client import http
+
+
+class Node:
+    """A cycle's member: reachable only through itself once dropped."""
+
+    def __init__(self):
+        self.me = self
+
+
+@pytest.fixture
+def frozen():
+    """gcfreeze installed for one test."""
+    gcfreeze.uninstall()
+    gcfreeze._state.update(full=0, thaws=0)
+    gcfreeze.install()
+    yield
+    gcfreeze.uninstall()
+
+
+def test_a_young_cycle_is_collected_as_ever(frozen):
+    node = Node()
+    gone = weakref.ref(node)
+    del node
+    gc.collect()
+    assert gone() is None
+
+
+def test_an_old_cycle_waits_for_the_frozen_set_to_grow_by_a_quarter(frozen):
+    node = Node()
+    gone = weakref.ref(node)
+    gc.collect()  # node survives a full collection: frozen with the rest
+    assert gc.get_freeze_count() > 0
+    del node
+    gc.collect()
+    gc.collect()
+    assert gone() is not None, "a frozen cycle is walked only after a thaw"
+    assert gcfreeze.stats()["thaws"] == 0
+
+    # The long-lived set grows by more than a quarter: frozen at the next
+    # full collection, which thaws; the one after walks everything.
+    grown = [[] for _ in range(max(gcfreeze.MIN_GROWTH, gc.get_freeze_count() // 4) + 1000)]
+    gc.collect()
+    assert gcfreeze.stats()["thaws"] == 1
+    gc.collect()
+    assert gone() is None
+    assert gcfreeze.stats()["full"] == 1
+    assert gc.get_freeze_count() >= len(grown)  # frozen again, the new lists with it
+
+
+def test_an_object_freed_by_its_count_is_freed_while_frozen(frozen):
+    data = [[]]
+    gc.collect()
+    before = gc.get_freeze_count()
+    del data
+    assert gc.get_freeze_count() == before - 2  # the two lists left the frozen set at once
+
+
+def test_the_server_process_freezes(server_factory):
+    s = server_factory()
+    got = http(s.base, "GET", "/api/stats")["gc"]
+    assert got["frozen"] > 10_000, got  # the modules and the app, frozen at start
+    assert set(got) == {"frozen", "full", "thaws"}
