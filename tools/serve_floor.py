@@ -1,0 +1,298 @@
+"""The floor under the room server's CPU per action: a server that does
+only what every action costs before any game (`make serve-floor`).
+
+Issue 32 asks for at most 0.25 ms of the server's CPU per action. This
+measures what is left for the game once the sockets are paid for: a
+process on the same stack as `python -m server` (uvloop, the frames cut
+and made by server/wsfast.py, orjson) that, per room of four
+connections,
+
+- reads each text frame a client sends and parses its JSON,
+- answers a ping with a pong (the page pings every 3 s),
+- and for an action writes one prepared event frame of the real size
+  (1,418 bytes, the benchmark's median) to all four connections,
+
+with no engine, no store, no Starlette, no clock. The load is
+tools/serve_bench.py's: its lean clients on the other core, one action
+per room and second, the page's pings. Printed: the floor process's CPU
+per action (its CPU seconds over the actions it carried out) beside the
+load average, for each room count asked.
+"""
+
+import argparse
+import asyncio
+import base64
+import hashlib
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from server.wsfast import apply_mask, frame_end, text_frame  # noqa: E402
+from tools.serve_bench import (  # noqa: E402
+    PING,
+    PING_EVERY,
+    SEATS,
+    Socket,
+    cpu_seconds,
+    free_port,
+    raise_file_limit,
+    waited_seconds,
+)
+
+EVENT_BYTES = 1418  # an event message's size in the benchmark (bytes)
+GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455's
+PONG = text_frame(b'{"t":"pong"}')
+ACT = b'{"t":"act","a":["roll"]}'
+
+
+def event_frame():
+    """A frame of EVENT_BYTES of JSON text, shaped like an event."""
+    head = b'{"t":"ev","n":1,"pad":"'
+    return text_frame(head + b"x" * (EVENT_BYTES - len(head) - 2) + b'"}')
+
+
+class FloorConn(asyncio.Protocol):
+    """One WebSocket connection of the floor server: the handshake by
+    hand, then text frames cut by server.wsfast.frame_end."""
+
+    rooms = {}  # room name -> set of FloorConn
+    actions = 0
+    event = event_frame()
+
+    def __init__(self):
+        self.transport = None
+        self.buf = b""
+        self.room = None
+
+    def connection_made(self, transport):
+        """Wait for the upgrade request."""
+        self.transport = transport
+
+    def data_received(self, data):
+        """The handshake, then frames."""
+        buf = self.buf + data if self.buf else data
+        if self.room is None:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                self.buf = buf
+                return
+            self.handshake(buf[:end].decode("latin-1"))
+            buf = buf[end + 4:]
+        i = 0
+        while i < len(buf):
+            end = frame_end(buf, i, 1 << 16)
+            if end is None:
+                break
+            if end < 0 or buf[i] & 15 == 8:
+                self.transport.close()
+                return
+            size = buf[i + 1] & 0x7F
+            head = i + (2 if size < 126 else 4)
+            self.message(apply_mask(buf[head + 4:end], buf[head:head + 4]))
+            i = end
+        self.buf = buf[i:]
+
+    def handshake(self, request):
+        """Answer the upgrade and join the room named in the path."""
+        lines = request.split("\r\n")
+        self.room = lines[0].split()[1]
+        key = ""
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            if name.strip().lower() == "sec-websocket-key":
+                key = value.strip()
+        accept = base64.b64encode(hashlib.sha1((key + GUID).encode()).digest()).decode()
+        self.transport.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                              "Connection: Upgrade\r\nSec-WebSocket-Accept: %s\r\n\r\n"
+                              % accept).encode())
+        FloorConn.rooms.setdefault(self.room, set()).add(self)
+
+    def message(self, data):
+        """A ping is answered; an action's event goes to the whole room."""
+        msg = orjson.loads(data)
+        if msg.get("t") == "ping":
+            self.transport.write(PONG)
+        elif msg.get("t") == "act":
+            FloorConn.actions += 1
+            frame = FloorConn.event
+            for conn in FloorConn.rooms.get(self.room, ()):
+                conn.transport.write(frame)
+
+    def connection_lost(self, exc):
+        """Leave the room."""
+        FloorConn.rooms.get(self.room, set()).discard(self)
+
+
+async def serve(port):
+    """Run the floor server on 127.0.0.1:`port`; writes the actions
+    carried out to stdout once a second."""
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(FloorConn, "127.0.0.1", port, backlog=4096)
+    async with server:
+        while True:
+            await asyncio.sleep(1)
+            print(FloorConn.actions, flush=True)
+
+
+class FloorSeat:
+    """A benchmark seat of the floor: a serve_bench Socket, counting the
+    events that arrive."""
+
+    def __init__(self):
+        self.sock = None
+        self.sent = 0.0
+        self.events = 0
+        self.pongs = 0
+
+    def message(self, payload, now):
+        """A text frame arrived."""
+        if payload.startswith(b'{"t":"ev"'):
+            self.events += 1
+        elif payload == b'{"t":"pong"}':
+            self.pongs += 1
+
+    def lost(self, sock):
+        """The floor server closed (at the end)."""
+
+
+async def drive(port, rooms, seconds):
+    """Connect `rooms` rooms of four, play one action per room and second
+    for `seconds`, pinging as the page does; the actions sent, and the
+    events and pongs the seats received."""
+    loop = asyncio.get_running_loop()
+    seats = []
+    for r in range(rooms):
+        for _ in range(SEATS):
+            seat = FloorSeat()
+            _, sock = await loop.create_connection(lambda seat=seat: Socket(seat),
+                                                   "127.0.0.1", port)
+            seat.sock = sock
+            sock.transport.write(("GET /r%d HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                                  "Connection: Upgrade\r\nSec-WebSocket-Key: "
+                                  "dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13"
+                                  "\r\n\r\n" % r).encode())
+            await asyncio.wait_for(sock.handshake, 20)
+            seats.append(seat)
+    end = loop.time() + seconds
+    turn = sent = 0
+    phase = [r / rooms for r in range(rooms)]  # each room's action at its own moment
+    start = loop.time()
+    while loop.time() < end:
+        tick = start + turn
+        for r in range(rooms):
+            await asyncio.sleep(max(0.0, tick + phase[r] - loop.time()))
+            seats[r * SEATS + turn % SEATS].sock.send(ACT)
+            sent += 1
+            now = time.monotonic()
+            if r % 50 == 0:  # the page's heartbeat, every PING_EVERY s a seat
+                for seat in seats:
+                    if now - seat.sent >= PING_EVERY:
+                        seat.sock.send(PING)
+        turn += 1
+    await asyncio.sleep(0.5)
+    for seat in seats:
+        seat.sock.transport.close()
+    return sent, sum(s.events for s in seats), sum(s.pongs for s in seats)
+
+
+def start_floor(port, core=None):
+    """The floor server process on 127.0.0.1:`port` (pinned to `core`),
+    once it listens."""
+    cmd = [sys.executable, "-m", "tools.serve_floor", "--serve", str(port)]
+    if core is not None and shutil.which("taskset"):
+        cmd = ["taskset", "-c", str(core)] + cmd
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    end = time.monotonic() + 20
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc
+        except OSError:
+            if time.monotonic() > end or proc.poll() is not None:
+                proc.kill()
+                raise RuntimeError("the floor server did not start")
+            time.sleep(0.05)
+
+
+def one_run(rooms, seconds, core_server=0, core_clients=1):
+    """The floor process's CPU per action (ms) with `rooms` rooms, and
+    the load average before and after."""
+    port = free_port()
+    proc = start_floor(port, core_server)
+    try:
+        os.sched_setaffinity(0, {core_clients})
+        load0 = os.getloadavg()[0]
+
+        async def run():
+            warm = asyncio.create_task(drive(port, rooms, seconds + 3))
+            await asyncio.sleep(3 + rooms * 0.004)  # connected and warm
+            c0, q0, a0 = cpu_seconds(proc.pid), waited_seconds(proc.pid), last_count(proc)
+            await asyncio.sleep(seconds - 1)
+            c1, q1, a1 = cpu_seconds(proc.pid), waited_seconds(proc.pid), last_count(proc)
+            await warm
+            return c1 - c0, q1 - q0, a1 - a0
+
+        cpu, waited, actions = asyncio.run(run())
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    return 1000 * cpu / max(1, actions), 1000 * waited / max(1, actions), actions, \
+        (load0, os.getloadavg()[0])
+
+
+_counts = {}
+
+
+def last_count(proc):
+    """The floor server's latest count of actions (it prints one a second)."""
+    os.set_blocking(proc.stdout.fileno(), False)
+    while True:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        _counts[proc.pid] = int(line)
+    return _counts.get(proc.pid, 0)
+
+
+def main(argv=None):
+    """Serve (--serve PORT) or measure and print the table."""
+    p = argparse.ArgumentParser(prog="python -m tools.serve_floor",
+                                description=__doc__.splitlines()[0])
+    p.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    p.add_argument("--rooms", type=int, nargs="*", default=[100, 250, 1000])
+    p.add_argument("--seconds", type=float, default=20)
+    p.add_argument("--runs", type=int, default=3)
+    a = p.parse_args(argv)
+    if a.serve:
+        try:
+            import uvloop
+            uvloop.run(serve(a.serve))
+        except ImportError:
+            asyncio.run(serve(a.serve))
+        return 0
+    raise_file_limit()
+    print("| rooms | connections | floor CPU per action | wait for the core per action "
+          "| actions | load average |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for rooms in a.rooms:
+        runs = [one_run(rooms, a.seconds) for _ in range(a.runs)]
+        print("| %d | %d | %.3f ms (%s) | %.3f ms | %d | %.2f to %.2f |" % (
+            rooms, rooms * SEATS, statistics.median(r[0] for r in runs),
+            ", ".join("%.3f" % r[0] for r in runs), statistics.median(r[1] for r in runs),
+            statistics.median(r[2] for r in runs), min(r[3][0] for r in runs),
+            max(r[3][1] for r in runs)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
