@@ -219,7 +219,8 @@ def make_app(settings):
                    present=sum(len(live.present) for live in hub.live.values()),
                    plans=len(hub.plans), bots=len(hub.bots),
                    stored=getattr(hub.store, "stored", 0), timed=len(hub.timed),
-                   written=Conn.written, quick=Conn.quick, gc=gcfreeze.stats())
+                   written=Conn.written, quick=Conn.quick, acted=Conn.acted,
+                   gc=gcfreeze.stats())
         if operator(request):
             out["rooms_detail"] = {code: {"busy": live.lock.locked(),
                                           "present": sorted(live.present)}
@@ -276,7 +277,7 @@ def make_app(settings):
                 return
             attached = True
             if listen is not None:
-                listen(lambda text: quick_ping(hub, conn, text))
+                listen(lambda text: quick(hub, conn, text))
             while not conn.closed:
                 conn.waiting = True
                 msg = await _next(ws, receive)
@@ -297,12 +298,8 @@ def make_app(settings):
                     await hub.message(conn, msg)
                 except Refused as e:
                     conn.refuse(e.key, e.values, msg.get("id"))
-                except STORE_ERRORS as e:
-                    log.warning("message: the store failed (%s)", type(e).__name__)
-                    conn.refuse("server", ref=msg.get("id"))
-                except Exception:
-                    log.exception("message failed")
-                    conn.refuse("server", ref=msg.get("id"))
+                except Exception as e:
+                    failed(conn, msg, e)
         except STORE_ERRORS as e:
             log.warning("connection: the store failed (%s)", type(e).__name__)
             conn.close(1013, "store")  # try again later
@@ -348,24 +345,46 @@ def make_app(settings):
 _GONE = object()
 
 
-def quick_ping(hub, conn, text):
-    """A ping answered as it comes off the socket (server/wsfast.py's
-    handler), without waking the connection's task: True when `text` is a
-    ping, the task waits for its next message (nothing of this connection
-    is half done, so the pong overtakes nothing) and the rate limit lets it
-    through. False leaves the message to the task, which refuses it if the
-    limit says so."""
-    if not conn.waiting or conn.closed or '"ping"' not in text:
+def quick(hub, conn, text):
+    """A ping answered, or an action carried out (Hub.act_now), as it comes
+    off the socket (server/wsfast.py's handler) without waking the
+    connection's task: True when done so. Only while the task waits for
+    its next message (nothing of this connection is half done, so the
+    answer overtakes nothing) and the rate limit lets it through; False
+    leaves the message to the task, which refuses it if the limit says so.
+    A failure is answered as the task answers it (`failed`)."""
+    if not conn.waiting or conn.closed or ('"ping"' not in text and '"act"' not in text):
         return False
     try:
         msg = jsonsafe.loads(text)
     except (ValueError, RecursionError):
         return False
-    if not isinstance(msg, dict) or msg.get("t") != "ping" or not conn.allow():
+    if not isinstance(msg, dict):
         return False
-    hub.pong(conn)
-    Conn.quick += 1
+    t = msg.get("t")
+    if t == "ping":
+        if not conn.allow():
+            return False
+        hub.pong(conn)
+        Conn.quick += 1
+        return True
+    if t != "act" or not hub.act_now_possible(conn) or not conn.allow():
+        return False
+    try:
+        hub.act_now(conn, msg)
+    except Exception as e:
+        failed(conn, msg, e)
+    Conn.acted += 1
     return True
+
+
+def failed(conn, msg, e):
+    """Answer a message whose handling failed with `e` (not a refusal)."""
+    if isinstance(e, STORE_ERRORS):
+        log.warning("message: the store failed (%s)", type(e).__name__)
+    else:
+        log.error("message failed", exc_info=e)
+    conn.refuse("server", ref=msg.get("id"))
 
 
 async def _next(ws, receive=None):

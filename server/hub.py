@@ -88,7 +88,8 @@ class Conn:
 
     counter = 0
     written = 0  # messages written straight to a socket (GET /api/stats)
-    quick = 0  # pings answered as they came off the socket (app.quick_ping; GET /api/stats)
+    quick = 0  # pings answered as they came off the socket (app.quick; GET /api/stats)
+    acted = 0  # actions carried out as they came off the socket (Hub.act_now; GET /api/stats)
 
     def __init__(self, ws, settings):
         Conn.counter += 1
@@ -112,7 +113,7 @@ class Conn:
         self.stamp = time.monotonic()
         self.heard = self.stamp  # when the last message came (server/liveness.py)
         self.refused = 0
-        self.waiting = False  # app.py's task waits for the next message (app.quick_ping)
+        self.waiting = False  # app.py's task waits for the next message (app.quick)
 
     def allow(self):
         """Take one message from the bucket; False when it is empty. Every
@@ -365,6 +366,9 @@ class Hub:
         """Save what the room made, then send it; a process that lost the
         lease stops owning the room. The state goes with the events only
         when `_state_due` (else they are appended: load_room replays them)."""
+        if self._now():
+            self._commit_now(live)
+            return
         room = live.room
         messages = room.take_messages()
         if not messages:
@@ -373,20 +377,47 @@ class Hub:
         began = time.perf_counter()
         full = self._state_due(live, messages)
         ok = await self.store.save(code, room.state, messages, self.proc, full)
-        if full:
-            live.saved = room.seq
-            live.turn = turn_key(room)
-        saved = time.perf_counter()
-        self.stats["store"] += saved - began
+        saved = self._saved(live, full, began)
         if not ok:
             log.warning("room %s: lease lost, another process owns it now", code_tag(code))
             self._drop(code)
             raise Refused("retry")
-        live.idle_since = time.monotonic()
         if self.bus is not None:
             await self.bus.publish_events(code, messages)
         else:
             self.deliver(code, messages)
+        self._sent(live, saved)
+
+    def _now(self):
+        """True when a room can be saved and sent without waiting: one
+        process (no bus) and a store whose save never waits (SQLite)."""
+        return self.bus is None and getattr(self.store, "sync", False)
+
+    def _commit_now(self, live):
+        """`_commit` for `_now` rooms, without the event loop."""
+        room = live.room
+        messages = room.take_messages()
+        if not messages:
+            return
+        began = time.perf_counter()
+        full = self._state_due(live, messages)
+        self.store.save_now(room.code, room.state, messages, full)
+        saved = self._saved(live, full, began)
+        self.deliver(room.code, messages)
+        self._sent(live, saved)
+
+    def _saved(self, live, full, began):
+        """The room's state and the store's time after a save; the time."""
+        if full:
+            live.saved = live.room.seq
+            live.turn = turn_key(live.room)
+        saved = time.perf_counter()
+        self.stats["store"] += saved - began
+        live.idle_since = time.monotonic()
+        return saved
+
+    def _sent(self, live, saved):
+        """After the messages went out: the time it took, the computers' turn."""
         self.stats["send"] += time.perf_counter() - saved
         self._kick_bots(live)
 
@@ -576,7 +607,7 @@ class Hub:
 
     @staticmethod
     def pong(conn):
-        """Answer a ping (also straight from the socket: app.py's quick_ping)."""
+        """Answer a ping (also straight from the socket: app.quick)."""
         conn.send(compact({"t": "pong", "now": round(time.time(), 1)}))
 
     async def message(self, conn, msg):
@@ -607,6 +638,33 @@ class Hub:
                     conn.refuse(e.key, e.values, ref=msg.get("id"))
                     return
         await self.request(conn.code, conn.seat, msg, self.proc, conn.id)
+
+    def act_now_possible(self, conn):
+        """True when an action of `conn` can be carried out at once (`act_now`)."""
+        if conn.seat < 0 or not self._now():
+            return False
+        live = self.live.get(conn.code)
+        return live is not None and not live.lock.locked()
+
+    def act_now(self, conn, msg):
+        """Carry out the action `msg` of seat connection `conn` as it comes
+        off the socket (app.quick), without waking the connection's task
+        and without a wait: True when it was done or refused here; False
+        leaves it to the task (`message`). Only where nothing could wait
+        or come between: the room in memory with its lock free, and `_now`.
+        The store's errors are the caller's (as they are `message`'s)."""
+        if not self.act_now_possible(conn):
+            return False
+        live = self.live[conn.code]
+        try:
+            began = time.perf_counter()
+            live.room.act(conn.seat, parse_action(msg.get("a")))
+            self.stats["actions"] += 1
+            self.stats["apply"] += time.perf_counter() - began
+            self._commit_now(live)
+        except Refused as e:
+            conn.refuse(e.key, e.values, msg.get("id"))
+        return True
 
     async def request(self, code, seat, msg, proc, conn_id):
         """Carry out a seat's request on the owner; a refusal goes back to

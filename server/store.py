@@ -36,6 +36,7 @@ class SqliteStore:
     """Rooms in one SQLite file under `folder` (rooms.sqlite3)."""
 
     partial = True  # events may follow the written state (save with full=False)
+    sync = True  # save_now: a save that never waits (server.hub.Hub.act_now)
 
     def __init__(self, folder):
         folder = Path(folder)
@@ -71,6 +72,11 @@ class SqliteStore:
     async def save(self, code, state, messages, proc="", full=True):
         """Write the new (number, text) messages, and with `full` the
         state, at once; True."""
+        return self.save_now(code, state, messages, full)
+
+    def save_now(self, code, state, messages, full=True):
+        """`save` without the event loop: SQLite's calls do not wait for
+        it; True."""
         db = self.db
         rows = [(code, n, text) for n, text in messages]
         self.stored += sum(len(t) for _, t in messages)
@@ -183,6 +189,7 @@ class RedisStore:
     at index n - 1), zt:lease:CODE (the owning process, expiring)."""
 
     partial = False  # the state is written with every event: nothing to replay
+    sync = False  # every save is a round trip to Redis
 
     def __init__(self, url, lease, expire):
         import redis.asyncio as aioredis
