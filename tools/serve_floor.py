@@ -12,7 +12,13 @@ connections,
 - and for an action writes one prepared event frame of the real size
   (1,418 bytes, the benchmark's median) to all four connections,
 
-with no engine, no store, no Starlette, no clock. The load is
+with no engine, no store, no Starlette, no clock. With `--game` each
+room is also a real server.room.Room of four people: an action is the
+plain move (server.client.choose's) carried out by `Room.act`, its event
+message saved by server.store.SqliteStore as the hub does (the state at
+a turn's end and every STATE_EVERY events) and that message written to
+the four connections: the room server's own work without its hub,
+Starlette and asyncio tasks. The load is
 tools/serve_bench.py's: its lean clients on the other core, one action
 per room and second, the page's pings. Printed: the floor process's CPU
 per action (its CPU seconds over the actions it carried out) beside the
@@ -29,6 +35,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,6 +44,10 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine import rules as rules_mod  # noqa: E402
+from server.hub import STATE_EVERY, turn_key  # noqa: E402
+from server.room import Room  # noqa: E402
+from server.store import SqliteStore  # noqa: E402
 from server.wsfast import apply_mask, frame_end, text_frame  # noqa: E402
 from tools.serve_bench import (  # noqa: E402
     PING,
@@ -61,11 +72,70 @@ def event_frame():
     return text_frame(head + b"x" * (EVENT_BYTES - len(head) - 2) + b'"}')
 
 
+class FloorRoom:
+    """A real room of four people playing in a real store (`--game`)."""
+
+    store = None  # server.store.SqliteStore, made by `serve`
+    made = 0
+
+    def __init__(self):
+        self.start()
+
+    def start(self):
+        """A new room of four people, started."""
+        FloorRoom.made += 1
+        self.room, _ = Room.create("floor%06d" % FloorRoom.made, "Anna", 4, [],
+                                   rules_mod.preset("zehntausend"))
+        for name in ("Bert", "Cleo", "Dora"):
+            self.room.join(name)  # the fourth starts the game
+        self.saved = 0
+        self.turn = None
+        self.save(self.room.take_messages(), True)
+
+    def play(self):
+        """The plain move of the seat to move; the messages' frames."""
+        room = self.room
+        game = room.game
+        if game is None or game.phase == "over":
+            self.start()
+            room = self.room
+            game = room.game
+        legal = game.legal_actions()
+        keeps = [a for a in legal if a[0] == "keep"]
+        if keeps:
+            action = max(keeps, key=lambda a: len(a[1]))
+        elif ("pass",) in legal:
+            action = ("pass",)
+        elif ("bank",) in legal and game.turn_total >= 350:
+            action = ("bank",)
+        else:
+            action = ("roll",)
+        room.act(game.current, tuple(action))
+        messages = room.take_messages()
+        turn = turn_key(room)
+        full = room.seq - self.saved > STATE_EVERY or turn != self.turn
+        self.save(messages, full)
+        if full:
+            self.saved = room.seq
+            self.turn = turn
+        return [text_frame(text.encode()) for _, text in messages]
+
+    def save(self, messages, full):
+        """SqliteStore.save, which never waits, run to its end here."""
+        step = self.store.save(self.room.code, self.room.state, messages, "", full)
+        try:
+            step.send(None)
+        except StopIteration:
+            return
+        raise RuntimeError("the store waited")
+
+
 class FloorConn(asyncio.Protocol):
     """One WebSocket connection of the floor server: the handshake by
     hand, then text frames cut by server.wsfast.frame_end."""
 
     rooms = {}  # room name -> set of FloorConn
+    games = None  # room name -> FloorRoom with --game, else None
     actions = 0
     event = event_frame()
 
@@ -124,18 +194,31 @@ class FloorConn(asyncio.Protocol):
             self.transport.write(PONG)
         elif msg.get("t") == "act":
             FloorConn.actions += 1
-            frame = FloorConn.event
-            for conn in FloorConn.rooms.get(self.room, ()):
-                conn.transport.write(frame)
+            games = FloorConn.games
+            if games is None:
+                frames = (FloorConn.event,)
+            else:
+                game = games.get(self.room)
+                if game is None:
+                    game = games[self.room] = FloorRoom()
+                frames = game.play()
+            conns = FloorConn.rooms.get(self.room, ())
+            for frame in frames:
+                for conn in conns:
+                    conn.transport.write(frame)
 
     def connection_lost(self, exc):
         """Leave the room."""
         FloorConn.rooms.get(self.room, set()).discard(self)
 
 
-async def serve(port):
-    """Run the floor server on 127.0.0.1:`port`; writes the actions
-    carried out to stdout once a second."""
+async def serve(port, data=None):
+    """Run the floor server on 127.0.0.1:`port` (with `data`, a folder:
+    real rooms stored there, --game); writes the actions carried out to
+    stdout once a second."""
+    if data is not None:
+        FloorRoom.store = SqliteStore(data)
+        FloorConn.games = {}
     loop = asyncio.get_running_loop()
     server = await loop.create_server(FloorConn, "127.0.0.1", port, backlog=4096)
     async with server:
@@ -205,10 +288,12 @@ async def drive(port, rooms, seconds):
     return sent, sum(s.events for s in seats), sum(s.pongs for s in seats)
 
 
-def start_floor(port, core=None):
-    """The floor server process on 127.0.0.1:`port` (pinned to `core`),
-    once it listens."""
+def start_floor(port, core=None, data=None):
+    """The floor server process on 127.0.0.1:`port` (pinned to `core`;
+    with `data`, a folder: real rooms, --game), once it listens."""
     cmd = [sys.executable, "-m", "tools.serve_floor", "--serve", str(port)]
+    if data is not None:
+        cmd += ["--data", str(data)]
     if core is not None and shutil.which("taskset"):
         cmd = ["taskset", "-c", str(core)] + cmd
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
@@ -224,11 +309,12 @@ def start_floor(port, core=None):
             time.sleep(0.05)
 
 
-def one_run(rooms, seconds, core_server=0, core_clients=1):
-    """The floor process's CPU per action (ms) with `rooms` rooms, and
-    the load average before and after."""
+def one_run(rooms, seconds, game=False, core_server=0, core_clients=1):
+    """The floor process's CPU per action (ms) with `rooms` rooms (with
+    `game`: real rooms in a store), and the load average before and after."""
     port = free_port()
-    proc = start_floor(port, core_server)
+    tmp = tempfile.TemporaryDirectory() if game else None
+    proc = start_floor(port, core_server, tmp.name if tmp else None)
     try:
         os.sched_setaffinity(0, {core_clients})
         load0 = os.getloadavg()[0]
@@ -246,6 +332,8 @@ def one_run(rooms, seconds, core_server=0, core_clients=1):
     finally:
         proc.terminate()
         proc.wait(10)
+        if tmp is not None:
+            tmp.cleanup()
     return 1000 * cpu / max(1, actions), 1000 * waited / max(1, actions), actions, \
         (load0, os.getloadavg()[0])
 
@@ -272,20 +360,23 @@ def main(argv=None):
     p.add_argument("--rooms", type=int, nargs="*", default=[100, 250, 1000])
     p.add_argument("--seconds", type=float, default=20)
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--game", action="store_true",
+                   help="real rooms: Room.act, SqliteStore.save (see above)")
+    p.add_argument("--data", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.serve:
         try:
             import uvloop
-            uvloop.run(serve(a.serve))
+            uvloop.run(serve(a.serve, a.data))
         except ImportError:
-            asyncio.run(serve(a.serve))
+            asyncio.run(serve(a.serve, a.data))
         return 0
     raise_file_limit()
     print("| rooms | connections | floor CPU per action | wait for the core per action "
           "| actions | load average |")
     print("| --- | --- | --- | --- | --- | --- |")
     for rooms in a.rooms:
-        runs = [one_run(rooms, a.seconds) for _ in range(a.runs)]
+        runs = [one_run(rooms, a.seconds, a.game) for _ in range(a.runs)]
         print("| %d | %d | %.3f ms (%s) | %.3f ms | %d | %.2f to %.2f |" % (
             rooms, rooms * SEATS, statistics.median(r[0] for r in runs),
             ", ".join("%.3f" % r[0] for r in runs), statistics.median(r[1] for r in runs),
