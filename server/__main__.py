@@ -152,8 +152,9 @@ def main(argv=None):
     http = guarded(AutoHTTPProtocol, settings.tcp_limit, settings.header_timeout,
                    settings.proxies)
     app = make_app(settings)
-    from server import gcfreeze
+    from server import gcfreeze, keepsmemo
 
+    keepsmemo.install()  # the keeps of a roll remembered for every room (see there)
     gcfreeze.install()  # full collections only when the long-lived objects grew (see there)
     uvicorn.run(app, host=settings.host, port=settings.port, http=http,
                 proxy_headers=bool(settings.proxies),

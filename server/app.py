@@ -13,7 +13,7 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from server import gcfreeze, jsonsafe
+from server import gcfreeze, jsonsafe, keepsmemo
 from server.hub import (
     CLOSE_NO_ROOM,
     CLOSE_PROTOCOL,
@@ -220,7 +220,7 @@ def make_app(settings):
                    plans=len(hub.plans), bots=len(hub.bots),
                    stored=getattr(hub.store, "stored", 0), timed=len(hub.timed),
                    written=Conn.written, quick=Conn.quick, acted=Conn.acted,
-                   gc=gcfreeze.stats())
+                   gc=gcfreeze.stats(), keeps=keepsmemo.stats())
         if operator(request):
             out["rooms_detail"] = {code: {"busy": live.lock.locked(),
                                           "present": sorted(live.present)}

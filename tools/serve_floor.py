@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import rules as rules_mod  # noqa: E402
+from server import keepsmemo  # noqa: E402
 from server.hub import STATE_EVERY, turn_key  # noqa: E402
 from server.room import Room  # noqa: E402
 from server.store import SqliteStore  # noqa: E402
@@ -217,6 +218,7 @@ async def serve(port, data=None):
     real rooms stored there, --game); writes the actions carried out to
     stdout once a second."""
     if data is not None:
+        keepsmemo.install()  # as python -m server does
         FloorRoom.store = SqliteStore(data)
         FloorConn.games = {}
     loop = asyncio.get_running_loop()
