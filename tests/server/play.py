@@ -3,6 +3,8 @@ server.client.Client.choose until a condition holds."""
 
 import asyncio
 
+from server.client import Client
+
 
 async def play_until(clients, done, timeout=60):
     """Every client plays its turns until `done(client)` holds for it.
@@ -34,3 +36,15 @@ def describe(c):
     return "seat %d at event %d: %s phase %s, seat %s to move, last %s, refusals %s" % (
         c.seat, c.n, s.get("status"), s.get("phase"), s.get("cur"),
         c.events[-1:] and c.events[-1][1].get("k"), c.refusals[-3:])
+
+
+async def play_a_game(base, code, tokens):
+    """Seats with `tokens` connect to room `code`, play its game to the end
+    with the plain policy and close; their clients."""
+    clients = [Client(base, code, token) for token in tokens]
+    for c in clients:
+        await c.connect()
+    await play_until(clients, over)
+    for c in clients:
+        await c.close()
+    return clients

@@ -9,12 +9,12 @@ import sqlite3
 
 from engine.rules import Rules
 from server.app import quick
-from server.client import Client, create_room, http, join_room
+from server.client import create_room, http, join_room
 from server.config import Settings
 from server.hub import Conn, Hub
 from server.room import Room
 from server.store import SqliteStore
-from tests.server.play import over, play_until
+from tests.server.play import play_a_game
 
 
 async def table(tmp_path):
@@ -112,17 +112,7 @@ def test_a_game_over_sockets_is_played_off_the_socket(server):
     bert = join_room(server.base, info["code"], "Bert")
     before = http(server.base, "GET", "/api/stats")
 
-    async def go():
-        a = Client(server.base, info["code"], info["token"])
-        b = Client(server.base, info["code"], bert["token"])
-        await a.connect()
-        await b.connect()
-        await play_until([a, b], over)
-        await a.close()
-        await b.close()
-        return a
-
-    a = asyncio.run(go())
+    a, _ = asyncio.run(play_a_game(server.base, info["code"], [info["token"], bert["token"]]))
     after = http(server.base, "GET", "/api/stats")
     actions, acted = after["actions"] - before["actions"], after["acted"] - before["acted"]
     assert not a.refusals and actions > 10

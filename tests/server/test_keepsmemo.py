@@ -9,10 +9,10 @@ import itertools
 from engine import rules as rules_mod
 from engine import scoring
 from server import keepsmemo
-from server.client import Client, create_room, http, join_room
+from server.client import create_room, http, join_room
 from server.keepsmemo import Memo
 from server.room import Room
-from tests.server.play import over, play_until
+from tests.server.play import play_a_game
 
 KEEPS = keepsmemo._original  # the engine's own function
 
@@ -73,15 +73,6 @@ def test_the_server_process_remembers(server):
     info = create_room(server.base, "Anna")
     bert = join_room(server.base, info["code"], "Bert")
 
-    async def go():
-        a = Client(server.base, info["code"], info["token"])
-        b = Client(server.base, info["code"], bert["token"])
-        await a.connect()
-        await b.connect()
-        await play_until([a, b], over)
-        await a.close()
-        await b.close()
-
-    asyncio.run(go())
+    asyncio.run(play_a_game(server.base, info["code"], [info["token"], bert["token"]]))
     got = http(server.base, "GET", "/api/stats")["keeps"]
     assert got["rolls"] > 0 and got["hits"] + got["misses"] > got["rolls"], got
