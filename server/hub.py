@@ -190,6 +190,9 @@ class Hub:
         self.settings = settings
         self.store = store
         self.bus = bus  # server.bus.RedisBus, or None for one process
+        # Rooms saved and sent without waiting (_commit_now, act_now): one
+        # process and a store whose save never waits (SQLite).
+        self.at_once = bus is None and getattr(store, "sync", False)
         self.proc = "%s-%d-%s" % (os.uname().nodename, os.getpid(), new_code()[:6])
         self.live = {}  # code -> Live (rooms owned here)
         # code -> the task loading it (_own): requests, presence and the
@@ -366,7 +369,7 @@ class Hub:
         """Save what the room made, then send it; a process that lost the
         lease stops owning the room. The state goes with the events only
         when `_state_due` (else they are appended: load_room replays them)."""
-        if self._now():
+        if self.at_once:
             self._commit_now(live)
             return
         room = live.room
@@ -388,13 +391,8 @@ class Hub:
             self.deliver(code, messages)
         self._sent(live, saved)
 
-    def _now(self):
-        """True when a room can be saved and sent without waiting: one
-        process (no bus) and a store whose save never waits (SQLite)."""
-        return self.bus is None and getattr(self.store, "sync", False)
-
     def _commit_now(self, live):
-        """`_commit` for `_now` rooms, without the event loop."""
+        """`_commit` when `at_once`, without the event loop."""
         room = live.room
         messages = room.take_messages()
         if not messages:
@@ -641,7 +639,7 @@ class Hub:
 
     def act_now_possible(self, conn):
         """True when an action of `conn` can be carried out at once (`act_now`)."""
-        if conn.seat < 0 or not self._now():
+        if conn.seat < 0 or not self.at_once:
             return False
         live = self.live.get(conn.code)
         return live is not None and not live.lock.locked()
@@ -649,22 +647,24 @@ class Hub:
     def act_now(self, conn, msg):
         """Carry out the action `msg` of seat connection `conn` as it comes
         off the socket (app.quick), without waking the connection's task
-        and without a wait: True when it was done or refused here; False
-        leaves it to the task (`message`). Only where nothing could wait
-        or come between: the room in memory with its lock free, and `_now`.
-        The store's errors are the caller's (as they are `message`'s)."""
-        if not self.act_now_possible(conn):
-            return False
+        and without a wait, once `act_now_possible` said so: nothing could
+        wait or come between (the room in memory with its lock free, and
+        `at_once`). A refusal goes back to `conn`; the store's errors are
+        the caller's (as they are `message`'s)."""
         live = self.live[conn.code]
         try:
-            began = time.perf_counter()
-            live.room.act(conn.seat, parse_action(msg.get("a")))
-            self.stats["actions"] += 1
-            self.stats["apply"] += time.perf_counter() - began
+            self._act(live, conn.seat, msg)
             self._commit_now(live)
         except Refused as e:
             conn.refuse(e.key, e.values, msg.get("id"))
-        return True
+
+    def _act(self, live, seat, msg):
+        """Seat `seat` carries out the action of `msg` in `live`'s room
+        (Refused when it may not), counted in `stats`."""
+        began = time.perf_counter()
+        live.room.act(seat, parse_action(msg.get("a")))
+        self.stats["actions"] += 1
+        self.stats["apply"] += time.perf_counter() - began
 
     async def request(self, code, seat, msg, proc, conn_id):
         """Carry out a seat's request on the owner; a refusal goes back to
@@ -675,10 +675,7 @@ class Hub:
                 room = live.room
                 t = msg.get("t")
                 if t == "act":
-                    began = time.perf_counter()
-                    room.act(seat, parse_action(msg.get("a")))
-                    self.stats["actions"] += 1
-                    self.stats["apply"] += time.perf_counter() - began
+                    self._act(live, seat, msg)
                 elif t == "start":
                     room.start(seat)
                 elif t == "rematch":

@@ -20,7 +20,8 @@ frames and sends many small messages.
   and may offer a `handler(text) -> bool` (through "listen") that gets
   each plain text message first, while no message waits unread before it:
   True when it dealt with the message there and then (the room server
-  answers a ping so, without waking the connection's task), False to
+  answers a ping and carries out an action so, without waking the
+  connection's task), False to
   queue it for `receive` as usual.
 - Parsing: the bytes that come are cut into whole frames here (a header
   of 2 to 14 bytes says how long a frame is). A whole, masked, unfragmented
