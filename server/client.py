@@ -90,6 +90,20 @@ def join_room(base, code, name):
     return http(base, "POST", "/api/rooms/%s/join" % code, {"name": name})
 
 
+def followed(state, msg):
+    """The public state after event message `msg`, for a client that held
+    `state` after the event before it: the whole state (`s`) or `state`
+    with the entries that changed (`d`), docs/protocol.md "Events"."""
+    if "s" in msg:
+        return msg["s"]
+    if state is None:  # a connection that asked for events since N holds the state at N
+        raise ValueError("event %d carries only what changed, and no state came before it"
+                         % msg["n"])
+    out = dict(state)
+    out.update(msg["d"])
+    return out
+
+
 def choose(state):
     """A plain move in a room's public state: the keep of most dice, bank
     from 350 on when allowed, else roll; pass a farkle."""
@@ -186,9 +200,9 @@ class Client:
             if msg["n"] != self.n + 1 and self.n:
                 raise AssertionError("event %d after %d: a gap" % (msg["n"], self.n))
             self.n = msg["n"]
-            self.state = msg["s"]
+            self.state = followed(self.state, msg)
             self.events.append((msg["n"], msg["e"]))
-            self._note_rolls(msg["e"], msg["s"])
+            self._note_rolls(msg["e"], self.state)
         elif t == "snap":
             self.n = msg["n"]
             self.state = msg["s"]

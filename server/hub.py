@@ -70,6 +70,7 @@ def load_room(state, texts):
             break
         room.act(e["seat"], parse_action(e["a"]), e["by"])
     room.take_messages()
+    room.rebase()
     return room
 
 

@@ -9,8 +9,12 @@ places as None) and the computers after them. At the start the free
 places are dropped; from then on room seat i is the engine's seat i.
 
 Every change becomes one numbered event (docs/protocol.md, "Events"):
-its message carries the event and the public state after it, so a
-client needs no engine of its own to show the table.
+its message carries the event and what changed in the public state
+(`d`: the top-level entries of `public()` that differ from the event
+before), or the whole public state (`s`) where there is no event before
+to build on: the first after the room was made or loaded, and one that
+adds or drops an entry. A client that follows the events in order thus
+holds the public state and needs no engine of its own to show the table.
 """
 
 import time
@@ -83,6 +87,7 @@ class Room:
         self.wait = 40.0  # seconds until a stand-in plays an away seat's turn (the hub's setting)
         # (rows, seat dicts, game seat lists) of the last public(): see _public_seats
         self._seats_cache = None
+        self._shown = None  # public() after the last event (what `d` is made against)
         if state["game"] is not None:
             self.dice = fairdice.CommitDice(bytes.fromhex(state["secret"]), state["rolls"])
             self.game = Game.from_data(state["game"], self.dice)
@@ -160,7 +165,10 @@ class Room:
         return None
 
     def public(self):
-        """The state every player and spectator may see."""
+        """The state every player and spectator may see. Its values are new
+        objects or ones never changed in place once returned (the seats'
+        rows are remade when they change): _emit compares them by
+        identity first."""
         st = self.state
         game = self.game
         out = {"code": st["code"], "status": st["status"], "rules": st["rules"],
@@ -497,8 +505,20 @@ class Room:
         st = self.state
         st["seq"] += 1
         st["touched"] = time.time()
-        text = compact({"t": "ev", "n": st["seq"], "e": event, "s": self.public()})
-        self.messages.append((st["seq"], text))
+        now = self.public()
+        msg = {"t": "ev", "n": st["seq"], "e": event}
+        shown = self._shown
+        if shown is None or shown.keys() != now.keys():
+            msg["s"] = now
+        else:  # most events change a few entries: the dice, the game, what may be done
+            msg["d"] = {k: v for k, v in now.items() if not (v is shown[k] or v == shown[k])}
+        self._shown = now
+        self.messages.append((st["seq"], compact(msg)))
+
+    def rebase(self):
+        """The next event carries the whole public state (`s`): after a
+        load, whose replay need not have made what the clients were shown."""
+        self._shown = None
 
     def take_messages(self):
         """The (number, text) messages made since the last call."""

@@ -47,7 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from server.client import choose, create_room, join_room  # noqa: E402
+from server.client import choose, create_room, followed, join_room  # noqa: E402
 
 SEATS = 4
 NAMES = ("Anna", "Bert", "Cleo", "Dora")
@@ -360,7 +360,7 @@ class Room:
         self.code = code
         self.seats = [Seat(self, i, b, t) for i, (b, t) in enumerate(seats)]
         self.n = 0
-        self.text = None  # the newest event message
+        self.texts = []  # the event messages since `state` was last brought up to date
         self.state = None
         self.waiting = None  # (n, future, set of seats still to receive, latest time)
         self.tally = None  # the Tally counting the event bytes, while measuring
@@ -378,10 +378,9 @@ class Room:
 
     def event(self, seat, n, payload, now):
         """A seat received event `n`."""
-        if n > self.n:
+        if n > self.n:  # each number once, in order: every seat gets them in order
             self.n = n
-            self.text = payload
-            self.state = None
+            self.texts.append(payload)
         w = self.waiting
         if w is not None and n >= w[0] and seat in w[2]:
             w[2].discard(seat)
@@ -393,7 +392,7 @@ class Room:
         """A snapshot (a connection without `since`)."""
         if msg["n"] >= self.n:
             self.n = msg["n"]
-            self.text = None
+            self.texts = []
             self.state = msg["s"]
 
     def refused(self, seat):
@@ -404,9 +403,12 @@ class Room:
             w[1].set_exception(LookupError("refused"))
 
     def current(self):
-        """The public state after the newest event."""
-        if self.state is None and self.text is not None:
-            self.state = json.loads(self.text)["s"]
+        """The public state after the newest event (events carry what
+        changed: each is read once, when a state is asked for)."""
+        if self.texts:
+            for text in self.texts:
+                self.state = followed(self.state, json.loads(text))
+            self.texts = []
         return self.state
 
     async def act(self, expect, timeout=15.0):

@@ -488,8 +488,16 @@ export class Online {
       return;
     }
     if (msg.t === "ev" || msg.t === "snap") {
+      if (!msg.s && !this.state) {
+        // only what changed, and no state to add it to (never sent so: `since`
+        // goes with a state): start again from a snapshot
+        this.dead(this.ws);
+        return;
+      }
       this.refusal = null; // the game moved on
-      this.state = msg.s;
+      // an event carries the whole state (`s`) or the entries that changed (`d`)
+      this.state = msg.s || { ...this.state, ...msg.d };
+      msg = { ...msg, s: this.state }; // the app and the dice check read the whole state
       this.seen = msg.n;
       if (this.zt.seatedMs === null && this.me >= 0) this.zt.seatedMs = performance.now();
       if (msg.n >= this.lastN && this.zt.caughtUpAt !== this.openedAt) {

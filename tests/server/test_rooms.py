@@ -180,12 +180,12 @@ def test_reload_with_token_catches_up(server):
         await a.connect()
         await b.connect()
         await b.until(lambda c: c.state is not None)
-        seen = b.n
-        await b.close()  # Bert's page reloads ...
+        seen, held = b.n, b.state
+        await b.close()  # Bert's connection drops ...
         for _ in range(3):  # ... while Anna plays on
             await a.play(a.choose())
         b2 = Client(server.base, info["code"], bert["token"])
-        b2.n = seen
+        b2.n, b2.state = seen, held  # the tab keeps the state it was shown
         welcome = await b2.connect(since=seen)  # the missed events, in order (no snapshot)
         assert welcome["seat"] == 1 and welcome["n"] == a.n
         assert [n for n, _ in b2.events] == list(range(seen + 1, a.n + 1))
