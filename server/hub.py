@@ -42,25 +42,30 @@ CLOSE_SLOW = 4008  # far too many messages, or a reader too slow to keep up
 CLOSE_TRY_LATER = 1013  # the store fails: reconnect later (reason "store")
 QUEUE_MAX = 512  # messages waiting for one connection before it is dropped
 # The room's whole state is written with its events at least every this
-# many events, and whenever an event is not a plain action within a turn;
-# in between only the events are appended (load_room replays them).
+# many events, and whenever an event is not an action; in between only the
+# events are appended (load_room replays them).
 STATE_EVERY = 16
 ACT = '"e":{"k":"act"'  # in the first 48 characters of an action's event message
 
 
-def turn_key(room):
-    """What changes when a turn, a game or the room's status changes."""
-    game = room.game
-    return (room.state["status"], room.state["g"],
-            None if game is None else (game.current, sum(s.turns for s in game.seats)))
+def state_due(room, saved, messages):
+    """True when the room's whole state must be written with `messages`
+    (its new event messages; the state was last written at event `saved`):
+    STATE_EVERY events since, or an event other than an action (a seat
+    joined or went away, a game began or ended ...), which a replay could
+    not make again."""
+    if room.seq - saved > STATE_EVERY:
+        return True
+    return not all(text.find(ACT, 0, 48) >= 0 for _, text in messages)
 
 
 def load_room(state, texts):
     """The Room of a written `state` and the event messages saved after it
-    (texts, in order): each is an action within a turn (Hub._commit wrote
-    the state for anything else), carried out again. The dice of a roll
-    depend only on the room's secret and the roll's number: the replay
-    rolls what was rolled."""
+    (texts, in order): each is an action (Hub._commit wrote the state for
+    anything else), carried out again, a turn it began stamped with the
+    time it began then (`at`). The dice of a roll depend only on the
+    room's secret and the roll's number: the replay rolls what was
+    rolled."""
     room = Room(state)
     for text in texts:
         msg = orjson.loads(text)
@@ -68,7 +73,7 @@ def load_room(state, texts):
         if e.get("k") != "act" or msg["n"] != room.seq + 1:
             log.error("room %s: event %d cannot be replayed", code_tag(room.code), msg["n"])
             break
-        room.act(e["seat"], parse_action(e["a"]), e["by"])
+        room.act(e["seat"], parse_action(e["a"]), e["by"], e.get("at"))
     room.take_messages()
     room.rebase()
     return room
@@ -181,7 +186,6 @@ class Live:
         self.bot_task = None
         self.idle_since = now
         self.saved = -1  # the seq of the state last written (-1: none yet)
-        self.turn = turn_key(room)  # ... and its turn_key
 
 
 class Hub:
@@ -369,7 +373,7 @@ class Hub:
     async def _commit(self, live):
         """Save what the room made, then send it; a process that lost the
         lease stops owning the room. The state goes with the events only
-        when `_state_due` (else they are appended: load_room replays them)."""
+        when `state_due` (else they are appended: load_room replays them)."""
         if self.at_once:
             self._commit_now(live)
             return
@@ -379,7 +383,7 @@ class Hub:
             return
         code = room.code
         began = time.perf_counter()
-        full = self._state_due(live, messages)
+        full = state_due(room, live.saved, messages)
         ok = await self.store.save(code, room.state, messages, self.proc, full)
         saved = self._saved(live, full, began)
         if not ok:
@@ -399,7 +403,7 @@ class Hub:
         if not messages:
             return
         began = time.perf_counter()
-        full = self._state_due(live, messages)
+        full = state_due(room, live.saved, messages)
         self.store.save_now(room.code, room.state, messages, full)
         saved = self._saved(live, full, began)
         self.deliver(room.code, messages)
@@ -409,7 +413,6 @@ class Hub:
         """The room's state and the store's time after a save; the time."""
         if full:
             live.saved = live.room.seq
-            live.turn = turn_key(live.room)
         saved = time.perf_counter()
         self.stats["store"] += saved - began
         live.idle_since = time.monotonic()
@@ -419,17 +422,6 @@ class Hub:
         """After the messages went out: the time it took, the computers' turn."""
         self.stats["send"] += time.perf_counter() - saved
         self._kick_bots(live)
-
-    @staticmethod
-    def _state_due(live, messages):
-        """True when the room's state must be written with `messages`:
-        STATE_EVERY events since the last, a turn, game or status that
-        changed (a new turn stamps the time it began: a replay could not),
-        or an event other than an action (a seat joined, went away ...)."""
-        room = live.room
-        if room.seq - live.saved > STATE_EVERY or turn_key(room) != live.turn:
-            return True
-        return not all(text.find(ACT, 0, 48) >= 0 for _, text in messages)
 
     def deliver(self, code, messages):
         """Pass saved event messages to this process's connections of the room.

@@ -389,9 +389,11 @@ class Room:
 
     # ------------------------------------------------------------ play
 
-    def act(self, seat, action, who="p"):
+    def act(self, seat, action, who="p", at=None):
         """Seat `seat` carries out turn `action` (a tuple) for `who`: "p"
-        the person, "c" its computer, "s" the stand-in of an away person."""
+        the person, "c" its computer, "s" the stand-in of an away person.
+        A turn it begins is stamped with the time (`at` in the event), or
+        with `at` when given (a replay: server.hub.load_room)."""
         st = self.state
         game = self.game
         if st["status"] != "playing" or game is None:
@@ -408,13 +410,16 @@ class Room:
             if ev[0] == "roll":
                 st["rollog"].append([self.dice.rolls, list(ev[2])])
         st.setdefault("actlog", []).append([seat, _plain(action)])
-        self._note_turn(new)
+        began = self._note_turn(new, at)
         sub = st["seats"][seat].get("sub")
         if who == "s" and sub is not None:
             sub["actions"] += 1
         self._save_game()
         # orjson writes the engine's tuples as arrays: no copy as lists
-        self._emit({"k": "act", "seat": seat, "by": who, "a": action, "ev": new})
+        event = {"k": "act", "seat": seat, "by": who, "a": action, "ev": new}
+        if began is not None:
+            event["at"] = began
+        self._emit(event)
         self._after_play()
 
     def leave(self, seat):
@@ -441,11 +446,14 @@ class Room:
         self._emit({"k": "leave", "seat": seat})
         self._after_play()
 
-    def _note_turn(self, events):
-        """A new turn began among `events`: its start is the stand-in's
-        clock for an away seat."""
+    def _note_turn(self, events, at=None):
+        """A new turn began among `events`: its start (now, or `at`) is the
+        stand-in's clock for an away seat; returned, else None."""
         if any(ev[0] == "turn" for ev in events):
-            self.state["turn_at"] = round(time.time(), 1)
+            began = round(time.time(), 1) if at is None else at
+            self.state["turn_at"] = began
+            return began
+        return None
 
     def _after_play(self):
         game = self.game

@@ -5,10 +5,11 @@ one process").
 Both keep per room its state (the JSON of server.room.Room.state) and
 its numbered event messages; `save` writes the new messages, and the
 state when the hub asks for it (`full`), in one transaction, before any
-of them is sent. SQLite writes the state only every few events and at a
-turn's end (server.hub.Hub._commit decides): the room is the state plus
-the events after it, which the hub replays on load (server.hub.load_room;
-the dice of a roll depend only on the secret and the roll's number).
+of them is sent. SQLite writes the state only every few events and with
+any event but an action (server.hub.state_due decides): the room is the
+state plus the actions after it, which the hub replays on load
+(server.hub.load_room; the dice of a roll depend only on the secret and
+the roll's number, and an action that began a turn carries its time).
 Redis writes the state every time (another process may take the room
 over at any moment). Redis also
 keeps the room's lease: only the process named in it may save (the check

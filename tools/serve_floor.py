@@ -15,8 +15,8 @@ connections,
 with no engine, no store, no Starlette, no clock. With `--game` each
 room is also a real server.room.Room of four people: an action is the
 plain move (server.client.choose's) carried out by `Room.act`, its event
-message saved by server.store.SqliteStore as the hub does (the state at
-a turn's end and every STATE_EVERY events) and that message written to
+message saved by server.store.SqliteStore as the hub does (the state
+when server.hub.state_due says so) and that message written to
 the four connections: the room server's own work without its hub,
 Starlette and asyncio tasks. The load is
 tools/serve_bench.py's: its lean clients on the other core, one action
@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine import rules as rules_mod  # noqa: E402
 from server import keepsmemo  # noqa: E402
-from server.hub import STATE_EVERY, turn_key  # noqa: E402
+from server.hub import state_due  # noqa: E402
 from server.room import Room  # noqa: E402
 from server.store import SqliteStore  # noqa: E402
 from server.wsfast import apply_mask, frame_end, text_frame  # noqa: E402
@@ -90,7 +90,6 @@ class FloorRoom:
         for name in ("Bert", "Cleo", "Dora"):
             self.room.join(name)  # the fourth starts the game
         self.saved = 0
-        self.turn = None
         self.save(self.room.take_messages(), True)
 
     def play(self):
@@ -113,12 +112,10 @@ class FloorRoom:
             action = ("roll",)
         room.act(game.current, tuple(action))
         messages = room.take_messages()
-        turn = turn_key(room)
-        full = room.seq - self.saved > STATE_EVERY or turn != self.turn
+        full = state_due(room, self.saved, messages)
         self.save(messages, full)
         if full:
             self.saved = room.seq
-            self.turn = turn
         return [text_frame(text.encode()) for _, text in messages]
 
     def save(self, messages, full):

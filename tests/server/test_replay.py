@@ -1,15 +1,24 @@
 """SQLite keeps a room as its last written state plus the events after it
-(server/hub.py: the state only every few events and at a turn's end).
+(server/hub.py: the state only every few events and with anything but an
+action).
 A server killed (kill -9) after any action of a turn comes back with the
 same room: the events after the state are replayed, rolling the same
 dice. Killed with an action in flight, the room is the one before or the
-one after it, and the finished game passes the dice check."""
+one after it, and the finished game passes the dice check. Replayed
+actions that span turns make exactly the room that was saved, the
+time each turn began included."""
 
 import asyncio
 import json
 import sqlite3
 
+import orjson
+
+from engine import rules as rules_mod
+from server import room as room_mod
 from server.client import Client, choose, create_room, http, join_room
+from server.hub import STATE_EVERY, load_room, state_due
+from server.room import Room
 from tests.server.play import over, play_until
 from tools.check_dice import check
 
@@ -108,3 +117,38 @@ def test_kill_at_every_point_of_a_turn(server_factory, tmp_path):
     # every roll a seat saw before and after the kills is the record's
     seen = {n: faces for c in clients for n, faces in c.seen_rolls}
     assert all(record["rolls"][n - 1] == [n, faces] for n, faces in seen.items())
+
+
+class Clock:
+    """server.room's time module, standing still until moved."""
+
+    def __init__(self, now):
+        self.now = now
+
+    def time(self):
+        return self.now
+
+
+def test_replay_across_turns_makes_the_same_room(monkeypatch):
+    # The state is written every STATE_EVERY events, not at each turn's end:
+    # the actions replayed on a load span turns, and a turn's start (the
+    # stand-in's clock) comes from the event, not from the clock of the load.
+    clock = Clock(1_000_000.0)
+    monkeypatch.setattr(room_mod, "time", clock)
+    room, _ = Room.create("replayroom01", "Anna", 2, ["mutig"], rules_mod.preset("zehntausend"))
+    room.join("Bert")  # the room is full: the game starts
+    room.take_messages()
+    saved, base = orjson.loads(orjson.dumps(room.state)), room.seq
+    for _ in range(STATE_EVERY):
+        clock.now += 1.3
+        room.act(room.game.current, tuple(choose(room.public())))
+    texts = [text for _, text in room.take_messages()]
+    assert not state_due(room, base, list(enumerate(texts)))  # appended only
+    assert sum('"at":' in t for t in texts) >= 2  # turns began among them
+    clock.now += 500.0  # the server comes back later
+    again = load_room(saved, texts)
+    assert again.seq == room.seq
+    mine = dict(room.state, touched=None)
+    theirs = dict(again.state, touched=None)
+    assert theirs == orjson.loads(orjson.dumps(mine))
+    assert again.public() == room.public()
