@@ -488,9 +488,12 @@ export class Online {
       return;
     }
     if (msg.t === "ev" || msg.t === "snap") {
-      if (!msg.s && !this.state) {
-        // only what changed, and no state to add it to (never sent so: `since`
-        // goes with a state): start again from a snapshot
+      if (!msg.s && (!this.state || msg.n !== this.seen + 1)) {
+        // only what changed, and not on the state of the event before (never
+        // sent so: each event once, in order, `since` only with a state):
+        // start again from a snapshot
+        this.state = null;
+        this.seen = 0;
         this.dead(this.ws);
         return;
       }

@@ -147,6 +147,11 @@ def step(r):
         r.press("hoch")
     elif keys.get("runter") == "ja, sichern":
         r.press("runter")
+    elif a.endswith("zurücklegen"):
+        # a stray pick: an A pressed for "los" just as the dice came (the
+        # keys are read before the press), which left a die that does not
+        # count picked and every key after it refused: put it back
+        r.press("A")
     elif keys.get("runter") == "sichern":
         r.press("runter")  # bank ...
         r.snapshot(0.2)
