@@ -20,13 +20,27 @@ class Node:
         self.me = self
 
 
+class Clock:
+    """gcfreeze's time module: each reading `step` seconds after the last."""
+
+    def __init__(self):
+        self.now = 1000.0
+        self.step = 60.0  # by default longer than COUNT_EVERY: every count is allowed
+
+    def monotonic(self):
+        self.now += self.step
+        return self.now
+
+
 @pytest.fixture
-def frozen():
-    """gcfreeze installed for one test."""
+def frozen(monkeypatch):
+    """gcfreeze installed for one test; its clock."""
+    clock = Clock()
+    monkeypatch.setattr(gcfreeze, "time", clock)
     gcfreeze.uninstall()
-    gcfreeze._state.update(full=0, thaws=0)
+    gcfreeze._state.update(full=0, thaws=0, counted_at=0.0, counts=0)
     gcfreeze.install()
-    yield
+    yield clock
     gcfreeze.uninstall()
 
 
@@ -72,7 +86,7 @@ def test_the_server_process_freezes(server_factory):
     s = server_factory()
     got = http(s.base, "GET", "/api/stats")["gc"]
     assert got["frozen"] > 10_000, got  # the modules and the app, frozen at start
-    assert set(got) == {"frozen", "full", "thaws"}
+    assert set(got) == {"frozen", "full", "thaws", "counts"}
 
 
 def test_objects_frozen_and_freed_since_are_not_growth(frozen):
@@ -88,4 +102,25 @@ def test_objects_frozen_and_freed_since_are_not_growth(frozen):
     third = [[] for _ in range(part)]
     gc.collect()  # grown: 1.2 quarters
     assert gcfreeze.stats()["thaws"] == 1
+    assert len(second) == len(third) == part
+
+
+def test_the_frozen_set_is_counted_at_most_every_count_every_seconds(frozen):
+    """Counting walks the whole frozen set: growth near the limit is not
+    counted again at every collection, only once COUNT_EVERY has passed."""
+    part = max(gcfreeze.MIN_GROWTH, gc.get_freeze_count() // 4) * 6 // 10
+    first = [[] for _ in range(part)]
+    gc.collect()
+    del first
+    second = [[] for _ in range(part)]
+    gc.collect()  # 1.2 quarters frozen since the full walk: counted, 0.6 grown
+    assert gcfreeze.stats()["counts"] == 1
+    frozen.step = 0.0  # the clock stands still
+    third = [[] for _ in range(part)]
+    gc.collect()
+    gc.collect()  # grown by 1.2 quarters, but counted a moment ago
+    assert gcfreeze.stats()["counts"] == 1 and gcfreeze.stats()["thaws"] == 0
+    frozen.now += gcfreeze.COUNT_EVERY
+    gc.collect()
+    assert gcfreeze.stats()["counts"] == 2 and gcfreeze.stats()["thaws"] == 1
     assert len(second) == len(third) == part
