@@ -20,6 +20,9 @@ garbage kept waiting is at most about a quarter of what is live, as with
 CPython's own rule, but play that only replaces objects (a room's game,
 its messages) no longer brings a full walk.
 
+Young collections come every YOUNG new objects instead of CPython's 700
+(see YOUNG).
+
 Installed by `python -m server` only (not in tests that build the app in
 their own process)."""
 
@@ -32,9 +35,16 @@ MIN_GROWTH = 20_000  # objects: about a quarter of what a started server tracks
 # generation (several a second when busy) would count again: at most once
 # in this many seconds, which delays a thaw by as much.
 COUNT_EVERY = 10.0
+# A young collection after this many new container objects, not CPython's
+# 700: an action's objects (a game state, its event message) are mostly
+# freed by their count before the collector gets to them, so it visits
+# fewer of them; a young collection of 20,000 takes a few milliseconds.
+# At 1,000 rooms: 0.372, 0.390, 0.385 -> 0.361, 0.375, 0.357 ms of CPU
+# an action, p99 61 to 121 -> 19 to 51 ms (alternated runs).
+YOUNG = 20_000
 
 _state = {"installed": False, "thawed": False, "base": 0, "added": 0, "full": 0, "thaws": 0,
-          "counted_at": 0.0, "counts": 0}
+          "counted_at": 0.0, "counts": 0, "threshold": None}
 
 
 def _after(phase, info):
@@ -73,9 +83,12 @@ def _after(phase, info):
 
 
 def install():
-    """Freeze what is there (the modules, the app) and keep freezing."""
+    """Freeze what is there (the modules, the app) and keep freezing;
+    young collections every YOUNG new objects."""
     if _state["installed"]:
         return
+    _state["threshold"] = gc.get_threshold()
+    gc.set_threshold(YOUNG, *_state["threshold"][1:])
     gc.collect()
     gc.freeze()
     _state.update(installed=True, thawed=False, base=gc.get_freeze_count(), added=0)
@@ -86,6 +99,7 @@ def uninstall():
     """Stop freezing and thaw everything (for tests)."""
     if _state["installed"]:
         gc.callbacks.remove(_after)
+        gc.set_threshold(*_state["threshold"])
         gc.unfreeze()
         _state.update(installed=False, thawed=False, base=0, added=0)
 

@@ -39,12 +39,15 @@ def frozen(monkeypatch):
     monkeypatch.setattr(gcfreeze, "time", clock)
     gcfreeze.uninstall()
     gcfreeze._state.update(full=0, thaws=0, counted_at=0.0, counts=0)
+    before = gc.get_threshold()
     gcfreeze.install()
     yield clock
     gcfreeze.uninstall()
+    assert gc.get_threshold() == before  # the test runner's collector as it was
 
 
 def test_a_young_cycle_is_collected_as_ever(frozen):
+    assert gc.get_threshold()[0] == gcfreeze.YOUNG
     node = Node()
     gone = weakref.ref(node)
     del node
