@@ -59,6 +59,12 @@ def state_due(room, saved, messages):
     return not all(text.find(ACT, 0, 48) >= 0 for _, text in messages)
 
 
+def snap_message(room):
+    """The snapshot message of `room`: its whole public state and the
+    number of its last event."""
+    return compact({"t": "snap", "n": room.seq, "s": room.public()})
+
+
 def load_room(state, texts):
     """The Room of a written `state` and the event messages saved after it
     (texts, in order): each is an action (Hub._commit wrote the state for
@@ -533,7 +539,7 @@ class Hub:
                 conn.send(text)
             conn.last = since + len(missed)
         else:
-            conn.send(compact({"t": "snap", "n": seq, "s": room.public()}))
+            conn.send(snap_message(room))
             conn.last = seq
         return 0
 
@@ -602,10 +608,14 @@ class Hub:
         conn.send(compact({"t": "pong", "now": round(time.time(), 1)}))
 
     async def message(self, conn, msg):
-        """A message after the hello (a dict): act, start, rematch, leave, ping."""
+        """A message after the hello (a dict): act, start, rematch, leave,
+        ping, snap."""
         t = msg.get("t")
         if t == "ping":
             self.pong(conn)
+            return
+        if t == "snap":
+            await self.snapshot(conn)
             return
         if t not in ("act", "start", "rematch", "leave"):
             conn.refuse("message", ref=msg.get("id"))
@@ -629,6 +639,30 @@ class Hub:
                     conn.refuse(e.key, e.values, ref=msg.get("id"))
                     return
         await self.request(conn.code, conn.seat, msg, self.proc, conn.id)
+
+    async def snapshot(self, conn):
+        """The room's whole public state to `conn` on its request (a client
+        that lost track of the events: `d` builds on the state before).
+        As at the hello (attach): events published meanwhile are held and
+        sent after it when newer, so the events go on from its `n`."""
+        conn.catching_up = True
+        try:
+            live = self.live.get(conn.code)
+            if live is not None:
+                async with live.lock:  # no event half made meanwhile
+                    room = live.room
+                    conn.send(snap_message(room))
+            else:  # another process owns the room (Redis): what it saved
+                room, _ = await self._read(conn.code)
+                if room is None:
+                    raise Refused("no_room")
+                conn.send(snap_message(room))
+            conn.last = max(conn.last, room.seq)
+        finally:
+            conn.catching_up = False
+            held, conn.held = conn.held, []
+            for n, text in held:
+                conn.event(n, text)
 
     def act_now_possible(self, conn):
         """True when an action of `conn` can be carried out at once (`act_now`)."""

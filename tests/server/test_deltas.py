@@ -4,14 +4,16 @@ the whole state (`s`) where nothing came before it to build on
 events in order from any state it was given holds, after every event,
 exactly the room's public state: through whole games, rematches, seats
 going away and coming back, stand-ins, leaving, and a room loaded again
-from its written state and events."""
+from its written state and events. A client that lost track asks for the
+whole state (`snap`) and follows on from it."""
 
+import asyncio
 import random
 
 import orjson
 
 from engine import rules as rules_mod
-from server.client import choose, followed
+from server.client import Client, choose, create_room, followed, join_room
 from server.hub import load_room
 from server.room import Room
 
@@ -97,7 +99,6 @@ def test_following_every_event_gives_the_public_state():
 
 
 def test_most_events_are_small():
-    rng = random.Random(3)
     room = started_room(people=4)
     room.take_messages()
     whole = partial = 0
@@ -137,3 +138,44 @@ def test_a_loaded_room_sends_the_whole_state_first():
     assert "s" in msg and "d" not in msg
     f.follow([msg])
     assert f.state == shown(again)
+
+
+def test_a_snapshot_on_request(server):
+    """A seat or a spectator that lost track asks with {"t": "snap"}: the
+    whole state and the last event's number, and the events go on from it."""
+    info = create_room(server.base, "Anna", people=2, target=2000)
+    bert = join_room(server.base, info["code"], "Bert")
+    code = info["code"]
+
+    async def snap(c):
+        await c.send({"t": "snap"})
+        while True:
+            msg = await c.recv(10)
+            assert msg is not None
+            if msg["t"] == "snap":
+                return msg
+
+    async def go():
+        a = Client(server.base, code, info["token"])
+        b = Client(server.base, code, bert["token"])
+        w = Client(server.base, code, None)  # a spectator
+        for c in (a, b, w):
+            await c.connect()
+        for _ in range(5):
+            mover = a if a.my_turn() else b
+            await mover.play(mover.choose())
+            for c in (a, b, w):  # everyone has the event before the next move is chosen
+                await c.until(lambda c, n=mover.n: c.n >= n)
+        for c in (w, b):
+            got = await snap(c)
+            assert got["n"] == a.n and got["s"] == a.state
+        mover = a if a.my_turn() else b
+        await mover.play(mover.choose())
+        for c in (a, b, w):
+            await c.until(lambda c: c.n == mover.n)
+            assert c.events[-1][0] == got["n"] + 1  # no gap, nothing twice
+            assert c.state == a.state
+        for c in (a, b, w):
+            await c.close()
+
+    asyncio.run(go())
