@@ -787,7 +787,8 @@ export class Online {
       if (st) {
         if (st.status === "playing" && st.seats[st.cur]) {
           const mine = st.cur === this.me;
-          parts.push(el("p", fmt(this.say("turn"), st.seats[st.cur].name) + (mine ? " " + this.say("yourTurn") : ""),
+          // two sentences: "Am Zug: Bea. Du bist dran!", not "Am Zug: Bea Du bist dran!"
+          parts.push(el("p", fmt(this.say("turn"), st.seats[st.cur].name) + (mine ? ". " + this.say("yourTurn") : ""),
             mine ? { "data-mine": "" } : {}));
         }
         const waiting = this.waitText(st);
