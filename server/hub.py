@@ -162,6 +162,14 @@ class Conn:
             self.last = n
             self.send(text, frame)
 
+    def caught_up(self):
+        """Stop holding events (`catching_up`) and send those held, each
+        unless it was sent already."""
+        self.catching_up = False
+        held, self.held = self.held, []
+        for n, text in held:
+            self.event(n, text)
+
     def refuse(self, key, values=(), ref=None):
         """Queue a refusal with its reason code."""
         msg = {"t": "no", "why": key, "values": list(values)}
@@ -465,10 +473,7 @@ class Hub:
                         exc_info=True)
             conn.close(CLOSE_SLOW)
         finally:
-            conn.catching_up = False
-            held, conn.held = conn.held, []
-            for n, text in held:
-                conn.event(n, text)
+            conn.caught_up()
 
     def _drop(self, code):
         live = self.live.pop(code, None)
@@ -498,10 +503,7 @@ class Hub:
         if rc:
             self._unregister(conn)
             return rc
-        conn.catching_up = False
-        held, conn.held = conn.held, []
-        for n, text in held:
-            conn.event(n, text)
+        conn.caught_up()
         await self.presence(code, conn.seat, self.proc, conn.id, True)
         return 0
 
@@ -659,10 +661,7 @@ class Hub:
                 conn.send(snap_message(room))
             conn.last = max(conn.last, room.seq)
         finally:
-            conn.catching_up = False
-            held, conn.held = conn.held, []
-            for n, text in held:
-                conn.event(n, text)
+            conn.caught_up()
 
     def act_now_possible(self, conn):
         """True when an action of `conn` can be carried out at once (`act_now`)."""
