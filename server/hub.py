@@ -831,7 +831,8 @@ class Hub:
                 checkpoint = getattr(self.store, "checkpoint", None)
                 if checkpoint is not None and now - last_checkpoint >= 2:
                     last_checkpoint = now
-                    await asyncio.to_thread(checkpoint)
+                    left = await asyncio.to_thread(checkpoint)
+                    self.store.settle(left)
                 if now - last_expire >= 60:
                     last_expire = now
                     self.created.prune()
