@@ -219,7 +219,7 @@ def make_app(settings):
                    present=sum(len(live.present) for live in hub.live.values()),
                    plans=len(hub.plans), bots=len(hub.bots),
                    stored=getattr(hub.store, "stored", 0), timed=len(hub.timed),
-                   written=Conn.written, quick=Conn.quick, acted=Conn.acted,
+                   written=Conn.written, quick=Conn.quick, acted=Conn.acted, beats=Conn.beats,
                    gc=gcfreeze.stats(), keeps=keepsmemo.stats())
         if operator(request):
             out["rooms_detail"] = {code: {"busy": live.lock.locked(),
@@ -346,14 +346,15 @@ _GONE = object()
 
 
 def quick(hub, conn, text):
-    """A ping answered, or an action carried out (Hub.act_now), as it comes
+    """A ping answered, a beat taken, or an action carried out (Hub.act_now), as it comes
     off the socket (server/wsfast.py's handler) without waking the
     connection's task: True when done so. Only while the task waits for
     its next message (nothing of this connection is half done, so the
     answer overtakes nothing) and the rate limit lets it through; False
     leaves the message to the task, which refuses it if the limit says so.
     A failure is answered as the task answers it (`failed`)."""
-    if not conn.waiting or conn.closed or ('"ping"' not in text and '"act"' not in text):
+    if (not conn.waiting or conn.closed
+            or ('"ping"' not in text and '"act"' not in text and '"beat"' not in text)):
         return False
     try:
         msg = jsonsafe.loads(text)
@@ -362,10 +363,13 @@ def quick(hub, conn, text):
     if not isinstance(msg, dict):
         return False
     t = msg.get("t")
-    if t == "ping":
+    if t == "ping" or t == "beat":
         if not conn.allow():
             return False
-        hub.pong(conn)
+        if t == "ping":
+            hub.pong(conn)
+        else:
+            Conn.beats += 1
         Conn.quick += 1
         return True
     if t != "act" or not hub.act_now_possible(conn) or not conn.allow():

@@ -123,9 +123,10 @@ HEARTBEAT = 3.0  # seconds: the server counts a seat silent for 7 s as gone (doc
 
 class Client:
     """One WebSocket to a room: a seat (with its token) or a spectator.
-    While connected it sends `{"t": "ping"}` whenever it has sent nothing
-    for `heartbeat` seconds (None: never), as the page does; the answers to
-    those pings are not counted in `pongs`."""
+    While connected it sends a heartbeat whenever it has sent nothing for
+    `heartbeat` seconds (None: never), as the page does: `{"t": "beat"}`
+    when a message came within them, else `{"t": "ping"}`, whose answers
+    are not counted in `pongs`."""
 
     def __init__(self, base, code, token=None, origin=None, heartbeat=HEARTBEAT):
         self.url = base.replace("http", "ws", 1) + "/ws/" + code
@@ -227,17 +228,21 @@ class Client:
             self.seen_rolls.append([state["rolls"] - (len(rolls) - 1 - j), list(faces)])
 
     async def _beat(self):
-        """The heartbeat: a ping after `heartbeat` seconds of sending nothing."""
+        """The heartbeat after `heartbeat` seconds of sending nothing: a
+        beat when the server's messages came within them, else a ping
+        (docs/protocol.md)."""
         while True:
             await asyncio.sleep(0.5)
             ws = self.ws
             if ws is None or ws.close_code is not None:
                 return  # closed: a reconnect starts a new heartbeat
             if time.monotonic() - self.sent_at >= self.heartbeat:
-                self.auto_pings += 1
+                heard = time.perf_counter() - self.received_at < self.heartbeat
+                if not heard:
+                    self.auto_pings += 1
                 self.sent_at = time.monotonic()
                 try:
-                    await ws.send('{"t":"ping"}')
+                    await ws.send('{"t":"beat"}' if heard else '{"t":"ping"}')
                 except Exception:  # closed: a reconnect starts a new heartbeat
                     return
 

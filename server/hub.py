@@ -100,8 +100,10 @@ class Conn:
 
     counter = 0
     written = 0  # messages written straight to a socket (GET /api/stats)
-    quick = 0  # pings answered as they came off the socket (app.quick; GET /api/stats)
+    # pings answered and beats taken as they came off the socket (app.quick; GET /api/stats)
+    quick = 0
     acted = 0  # actions carried out as they came off the socket (Hub.act_now; GET /api/stats)
+    beats = 0  # heartbeats that wanted no answer (server/liveness.py; GET /api/stats)
 
     def __init__(self, ws, settings):
         Conn.counter += 1
@@ -611,10 +613,13 @@ class Hub:
 
     async def message(self, conn, msg):
         """A message after the hello (a dict): act, start, rematch, leave,
-        ping, snap."""
+        ping, beat, snap."""
         t = msg.get("t")
         if t == "ping":
             self.pong(conn)
+            return
+        if t == "beat":  # alive, and heard the server lately: no answer (liveness.py)
+            Conn.beats += 1
             return
         if t == "snap":
             await self.snapshot(conn)

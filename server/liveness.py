@@ -2,13 +2,16 @@
 heartbeats counts as gone, long before TCP or WebSocket pings would
 tell (a frozen network keeps the socket open for minutes).
 
-The page sends `{"t": "ping"}` every 3 s (server/client.py does the same
-when it has sent nothing else), so a connection silent for SILENT_AFTER
-seconds has missed two heartbeats: the hub closes it and the seat's
-away clock starts from its last message, not from the moment this was
-noticed. Times shown to players are the server's wall clock (seconds
-since the epoch), the same on every page; the hub's own clocks are
-monotonic, and `wall` turns one into the other.
+The page sends a heartbeat every 3 s (server/client.py does the same
+when it has sent nothing else): `{"t": "beat"}`, which wants no answer,
+when the server's messages reached it within those 3 s (events show the
+line works both ways), else `{"t": "ping"}`, answered by a pong. A
+connection silent for SILENT_AFTER seconds has missed two heartbeats:
+the hub closes it and the seat's away clock starts from its last
+message, not from the moment this was noticed. Times shown to players
+are the server's wall clock (seconds since the epoch), the same on every
+page; the hub's own clocks are monotonic, and `wall` turns one into the
+other.
 """
 
 import time

@@ -53,6 +53,7 @@ SEATS = 4
 NAMES = ("Anna", "Bert", "Cleo", "Dora")
 PING_EVERY = 3.0  # seconds, as the page (server/liveness.py)
 PING = b'{"t":"ping"}'
+BEAT = b'{"t":"beat"}'  # the heartbeat while the server's messages come (docs/protocol.md)
 RECONNECT_SHARE = 0.03  # of the actions: one seat drops before it and reconnects after
 # The page's reconnect schedule (web/online.js BACKOFF_MS): seconds before
 # each new try after a connection closed.
@@ -245,6 +246,7 @@ class Socket(asyncio.Protocol):
             payload = buf[at:at + n]
             buf = buf[at + n:]
             if op == 1:
+                self.seat.heard = now
                 self.seat.message(payload, now)
             elif op == 9:
                 self.send(payload, 10)
@@ -291,6 +293,7 @@ class Seat:
         self.sock = None
         self.caught_up = None  # a future while reconnecting
         self.sent = 0.0  # when it last sent a frame (monotonic): it pings as the page does
+        self.heard = 0.0  # when its last text frame came (perf_counter): a beat, not a ping
         self.greeted = False  # said hello on its socket (a ping before it is refused)
         self.rejoining = False  # reconnecting by itself after a kill (rejoin)
         self.dropped = False  # closed on purpose by `drive`, which reconnects it
@@ -493,11 +496,13 @@ async def drive(room, until, tally, measure_from, killed, bases):
 
 def heartbeat(room):
     """The page's heartbeat: a seat that sent nothing for PING_EVERY
-    seconds pings (the server closes a seat connection silent for 7 s)."""
+    seconds sends a beat when a message came within them, else a ping
+    (the server closes a seat connection silent for 7 s)."""
     now = time.monotonic()
+    heard_since = time.perf_counter() - PING_EVERY
     for seat in room.seats:
         if seat.sock is not None and seat.greeted and now - seat.sent >= PING_EVERY:
-            seat.sock.send(PING)
+            seat.sock.send(BEAT if seat.heard > heard_since else PING)
 
 
 async def pinger(rooms):
@@ -659,6 +664,9 @@ def scenario_single(rooms, seconds, core_server, core_clients, profile=None):
             "rate": n / wall, "cpu_ms": 1000 * cpu_s / n, "wait_ms": 1000 * queued_s / n,
             "client_ms": 1000 * mine / n,
             "stored": (s1.get("stored", 0) - s0.get("stored", 0)) / n,
+            # heartbeats taken off the socket: pings (each answered) and beats
+            "pings": ((s1["quick"] - s1["beats"]) - (s0["quick"] - s0["beats"])) / n,
+            "beats": (s1["beats"] - s0["beats"]) / n,
             "ev_bytes": tally.event_bytes / max(1, tally.events),
             "load": (load0[0], load1[0])}
 
@@ -773,7 +781,8 @@ def main(argv=None):
         row = {"scenario": name, "rooms": rooms, "conns": rooms * SEATS, "p50": lat50,
                "p99": lat99, "rec99": rec99, "samples": samples, "bad": bad}
         if name != "redis":
-            for key in ("cpu_ms", "wait_ms", "client_ms", "stored", "ev_bytes"):
+            for key in ("cpu_ms", "wait_ms", "client_ms", "stored", "ev_bytes", "pings",
+                        "beats"):
                 row[key] = median(runs, lambda r, key=key: r[key])
             loads.extend(x for r in runs for x in r["load"])
             row["mem"] = median(runs, lambda r: r["mem_kib"])
@@ -786,11 +795,12 @@ def main(argv=None):
                          "and waited for its core %.0f%% of the time (other programs had "
                          "it); per action %.2f ms engine and messages, %.2f ms SQLite, "
                          "%.2f ms handing to the sockets; %.0f bytes an event message, "
-                         "%.0f bytes stored an action; the clients took %.3f ms of CPU "
+                         "%.0f bytes stored an action; %.2f pings (answered) and %.2f "
+                         "beats an action; the clients took %.3f ms of CPU "
                          "an action" % (
                              name, row["rate"], 100 * row["cpu"], 100 * row["queued"],
                              split["apply"], split["store"], split["send"], row["ev_bytes"],
-                             row["stored"], row["client_ms"]))
+                             row["stored"], row["pings"], row["beats"], row["client_ms"]))
         else:
             row["takeover"] = median(runs, lambda r: r["takeover"])
             loads.extend(x for r in runs for x in r["load"])

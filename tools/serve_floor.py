@@ -8,7 +8,8 @@ and made by server/wsfast.py, orjson) that, per room of four
 connections,
 
 - reads each text frame a client sends and parses its JSON,
-- answers a ping with a pong (the page pings every 3 s),
+- answers a ping with a pong and takes a beat without an answer (the
+  page's heartbeat every 3 s: a beat while events come, docs/protocol.md),
 - and for an action writes one prepared event frame of the real size
   (607 bytes, the size of the benchmark's event messages) to all four connections,
 
@@ -51,6 +52,7 @@ from server.room import Room  # noqa: E402
 from server.store import SqliteStore  # noqa: E402
 from server.wsfast import apply_mask, frame_end, text_frame  # noqa: E402
 from tools.serve_bench import (  # noqa: E402
+    BEAT,
     PING,
     PING_EVERY,
     SEATS,
@@ -233,6 +235,7 @@ class FloorSeat:
     def __init__(self):
         self.sock = None
         self.sent = 0.0
+        self.heard = 0.0  # when a text frame last came (perf_counter; set by Socket)
         self.events = 0
         self.pongs = 0
 
@@ -277,9 +280,10 @@ async def drive(port, rooms, seconds):
             sent += 1
             now = time.monotonic()
             if r % 50 == 0:  # the page's heartbeat, every PING_EVERY s a seat
+                heard_since = time.perf_counter() - PING_EVERY
                 for seat in seats:
                     if now - seat.sent >= PING_EVERY:
-                        seat.sock.send(PING)
+                        seat.sock.send(BEAT if seat.heard > heard_since else PING)
         turn += 1
     await asyncio.sleep(0.5)
     for seat in seats:

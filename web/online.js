@@ -16,7 +16,8 @@
 // closed and reopened tab, a phone that slept takes the seat again and
 // catches up (`since` within a tab, a snapshot for a fresh page).
 //
-// The connection's health: a heartbeat (ping, answered by pong) every 3 s;
+// The connection's health: a heartbeat every 3 s, a beat while the
+// server's messages came within the last 3 s, else a ping (answered by pong);
 // a connection that has said nothing for 8 s (a socket that never opens
 // included) is dead, which the page notices within the issue's 9 s. When
 // the page becomes visible again it pings and waits 2 s for an answer;
@@ -193,6 +194,7 @@ export class Online {
     this.tries = 0;
     this.timer = null;
     this.pinger = null;
+    this.heardAt = 0; // Date.now() of the server's last message (heartbeat)
     this.skew = 0; // the server's clock minus this page's, in ms (welcome and pong say `now`)
     this.dice = {}; // "CODE:G" -> {commit, rolls}: what this page was shown (see keepDice)
     this.backNote = null; // what a stand-in played for this seat, said once back
@@ -362,10 +364,16 @@ export class Online {
       else ws.send(JSON.stringify({ t: "watch", since }));
       this.alive(DEAD_MS);
       clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ t: "ping" }), PING_MS);
+      this.pinger = setInterval(() => this.heartbeat(), PING_MS);
     };
     ws.onmessage = (e) => this.message(JSON.parse(e.data));
     ws.onclose = (e) => this.closed(ws, e.code, e.reason);
+  }
+
+  heartbeat() {
+    // a beat (no answer wanted) while the server's messages keep coming,
+    // else a ping, which the server answers with a pong
+    this.send({ t: Date.now() - this.heardAt < PING_MS ? "beat" : "ping" });
   }
 
   alive(ms) {
@@ -469,6 +477,7 @@ export class Online {
 
   message(msg) {
     this.alive(DEAD_MS);
+    this.heardAt = Date.now();
     if (typeof msg.now === "number") this.skew = msg.now * 1000 - Date.now();
     if (msg.t === "pong") return;
     if (msg.t === "welcome") {

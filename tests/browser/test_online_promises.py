@@ -245,3 +245,55 @@ def test_the_pages_dice_check_fails_every_forgery(browser, room_server):  # noqa
         print("%s: %s" % (what, text))
     r.close()
     context.close()
+
+
+def test_the_pages_heartbeat_wants_no_answer_while_events_come(browser, room_server):  # noqa: F811
+    """While a game's events reach the page its heartbeat is a beat, which
+    the server does not answer; once nothing came for 3 s it is a ping,
+    answered by a pong (docs/protocol.md, the heartbeat)."""
+    base = room_server.base
+    info = create_room(base, "Anna", people=2)
+    code = info["code"]
+    bert = join_room(base, code, "Bert")
+    r = watch(browser, base, code, "de-DE")
+    seats = Seats()
+    a = Client(base, code, info["token"])
+    b = Client(base, code, bert["token"])
+
+    async def play(seconds):
+        await a.connect()
+        await b.connect()
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            mover, other = (a, b) if a.my_turn() else (b, a)
+            assert mover.my_turn()
+            await mover.play(mover.choose())
+            await other.until(lambda c, n=mover.n: c.n >= n, 10)  # both hold the same state
+            await asyncio.sleep(0.4)
+
+    def sent(frames, kind):
+        return sum(1 for name, text in frames
+                   if name == "client_message" and json.loads(text)["t"] == kind)
+
+    def got(frames, kind):
+        return sum(1 for name, text in frames
+                   if name == "server_message" and json.loads(text)["t"] == kind)
+
+    try:
+        seats.run(play(10.0))
+        r.page.wait_for_timeout(200)  # the frames of the game reach the list
+        during = list(r.frames)
+        assert got(during, "ev") >= 15
+        assert sent(during, "beat") >= 2 and sent(during, "ping") <= 1, during
+        r.page.wait_for_timeout(7000)  # nothing comes: the next heartbeat is a ping
+        after = r.frames[len(during):]
+        assert sent(after, "ping") >= 1 and got(after, "pong") >= 1, after
+        assert sent(after, "beat") <= 1, after  # the first one, within 3 s of the last event
+        stats = http(base, "GET", "/api/stats")
+        assert stats["beats"] >= 2 and stats["quick"] >= stats["beats"]
+        check_frames(r.frames)
+    finally:
+        seats.run(a.close(), 10)
+        seats.run(b.close(), 10)
+        seats.stop()
+        r.close()

@@ -9,6 +9,8 @@ coming back what was played for them."""
 import asyncio
 import time
 
+import pytest
+
 from server.client import Client, create_room, join_room
 from server.liveness import SILENT_AFTER
 
@@ -132,6 +134,35 @@ def test_a_quiet_client_that_pings_stays(server_factory):
         await a.connect()
         await b.connect()
         await asyncio.sleep(2.5 * SILENT_AFTER)
+        assert not any(e["k"] == "away" for _, e in a.events), a.events
+        await b.close()
+        await a.close()
+
+    asyncio.run(asyncio.wait_for(go(), 60))
+
+
+def test_a_client_that_only_beats_stays_and_is_not_answered(server_factory):
+    # A beat is a heartbeat too: 1.5 x SILENT_AFTER of beats every 2 s.
+    server = server_factory("--away-after", "5")
+    info = create_room(server.base, "Anna", people=2)
+    bert = join_room(server.base, info["code"], "Bert")
+
+    async def go():
+        a = Client(server.base, info["code"], info["token"])
+        b = Client(server.base, info["code"], bert["token"], heartbeat=None)
+        await a.connect()
+        await b.connect()
+        end = time.monotonic() + 1.5 * SILENT_AFTER
+        while time.monotonic() < end:
+            await b.send({"t": "beat"})
+            with pytest.raises(asyncio.TimeoutError):
+                await b.recv(2.0)  # no answer, and the socket stays open
+        try:
+            while await a.recv(0.5) is not None:  # what Anna was sent meanwhile
+                pass
+        except asyncio.TimeoutError:
+            pass
+        assert b.close_code is None
         assert not any(e["k"] == "away" for _, e in a.events), a.events
         await b.close()
         await a.close()

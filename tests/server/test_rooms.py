@@ -355,6 +355,30 @@ def test_rate_limit_per_connection(server_factory):
     assert a.close_code == 4008  # far beyond the limit: closed
 
 
+def test_beats_count_against_the_rate_limit(server_factory):
+    # A beat gets no answer, but a flood of them is refused as any other.
+    s = server_factory("--rate", "5", "--burst", "5")
+    info = create_room(s.base, "Anna")
+    join_room(s.base, info["code"], "Bert")
+
+    async def go():
+        a = Client(s.base, info["code"], info["token"], heartbeat=None)
+        await a.connect()
+        for _ in range(40):
+            try:
+                await a.send({"t": "beat"})
+            except ConnectionError:
+                break
+        while await a.recv(10) is not None:
+            pass
+        return a
+
+    a = run(go())
+    assert a.pongs == 0 and 10 <= len(a.refusals) <= 15  # closed after 3 x the burst
+    assert {r["why"] for r in a.refusals} == {"slow"}
+    assert a.close_code == 4008
+
+
 def test_seats_keep_their_numbers_when_one_leaves_the_lobby(server):
     info = create_room(server.base, "Anna", people=4, computers=["vorsichtig"])
     bert = join_room(server.base, info["code"], "Bert")

@@ -58,12 +58,12 @@ CLIENT_OK = [
     {"t": "hello", "token": "x" * 32, "since": 4}, {"t": "hello", "token": "x" * 32},
     {"t": "watch"}, {"t": "watch", "since": 0}, {"t": "act", "a": ["roll"], "id": 7},
     {"t": "act", "a": ["keep", [1, 5, 5]]}, {"t": "act", "a": ["take"]}, {"t": "start"},
-    {"t": "rematch"}, {"t": "leave"}, {"t": "ping"},
+    {"t": "rematch"}, {"t": "leave"}, {"t": "ping"}, {"t": "beat"},
 ]
 CLIENT_BAD = [
     {"t": "hello"}, {"t": "act", "a": ["keep", [7]]}, {"t": "act", "a": ["jump"]},
-    {"t": "act", "a": ["roll", 1]}, {"t": "ping", "x": 1}, {"t": "watch", "since": -1},
-    {"t": "bye"},
+    {"t": "act", "a": ["roll", 1]}, {"t": "ping", "x": 1}, {"t": "beat", "now": 1},
+    {"t": "watch", "since": -1}, {"t": "bye"},
 ]
 
 

@@ -137,3 +137,26 @@ def test_pings_answered_off_the_socket_and_in_order(server):
     assert first is not None and (first["t"], first["re"]) == ("no", 7)
     assert second is not None and second["t"] == "pong" and a.pongs == 21
     assert http(server.base, "GET", "/api/stats")["quick"] - before >= 20
+
+
+def test_beats_are_taken_off_the_socket_without_an_answer(server):
+    info = create_room(server.base, "Anna")
+    join_room(server.base, info["code"], "Bert")
+    before = http(server.base, "GET", "/api/stats")
+
+    async def go():
+        a = Client(server.base, info["code"], info["token"], heartbeat=None)
+        await a.connect()
+        for _ in range(10):  # one at a time: each taken off the socket (app.quick)
+            await a.send({"t": "beat"})
+            await asyncio.sleep(0.02)
+        await a.send({"t": "ping"})
+        first = await a.recv(10)  # the pong: the beats got no answer
+        await a.close()
+        return a, first
+
+    a, first = asyncio.run(go())
+    assert first is not None and first["t"] == "pong" and not a.refusals
+    after = http(server.base, "GET", "/api/stats")
+    assert after["beats"] - before["beats"] == 10
+    assert after["quick"] - before["quick"] == 11
