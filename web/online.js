@@ -16,8 +16,9 @@
 // closed and reopened tab, a phone that slept takes the seat again and
 // catches up (`since` within a tab, a snapshot for a fresh page).
 //
-// The connection's health: a heartbeat every 3 s, a beat while the
-// server's messages came within the last 3 s, else a ping (answered by pong);
+// The connection's health: a heartbeat every 3 s unless the page sent
+// something else lately, a beat while the server's messages came within
+// the last 3 s, else a ping (answered by pong);
 // a connection that has said nothing for 8 s (a socket that never opens
 // included) is dead, which the page notices within the issue's 9 s. When
 // the page becomes visible again it pings and waits 2 s for an answer;
@@ -195,6 +196,7 @@ export class Online {
     this.timer = null;
     this.pinger = null;
     this.heardAt = 0; // Date.now() of the server's last message (heartbeat)
+    this.sentAt = 0; // Date.now() of this page's last message (heartbeat)
     this.skew = 0; // the server's clock minus this page's, in ms (welcome and pong say `now`)
     this.dice = {}; // "CODE:G" -> {commit, rolls}: what this page was shown (see keepDice)
     this.backNote = null; // what a stand-in played for this seat, said once back
@@ -371,9 +373,13 @@ export class Online {
   }
 
   heartbeat() {
-    // a beat (no answer wanted) while the server's messages keep coming,
+    // nothing when this page spoke lately (an action shows it is there;
+    // the margin keeps a late timer from skipping two beats in a row), a
+    // beat (no answer wanted) while the server's messages keep coming,
     // else a ping, which the server answers with a pong
-    this.send({ t: Date.now() - this.heardAt < PING_MS ? "beat" : "ping" });
+    const now = Date.now();
+    if (now - this.sentAt < PING_MS - 500) return;
+    this.send({ t: now - this.heardAt < PING_MS ? "beat" : "ping" });
   }
 
   alive(ms) {
@@ -415,7 +421,10 @@ export class Online {
   }
 
   send(msg) {
-    if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg));
+    if (this.ws && this.ws.readyState === 1) {
+      this.ws.send(JSON.stringify(msg));
+      this.sentAt = Date.now();
+    }
   }
 
   close() {
