@@ -346,9 +346,9 @@ _GONE = object()
 
 
 def quick(hub, conn, text):
-    """A ping answered, a beat taken, or an action carried out (Hub.act_now), as it comes
-    off the socket (server/wsfast.py's handler) without waking the
-    connection's task: True when done so. Only while the task waits for
+    """A ping answered, a beat taken or an action carried out
+    (Hub.act_now) as it comes off the socket (server/wsfast.py's handler),
+    without waking the connection's task: True when done so. Only while the task waits for
     its next message (nothing of this connection is half done, so the
     answer overtakes nothing) and the rate limit lets it through; False
     leaves the message to the task, which refuses it if the limit says so.
