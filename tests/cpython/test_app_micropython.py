@@ -35,7 +35,7 @@ def mpy_dir():
     # 288k the heap's layout then decides whether the shipped plan finds
     # a block (else the game solves it, which the test refuses): with
     # pytest-15 the 72x40 game of mutig and profi did not, with pytest-9,
-    # -150 and 27 other paths tried it did.
+    # -150 and 26 other paths tried it did.
     dest = Path(tempfile.mkdtemp(prefix="zt-mpy-", dir="/tmp"))
     try:
         compile_device(dest)
