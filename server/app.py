@@ -366,10 +366,7 @@ def quick(hub, conn, text):
     if t == "ping" or t == "beat":
         if not conn.allow():
             return False
-        if t == "ping":
-            hub.pong(conn)
-        else:
-            Conn.beats += 1
+        hub.heartbeat(conn, t)
         Conn.quick += 1
         return True
     if t != "act" or not hub.act_now_possible(conn) or not conn.allow():

@@ -607,19 +607,21 @@ class Hub:
             await self.bus.to_proc(proc, {"op": "kick", "conn": conn_id, "code": code})
 
     @staticmethod
-    def pong(conn):
-        """Answer a ping (also straight from the socket: app.quick)."""
-        conn.send(compact({"t": "pong", "now": round(time.time(), 1)}))
+    def heartbeat(conn, t):
+        """Answer a ping (`t`) with a pong; a beat wants no answer and is
+        only counted (server/liveness.py). Also straight from the socket:
+        app.quick."""
+        if t == "ping":
+            conn.send(compact({"t": "pong", "now": round(time.time(), 1)}))
+        else:
+            Conn.beats += 1
 
     async def message(self, conn, msg):
         """A message after the hello (a dict): act, start, rematch, leave,
         ping, beat, snap."""
         t = msg.get("t")
-        if t == "ping":
-            self.pong(conn)
-            return
-        if t == "beat":  # alive, and heard the server lately: no answer (liveness.py)
-            Conn.beats += 1
+        if t == "ping" or t == "beat":
+            self.heartbeat(conn, t)
             return
         if t == "snap":
             await self.snapshot(conn)

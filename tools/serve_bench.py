@@ -494,15 +494,21 @@ async def drive(room, until, tally, measure_from, killed, bases):
         await asyncio.sleep(max(0.0, tick - loop.time()))
 
 
-def heartbeat(room):
-    """The page's heartbeat: a seat that sent nothing for PING_EVERY
-    seconds sends a beat when a message came within them, else a ping
-    (the server closes a seat connection silent for 7 s)."""
+def beat_or_ping(seats):
+    """The page's heartbeat for `seats` (each with a socket): one that
+    sent nothing for PING_EVERY seconds sends a beat when a message came
+    within them, else a ping (the server closes a seat connection silent
+    for 7 s)."""
     now = time.monotonic()
     heard_since = time.perf_counter() - PING_EVERY
-    for seat in room.seats:
-        if seat.sock is not None and seat.greeted and now - seat.sent >= PING_EVERY:
+    for seat in seats:
+        if now - seat.sent >= PING_EVERY:
             seat.sock.send(BEAT if seat.heard > heard_since else PING)
+
+
+def heartbeat(room):
+    """The heartbeat of the room's seats that are connected and greeted."""
+    beat_or_ping([s for s in room.seats if s.sock is not None and s.greeted])
 
 
 async def pinger(rooms):

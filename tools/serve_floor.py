@@ -52,11 +52,9 @@ from server.room import Room  # noqa: E402
 from server.store import SqliteStore  # noqa: E402
 from server.wsfast import apply_mask, frame_end, text_frame  # noqa: E402
 from tools.serve_bench import (  # noqa: E402
-    BEAT,
-    PING,
-    PING_EVERY,
     SEATS,
     Socket,
+    beat_or_ping,
     cpu_seconds,
     free_port,
     raise_file_limit,
@@ -278,12 +276,8 @@ async def drive(port, rooms, seconds):
             await asyncio.sleep(max(0.0, tick + phase[r] - loop.time()))
             seats[r * SEATS + turn % SEATS].sock.send(ACT)
             sent += 1
-            now = time.monotonic()
             if r % 50 == 0:  # the page's heartbeat, every PING_EVERY s a seat
-                heard_since = time.perf_counter() - PING_EVERY
-                for seat in seats:
-                    if now - seat.sent >= PING_EVERY:
-                        seat.sock.send(BEAT if seat.heard > heard_since else PING)
+                beat_or_ping(seats)
         turn += 1
     await asyncio.sleep(0.5)
     for seat in seats:

@@ -6,12 +6,13 @@ action's event written to all four seats of its room and no other; with
 import asyncio
 import sqlite3
 
-from tools import serve_floor
+from tools import serve_bench, serve_floor
 from tools.serve_bench import free_port
 
 
 def test_every_action_reaches_the_four_seats_of_its_room_and_pings_are_answered(monkeypatch):
-    monkeypatch.setattr(serve_floor, "PING_EVERY", 0.5)  # pings within the short run
+    # pings within the short run (serve_bench.beat_or_ping's heartbeat)
+    monkeypatch.setattr(serve_bench, "PING_EVERY", 0.5)
     port = free_port()
     proc = serve_floor.start_floor(port)
     try:
