@@ -60,6 +60,12 @@ RECONNECT_SHARE = 0.03  # of the actions: one seat drops before it and reconnect
 BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0, 5.0)
 LOST_AFTER = 3.0  # after a kill: seconds without an answer before an action is played again
 TAKEOVER_WINDOW = 15.0  # seconds after the kill the rooms are driven on (and measured)
+# The checkout whose server is measured (--tree): this one unless told,
+# so two trees can be alternated with one benchmark.
+TREE = ROOT
+# Whether the seats' heartbeat may be a beat: a server from before the
+# beat (an older --tree, no "beats" in its /api/stats) gets pings only.
+BEATS = True
 
 
 def free_port():
@@ -111,22 +117,29 @@ class Server:
     def __init__(self, data, core=None, redis=""):
         self.port = free_port()
         self.base = "http://127.0.0.1:%d" % self.port
-        cmd = [sys.executable, "-m", "server", "--port", str(self.port), "--data", str(data),
-               "--web", str(Path(data) / "noweb"), "--rate", "50", "--burst", "50",
-               "--room-limit", "100000", "--away-after", "600", "--standin-after", "600",
-               "--unload-after", "600", "--log", "error",
-               # every benchmark client comes from 127.0.0.1
-               "--conn-limit", "100000", "--tcp-limit", "0", "--guess-limit", "100000"]
+        options = {"--port": str(self.port), "--data": str(data),
+                   "--web": str(Path(data) / "noweb"), "--rate": "50", "--burst": "50",
+                   "--room-limit": "100000", "--away-after": "600", "--standin-after": "600",
+                   "--unload-after": "600", "--log": "error",
+                   # every benchmark client comes from 127.0.0.1
+                   "--conn-limit": "100000", "--tcp-limit": "0", "--guess-limit": "100000"}
         if redis:  # the benchmark's Redis keeps nothing on disk on purpose
-            cmd += ["--redis", redis, "--redis-may-forget"]
+            options.update({"--redis": redis, "--redis-may-forget": None})
+        # An older --tree's server is given only the options it knows.
+        known = (TREE / "server" / "__main__.py").read_text()
+        cmd = [sys.executable, "-m", "server"]
+        for flag, value in options.items():
+            if '"%s"' % flag in known:
+                cmd += [flag] if value is None else [flag, value]
         if core is not None and shutil.which("taskset"):
             cmd = ["taskset", "-c", str(core)] + cmd
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL,
+        self.proc = subprocess.Popen(cmd, cwd=TREE, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
         end = time.monotonic() + 30
         while True:
             try:
-                get(self.base, "/api/health")
+                global BEATS
+                BEATS = "beats" in get(self.base, "/api/stats")
                 return
             except OSError:
                 if time.monotonic() > end or self.proc.poll() is not None:
@@ -503,7 +516,7 @@ def beat_or_ping(seats):
     heard_since = time.perf_counter() - PING_EVERY
     for seat in seats:
         if now - seat.sent >= PING_EVERY:
-            seat.sock.send(BEAT if seat.heard > heard_since else PING)
+            seat.sock.send(BEAT if BEATS and seat.heard > heard_since else PING)
 
 
 def heartbeat(room):
@@ -664,15 +677,17 @@ def scenario_single(rooms, seconds, core_server, core_clients, profile=None):
         finally:
             server.stop()
     n = max(1, s1["actions"] - s0["actions"])
-    split = {k: 1000 * (s1[k] - s0[k]) / n for k in ("apply", "store", "send")}
+    # An older --tree's server may lack a counter: 0 then.
+    split = {k: 1000 * (s1.get(k, 0) - s0.get(k, 0)) / n for k in ("apply", "store", "send")}
+    quick = s1.get("quick", 0) - s0.get("quick", 0)
+    beats = s1.get("beats", 0) - s0.get("beats", 0)
     return {"tally": tally, "mem_kib": (after_rss - before_rss) / (rooms * SEATS),
             "cpu": cpu_s / wall, "queued": queued_s / wall, "split": split, "actions": n,
             "rate": n / wall, "cpu_ms": 1000 * cpu_s / n, "wait_ms": 1000 * queued_s / n,
             "client_ms": 1000 * mine / n,
             "stored": (s1.get("stored", 0) - s0.get("stored", 0)) / n,
             # heartbeats taken off the socket: pings (each answered) and beats
-            "pings": ((s1["quick"] - s1["beats"]) - (s0["quick"] - s0["beats"])) / n,
-            "beats": (s1["beats"] - s0["beats"]) / n,
+            "pings": (quick - beats) / n, "beats": beats / n,
             "ev_bytes": tally.event_bytes / max(1, tally.events),
             "load": (load0[0], load1[0])}
 
@@ -739,9 +754,14 @@ def main(argv=None):
     p.add_argument("--runs", type=int, default=1, help="runs per scenario (medians printed)")
     p.add_argument("--only", nargs="*", default=["small", "large", "redis"],
                    choices=["small", "large", "redis"])
+    p.add_argument("--tree", metavar="DIR", help="measure the server of this checkout "
+                   "(another commit's worktree) with this benchmark; default: this one")
     p.add_argument("--profile", metavar="FILE", help="py-spy samples the server of the last "
                    "single-process run into FILE (collapsed stacks)")
     a = p.parse_args(argv)
+    if a.tree:
+        global TREE
+        TREE = Path(a.tree).resolve()
     limit = raise_file_limit()
     if limit < a.large * SEATS * 2 + 100 and "large" in a.only:
         print("the file limit (%d) is too low for %d connections" % (limit, a.large * SEATS))
