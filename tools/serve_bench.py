@@ -115,6 +115,7 @@ class Server:
     """One `python -m server` process for the benchmark."""
 
     def __init__(self, data, core=None, redis=""):
+        global BEATS  # set once the server answers: its /api/stats tells
         self.port = free_port()
         self.base = "http://127.0.0.1:%d" % self.port
         options = {"--port": str(self.port), "--data": str(data),
@@ -138,7 +139,6 @@ class Server:
         end = time.monotonic() + 30
         while True:
             try:
-                global BEATS
                 BEATS = "beats" in get(self.base, "/api/stats")
                 return
             except OSError:

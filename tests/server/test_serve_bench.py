@@ -4,7 +4,6 @@ seats' heartbeat is a ping when it predates the beat. (The benchmark's
 figures are `make serve-bench`.)"""
 
 import json
-import textwrap
 
 import pytest
 
@@ -43,7 +42,7 @@ def old_tree(tmp_path, monkeypatch):
     tree = tmp_path / "tree"
     (tree / "server").mkdir(parents=True)
     (tree / "server" / "__init__.py").write_text("")
-    (tree / "server" / "__main__.py").write_text(textwrap.dedent(OLD_SERVER))
+    (tree / "server" / "__main__.py").write_text(OLD_SERVER)
     monkeypatch.setattr(serve_bench, "TREE", tree)
     monkeypatch.setattr(serve_bench, "BEATS", True)
     return tree
