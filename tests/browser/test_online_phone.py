@@ -7,7 +7,8 @@
 - a whole room game played by taps on the screen only: a tap on a hint
   line's action does it, a tap on a die picks it (the page maps the tap
   to presses of the pad; the app decides). The other seat is a program
-  speaking the protocol (server/client.py) in a thread.
+  speaking the protocol (server/client.py) in a thread that never banks,
+  so the phone's seat wins and every game counts its taps.
 """
 
 import asyncio
