@@ -87,7 +87,7 @@ def singles(dice):
 
 def test_a_whole_room_game_by_taps_on_a_phone(browser, room_server):  # noqa: F811
     from server.client import Client, choose, create_room, join_room
-    from tests.server.play import over
+    from tests.server.play import over, play_until
 
     base = room_server.base
     anna = create_room(base, "Anna", people=2, target=1000)
@@ -95,18 +95,16 @@ def test_a_whole_room_game_by_taps_on_a_phone(browser, room_server):  # noqa: F8
     seat = json.dumps({"token": anna["token"], "seat": 0, "name": "Anna"})
     init = "localStorage.setItem('zt-room:%s', %s)" % (anna["code"], json.dumps(seat))
 
+    def never_banks(state):
+        # Otto never scores, so Anna plays turns until she wins: a quick win
+        # of his would leave her too few taps to count.
+        move = choose(state)
+        return ["roll"] if move == ["bank"] else move
+
     async def otto_plays():
-        # Otto never banks, so he never scores and Anna plays turns until she
-        # wins: a quick win of his would leave her too few taps to count.
         c = Client(base, anna["code"], otto["token"])
         await c.connect()
-        while True:
-            await c.until(lambda c: over(c) or c.my_turn(), 240)
-            if over(c):
-                break
-            move = choose(c.state)
-            await c.play(["roll"] if move == ["bank"] else move, 240)
-            assert not c.refusals, c.refusals
+        await play_until([c], over, 240, policy=never_banks)
         await c.close()
 
     worker = threading.Thread(target=asyncio.run, args=(otto_plays(),))

@@ -1,22 +1,23 @@
 """Helpers of the room tests: playing seats with the plain policy of
-server.client.Client.choose until a condition holds."""
+server.client.choose (or another) until a condition holds."""
 
 import asyncio
 
-from server.client import Client
+from server.client import Client, choose
 
 
-async def play_until(clients, done, timeout=60):
-    """Every client plays its turns until `done(client)` holds for it.
-    Each client judges by its own view: a condition on another client
-    could turn true while this one waits for a message that never comes."""
+async def play_until(clients, done, timeout=60, policy=choose):
+    """Every client plays its turns until `done(client)` holds for it,
+    each move `policy(state)` of the client's public state. Each client
+    judges by its own view: a condition on another client could turn true
+    while this one waits for a message that never comes."""
 
     async def seat(c):
         while True:
             await c.until(lambda c: done(c) or c.my_turn(), timeout)
             if done(c):
                 return
-            await c.play(c.choose(), timeout)
+            await c.play(policy(c.state), timeout)
             assert not c.refusals, c.refusals
 
     try:
