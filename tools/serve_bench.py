@@ -132,6 +132,8 @@ class Server:
         for flag, value in options.items():
             if '"%s"' % flag in known:
                 cmd += [flag] if value is None else [flag, value]
+        # the options an older tree's server does not know (none for this tree)
+        self.dropped = [flag for flag in options if flag not in cmd]
         if core is not None and shutil.which("taskset"):
             cmd = ["taskset", "-c", str(core)] + cmd
         self.proc = subprocess.Popen(cmd, cwd=TREE, stdout=subprocess.DEVNULL,
