@@ -6,7 +6,6 @@ staying "connected" while every action is refused. And a Redis down
 (not empty) for longer than --store-patience: the pages say so (close
 1013 "store") and come back to the room when Redis does."""
 
-import time
 
 import pytest
 
@@ -57,7 +56,7 @@ def test_pages_say_the_store_is_down_and_come_back_with_it(browser, redis_factor
         link = open_room(anna, people=2, computers=0)
         bea = join(browser, link, "Bea")
         assert until(lambda: "Verbunden mit dem Raum" in online_text(anna), 20)
-        time.sleep(1.5)  # appendfsync everysec: the room is in the file
+        r.persist()  # the room is in the file
         r.stop(kill=True)
         for page in (anna, bea):
             assert until(lambda p=page: STORE in online_text(p), 20), online_text(page)
