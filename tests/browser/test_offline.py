@@ -13,7 +13,6 @@ test_web.py for how it runs and when it is skipped).
 import statistics
 
 from tests.browser.reader import Reader, new_game
-from tests.browser.test_web import browser, server  # noqa: F401  (fixtures)
 
 SLOW = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8,
         "uploadThroughput": 1.6e6 / 8}

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.reader import Reader
-from tests.browser.test_web import CHROMIUM, PAGE, browser  # noqa: F401  (the fixture)
+from tests.browser.test_web import CHROMIUM, PAGE
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from tests.server.conftest import ServerProc  # noqa: E402
@@ -82,9 +82,14 @@ def open_room(r, people, computers, tips=False, name=None):
         r.snapshot(0.1)
     assert r.menu()[0][r.menu()[1]] == "Ziel: 1000", r.menu()
     r.choose("Plätze")
-    for _ in range(people + computers - 2):
-        r.press("rechts")  # each new seat is a computer
+    seats = "Plätze: %d" % (people + computers)
+    for _ in range(12):  # each new seat is a computer; towards the count, not a
+        entry = r.menu()[0][r.menu()[1]]  # number of presses (a held key repeats)
+        if entry == seats:
+            break
+        r.press("rechts" if int(entry.split()[-1]) < people + computers else "links")
         r.snapshot(0.15)
+    assert r.menu()[0][r.menu()[1]] == seats, r.menu()
     for seat in range(2, people + 1):  # the first is this browser's person; then people
         r.choose("%d " % seat)
         for _ in range(4):  # (the form's second seat is a person) profi -> ... -> person

@@ -11,7 +11,7 @@ import pytest
 
 from tests.browser.reader import Reader
 from tests.browser.test_online import join, online_text, open_room, until
-from tests.browser.test_web import PAGE, browser  # noqa: F401  (the fixture)
+from tests.browser.test_web import PAGE
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from tests.server.conftest import ServerProc, redis_factory  # noqa: E402, F401

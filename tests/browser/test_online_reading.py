@@ -18,7 +18,7 @@ import re
 import pytest
 
 from tests.browser.reader import Reader
-from tests.browser.test_web import CHROMIUM, PAGE, browser, server  # noqa: F401  (fixtures)
+from tests.browser.test_web import CHROMIUM, PAGE
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from tests.browser.test_online import (  # noqa: E402
@@ -28,7 +28,7 @@ from tests.browser.test_online import (  # noqa: E402
     step,
 )
 
-assert CHROMIUM and PAGE and room_server and server
+assert CHROMIUM and PAGE and room_server
 
 ANNA = "Maximilianus"  # 12 letters, the name field's most: the device cuts it
 BEA = "Bernadettche"  # 12 too

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from tests.browser.reader import Reader
-from tests.browser.test_web import browser, server  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"

@@ -9,7 +9,6 @@ loads (the layout shift is printed)."""
 import pytest
 
 from tests.browser.reader import Reader
-from tests.browser.test_web import browser, server  # noqa: F401  (fixtures)
 
 # The page's layout shifts, summed as Chrome's CLS does for a page this short.
 SHIFTS = """

@@ -17,7 +17,7 @@ import statistics
 import pytest
 
 from tests.browser.test_offline import RUNS, SLOW, assert_title_first, load
-from tests.browser.test_web import CHROMIUM, PAGE, browser  # noqa: F401  (the fixture)
+from tests.browser.test_web import CHROMIUM, PAGE
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from tests.server.conftest import ServerProc  # noqa: E402

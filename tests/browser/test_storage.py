@@ -16,7 +16,6 @@ the saves are read from localStorage itself.
 import re
 
 from tests.browser.reader import Reader, new_game, play_turn, wait_person
-from tests.browser.test_web import browser, server  # noqa: F401  (fixtures)
 
 # Site data blocked: the browser throws on every use of localStorage.
 BLOCKED = """

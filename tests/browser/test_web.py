@@ -25,7 +25,6 @@ of a turn (docs/web.png).
 import os
 import shutil
 import statistics
-import threading
 import time
 from pathlib import Path
 
@@ -57,28 +56,6 @@ PRESS_RUNS = 20
 LOAD_TARGET_MS = 1500  # the targets, printed beside the figures
 PRESS_TARGET_MS = 16
 SETTLE_MS = 1500  # animations and timers run out (page and simulator alike)
-
-
-@pytest.fixture(scope="module")
-def server():
-    from tools.web import make_server
-
-    httpd = make_server(PAGE, 0)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield "http://127.0.0.1:%d/" % httpd.server_address[1]
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        # root in a container: no sandbox, and a small /dev/shm is not used
-        b = p.chromium.launch(executable_path=CHROMIUM,
-                              args=["--no-sandbox", "--disable-dev-shm-usage"])
-        yield b
-        b.close()
 
 
 class Page:
