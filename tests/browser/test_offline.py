@@ -99,20 +99,19 @@ def load(chromium, url, slow):
     return got
 
 
-def test_title_before_the_tables_on_a_slow_line(browser, server, capsys):  # noqa: F811
+def test_title_before_the_tables_on_a_slow_line(browser, server, figure):  # noqa: F811
     figures = {}
     for slow in (False, True):
         runs = [load(browser, server, slow) for _ in range(RUNS if slow else 5)]
         for got in runs:
             assert_title_first(got)
         figures[slow] = ([g["title"] for g in runs], statistics.median(g["bytes"] for g in runs))
-    with capsys.disabled():
-        for slow, (times, size) in figures.items():
-            print("\nweb: load to title on a %s line, median of %d fresh loads: %.0f ms (max %.0f"
-                  "%s); %d KB before the title" % (
-                      "slow (1.6 Mbit/s, 150 ms)" if slow else "fast (127.0.0.1)", len(times),
-                      statistics.median(times), max(times),
-                      "; target <= %d ms" % SLOW_TARGET_MS if slow else "", size // 1024))
+    for slow, (times, size) in figures.items():
+        figure("web: load to title on a %s line, median of %d fresh loads: %.0f ms (max %.0f"
+               "%s); %d KB before the title" % (
+                   "slow (1.6 Mbit/s, 150 ms)" if slow else "fast (127.0.0.1)", len(times),
+                   statistics.median(times), max(times),
+                   "; target <= %d ms" % SLOW_TARGET_MS if slow else "", size // 1024))
 
 
 def test_the_offline_copy_is_taken_once_the_network_is_back(browser, server):  # noqa: F811

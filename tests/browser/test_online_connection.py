@@ -135,7 +135,7 @@ def back(r, since):
     return now - since, [why for why, at in connects(r) if at >= since]
 
 
-def test_swallowed_messages_are_noticed_and_caught_up(browser, room_server, capsys):  # noqa: F811
+def test_swallowed_messages_are_noticed_and_caught_up(browser, room_server, figure):  # noqa: F811
     context = browser.new_context(locale="de-DE")
     switch = Switch(context)
     r = room(browser, room_server, context)
@@ -174,16 +174,15 @@ def test_swallowed_messages_are_noticed_and_caught_up(browser, room_server, caps
     assert not [e for e in r.errors if "WebSocket" not in e], r.errors
     r.close()
     context.close()
-    with capsys.disabled():
-        print("\nonline, messages swallowed: noticed after %d ms (the issue: within 9 s), "
-              "connected again %d ms after "
-              "the cut, caught up %.0f ms after the new socket opened; visible again over a dead "
-              "socket: noticed after %d ms; dropped by the routing: connected again after %d ms, "
-              "caught up %.0f ms after the new socket opened" % (
-                  noticed, to_connected, caught_up, woke, dropped_ms, dropped_caught_up))
+    figure("online, messages swallowed: noticed after %d ms (the issue: within 9 s), "
+           "connected again %d ms after "
+           "the cut, caught up %.0f ms after the new socket opened; visible again over a dead "
+           "socket: noticed after %d ms; dropped by the routing: connected again after %d ms, "
+           "caught up %.0f ms after the new socket opened" % (
+               noticed, to_connected, caught_up, woke, dropped_ms, dropped_caught_up))
 
 
-def test_a_paused_server_is_noticed(browser, room_server, capsys):  # noqa: F811
+def test_a_paused_server_is_noticed(browser, room_server, figure):  # noqa: F811
     r = room(browser, room_server)
     # first a refusal: starting with one person of two; the server's reason
     # in the page's language, on the screen and in full as an alert
@@ -206,13 +205,12 @@ def test_a_paused_server_is_noticed(browser, room_server, capsys):  # noqa: F811
     to_connected, _ = back(r, t0)
     resumed = r.page.evaluate("Date.now()") - t1
     r.close()
-    with capsys.disabled():
-        print("\nonline, server paused: noticed after %d ms (the issue: within 9 s); connected "
-              "again %d ms after it "
-              "resumed" % (noticed, resumed))
+    figure("online, server paused: noticed after %d ms (the issue: within 9 s); connected "
+           "again %d ms after it "
+           "resumed" % (noticed, resumed))
 
 
-def test_network_back_and_visible_again_reconnect_at_once(browser, room_server, capsys):  # noqa: F811
+def test_network_back_and_visible_again_reconnect_at_once(browser, room_server, figure):  # noqa: F811
     r = room(browser, room_server)
 
     # the network goes: the page notices (its socket fails or falls silent)
@@ -245,9 +243,8 @@ def test_network_back_and_visible_again_reconnect_at_once(browser, room_server, 
     room_server.start()
     back(r, t1)
     r.close()
-    with capsys.disabled():
-        print("\nonline: network back to connected %d ms; visible again to a new socket %d ms; "
-              "the backoff's waits %s ms" % (online_ms, tried[0], gaps))
+    figure("online: network back to connected %d ms; visible again to a new socket %d ms; "
+           "the backoff's waits %s ms" % (online_ms, tried[0], gaps))
 
 
 def test_a_second_tab_on_the_same_seat(browser, room_server):  # noqa: F811

@@ -100,7 +100,7 @@ def read_table(r, seen):
     r.snapshot()
 
 
-def test_a_whole_room_game_reads_in_whole_words(browser, room_server, capsys):  # noqa: F811
+def test_a_whole_room_game_reads_in_whole_words(browser, room_server, figure):  # noqa: F811
     anna = Reader(browser, room_server.base + "/")
     link = open_room(anna, people=2, computers=0, name=ANNA)
     bea = join(browser, link, BEA)
@@ -136,9 +136,8 @@ def test_a_whole_room_game_reads_in_whole_words(browser, room_server, capsys):  
     for r in (anna, bea):
         assert not r.errors, r.errors
         r.close()
-    with capsys.disabled():
-        print("\nweb: a room game read through the text layer: %s, %s won with %s" % (
-            seen, winner.group(1), scores))
+    figure("web: a room game read through the text layer: %s, %s won with %s" % (
+         seen, winner.group(1), scores))
 
 
 FRAGMENT = re.compile(r"^(x?\d+%?|[a-zäöüß].*)$")  # "x100", or a sentence's lowercase tail

@@ -35,7 +35,7 @@ def room_server(tmp_path):
     s.log.close()
 
 
-def test_title_through_the_room_server_on_a_slow_line(browser, room_server, capsys):  # noqa: F811
+def test_title_through_the_room_server_on_a_slow_line(browser, room_server, figure):  # noqa: F811
     runs = [load(browser, room_server.base + "/", True) for _ in range(RUNS)]
     for got in runs:
         # the rest of the game and the online part are asked for after the
@@ -44,12 +44,11 @@ def test_title_through_the_room_server_on_a_slow_line(browser, room_server, caps
         assert_title_first(got, ("more.bin", "online.js"))
     times = [g["title"] for g in runs]
     size = statistics.median(g["bytes"] for g in runs)
-    with capsys.disabled():
-        print("\nroom server: load to title on a slow line (1.6 Mbit/s, 150 ms), median of %d "
-              "fresh loads: %.0f ms (%s; target <= %d ms); %d KB before the title; keys "
-              "taken at %.0f ms" % (
-                  len(times), statistics.median(times), ", ".join("%.0f" % t for t in times),
-                  TARGET_MS, size // 1024, statistics.median(g["ready"] for g in runs)))
+    figure("room server: load to title on a slow line (1.6 Mbit/s, 150 ms), median of %d "
+           "fresh loads: %.0f ms (%s; target <= %d ms); %d KB before the title; keys "
+           "taken at %.0f ms" % (
+               len(times), statistics.median(times), ", ".join("%.0f" % t for t in times),
+               TARGET_MS, size // 1024, statistics.median(g["ready"] for g in runs)))
 
 
 def test_a_key_pressed_before_the_page_takes_keys_counts(browser, room_server):  # noqa: F811

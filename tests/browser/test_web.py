@@ -187,7 +187,7 @@ def _person_waits(state):
     return state["phase"] != "over" and not state["engine"][1][state["current"]][1]
 
 
-def test_both_layouts_buttons_and_load_time(browser, server, tmp_path, capsys):
+def test_both_layouts_buttons_and_load_time(browser, server, tmp_path, figure):
     for board in ("pico_ssd1306_i2c", "thumby"):
         page = Page(browser, server + "?seed=%d&board=%s" % (SEED, board), clock=True)
         sim = Sim(board, str(tmp_path / board), seed=SEED)
@@ -217,11 +217,10 @@ def test_both_layouts_buttons_and_load_time(browser, server, tmp_path, capsys):
     assert not page.errors, page.errors
     page.close()
     median = statistics.median(times)
-    with capsys.disabled():
-        print("\nweb: page load to title, median of %d fresh loads: %.0f ms (min %.0f, max %.0f;"
-              " target <= %d ms)" % (len(times), median, min(times), max(times), LOAD_TARGET_MS))
-        print("web: press to canvas, median of %d presses: %.1f ms (max %.1f; target <= %d ms)"
-              % (len(presses), statistics.median(presses), max(presses), PRESS_TARGET_MS))
+    figure("web: page load to title, median of %d fresh loads: %.0f ms (min %.0f, max %.0f;"
+           " target <= %d ms)" % (len(times), median, min(times), max(times), LOAD_TARGET_MS))
+    figure("web: press to canvas, median of %d presses: %.1f ms (max %.1f; target <= %d ms)"
+           % (len(presses), statistics.median(presses), max(presses), PRESS_TARGET_MS))
 
 
 def sync(page, sim, what, top=None):
@@ -246,7 +245,7 @@ def sync(page, sim, what, top=None):
 
 
 def test_whole_game_against_the_master_with_a_reload_mid_turn(browser, server, tmp_path,
-                                                               capsys):
+                                                               figure):
     page = Page(browser, server + "?seed=%d" % SEED, clock=True)
     sim = Sim("pico_ssd1306_i2c", str(tmp_path), seed=SEED)
     sim.app.has_panel = False  # as the page's host: no contrast or sleep in the settings
@@ -317,8 +316,7 @@ def test_whole_game_against_the_master_with_a_reload_mid_turn(browser, server, t
     assert state["winner"] in (0, 1)
     assert not page.errors, page.errors
     page.close()
-    with capsys.disabled():
-        print("\nweb: a whole game against the Master in lockstep, %d decisions" % decision)
+    figure("web: a whole game against the Master in lockstep, %d decisions" % decision)
 
 
 class Both:

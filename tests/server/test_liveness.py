@@ -161,7 +161,7 @@ def test_a_quiet_client_that_only_sends_heartbeats_stays(server_factory, beats):
     asyncio.run(asyncio.wait_for(go(), 60))
 
 
-def test_a_client_that_never_pings_is_closed_and_shown_away(server_factory):
+def test_a_client_that_never_pings_is_closed_and_shown_away(server_factory, figure):
     server = server_factory("--away-after", "5")
     info = create_room(server.base, "Anna", people=2)
     bert = join_room(server.base, info["code"], "Bert")
@@ -179,8 +179,8 @@ def test_a_client_that_never_pings_is_closed_and_shown_away(server_factory):
             raise AssertionError("the silent connection was not closed")
         assert b.close_code == 4005
         took = time.monotonic() - began
-        print("the silent connection closed after %.1f s (silence limit %.1f s)"
-              % (took, SILENT_AFTER))
+        figure("the silent connection closed after %.1f s (silence limit %.1f s)"
+               % (took, SILENT_AFTER))
         assert took >= SILENT_AFTER - 0.5, took  # not before the heartbeats were missed
         assert took <= LIMIT_S, took  # the promise: away within 10 s
         await a.until(lambda c: any(e["k"] == "away" and e["seat"] == 1
