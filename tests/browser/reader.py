@@ -7,6 +7,14 @@ import time
 
 BUTTON = re.compile(r'button "([^"]*)"')
 HOW = ("click", "Enter", " ")  # the ways a button is pressed, taken in turn
+# The page takes keys (web/host.js, readyForKeys): the app has drawn its
+# first frame and every key goes straight to it.
+KEYS_READY = "html[data-keys=ready]"
+
+
+def wait_keys(page, limit_s=60.0):
+    """Until `page` takes keys; a bound only a hang reaches."""
+    page.wait_for_selector(KEYS_READY, state="attached", timeout=limit_s * 1000)
 
 
 class Reader:
@@ -61,11 +69,15 @@ class Reader:
             out[base] = action
         return out
 
-    def press(self, base):
-        """Press the button whose name starts with `base`, by click, Enter or Space."""
+    def press(self, base, ready=True):
+        """Press the button whose name starts with `base`, by click, Enter or
+        Space; once the page takes keys (`ready=False`: at once, for a tab
+        that must not take them)."""
         button = self.page.get_by_role("button", name=re.compile("^%s(: |$)" % re.escape(base)))
         how = HOW[self.presses % len(HOW)]
         self.presses += 1
+        if ready:
+            wait_keys(self.page)
         if how == "click":
             button.click()
         else:

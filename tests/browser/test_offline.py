@@ -13,24 +13,51 @@ test_web.py for how it runs and when it is skipped).
 import statistics
 
 from tests.browser.reader import Reader, new_game
-from tests.browser.test_web import browser, server  # noqa: F401  (fixtures)
 
 SLOW = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8,
         "uploadThroughput": 1.6e6 / 8}
 SLOW_TARGET_MS = 2500
 RUNS = 3
-# What arrived before the title: every resource that ended by then.
+# What arrived before the title (every resource that ended by then: a
+# figure, which varies with the machine's pace), and when each file was
+# asked for and when it arrived (the order, which holds by construction).
 BEFORE_TITLE = """() => {
   const until = zt.titleMs;
   const nav = performance.getEntriesByType("navigation")[0];
-  const parts = performance.getEntriesByType("resource").filter((e) => e.responseEnd <= until);
+  const all = performance.getEntriesByType("resource");
+  const parts = all.filter((e) => e.responseEnd <= until);
+  const files = {};
+  for (const e of all) {
+    const name = e.name.split("/").pop();
+    if (!(name in files)) files[name] = [e.startTime, e.responseEnd];
+  }
   return {
     title: until,
     ready: zt.readyMs,
     bytes: nav.transferSize + parts.reduce((sum, e) => sum + e.transferSize, 0),
     names: parts.map((e) => e.name.split("/").pop()),
+    files,
   };
 }"""
+
+
+def assert_title_first(got, later=("more.bin",)):
+    """What holds by construction on any machine, however busy: the title
+    needs game.bin (it arrived before the title); the files in `later`
+    (the rest of the game, the online part) are asked for only once
+    game.bin is in; the Master's tables only once the title is drawn; keys
+    are taken after the title. (Whether `later` files also arrive before
+    the title is a race with drawing it, so only printed as bytes.)"""
+    files = got["files"]
+    assert "game.bin" in got["names"], got  # the title needs the bundle
+    arrived = files["game.bin"][1]
+    for name in later:
+        assert name in files, (name, got)
+        assert files[name][0] >= arrived, ("%s asked for before game.bin was in" % name, got)
+    if "master.bin" in files:
+        assert files["master.bin"][0] >= got["title"], ("master.bin before the title", got)
+    assert "master.bin" not in got["names"], got  # the title never waits for it
+    assert got["ready"] >= got["title"], got
 
 
 def test_offline_reload_and_install(browser, server):  # noqa: F811
@@ -72,22 +99,19 @@ def load(chromium, url, slow):
     return got
 
 
-def test_title_before_the_tables_on_a_slow_line(browser, server, capsys):  # noqa: F811
+def test_title_before_the_tables_on_a_slow_line(browser, server, figure):  # noqa: F811
     figures = {}
     for slow in (False, True):
         runs = [load(browser, server, slow) for _ in range(RUNS if slow else 5)]
         for got in runs:
-            assert "master.bin" not in got["names"], got  # the title never waits for it
-            assert "game.bin" in got["names"], got
+            assert_title_first(got)
         figures[slow] = ([g["title"] for g in runs], statistics.median(g["bytes"] for g in runs))
-    with capsys.disabled():
-        for slow, (times, size) in figures.items():
-            print("\nweb: load to title on a %s line, median of %d fresh loads: %.0f ms (max %.0f"
-                  "%s); %d KB before the title" % (
-                      "slow (1.6 Mbit/s, 150 ms)" if slow else "fast (127.0.0.1)", len(times),
-                      statistics.median(times), max(times),
-                      "; target <= %d ms" % SLOW_TARGET_MS if slow else "", size // 1024))
-    assert statistics.median(figures[True][0]) < 10 * SLOW_TARGET_MS  # a gross regression
+    for slow, (times, size) in figures.items():
+        figure("web: load to title on a %s line, median of %d fresh loads: %.0f ms (max %.0f"
+               "%s); %d KB before the title" % (
+                   "slow (1.6 Mbit/s, 150 ms)" if slow else "fast (127.0.0.1)", len(times),
+                   statistics.median(times), max(times),
+                   "; target <= %d ms" % SLOW_TARGET_MS if slow else "", size // 1024))
 
 
 def test_the_offline_copy_is_taken_once_the_network_is_back(browser, server):  # noqa: F811

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.reader import Reader
-from tests.browser.test_web import CHROMIUM, PAGE, browser  # noqa: F401  (the fixture)
+from tests.browser.test_web import CHROMIUM, PAGE
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from tests.server.conftest import ServerProc  # noqa: E402
@@ -82,9 +82,14 @@ def open_room(r, people, computers, tips=False, name=None):
         r.snapshot(0.1)
     assert r.menu()[0][r.menu()[1]] == "Ziel: 1000", r.menu()
     r.choose("Plätze")
-    for _ in range(people + computers - 2):
-        r.press("rechts")  # each new seat is a computer
+    seats = "Plätze: %d" % (people + computers)
+    for _ in range(12):  # each new seat is a computer; towards the count, not a
+        entry = r.menu()[0][r.menu()[1]]  # number of presses (a held key repeats)
+        if entry == seats:
+            break
+        r.press("rechts" if int(entry.split()[-1]) < people + computers else "links")
         r.snapshot(0.15)
+    assert r.menu()[0][r.menu()[1]] == seats, r.menu()
     for seat in range(2, people + 1):  # the first is this browser's person; then people
         r.choose("%d " % seat)
         for _ in range(4):  # (the form's second seat is a person) profi -> ... -> person
@@ -192,7 +197,7 @@ def read_qr(locator, tries=10):
     return texts
 
 
-def test_three_browsers_a_computer_and_an_agent_play_a_room(browser, room_server, capsys):  # noqa: F811
+def test_three_browsers_a_computer_and_an_agent_play_a_room(browser, room_server, figure):  # noqa: F811
     anna = Reader(browser, room_server.base + "/")
     assert "Online spielen" in anna.menu()[0]
     link = open_room(anna, people=3, computers=1)
@@ -256,11 +261,10 @@ def test_three_browsers_a_computer_and_an_agent_play_a_room(browser, room_server
     for r in readers:
         assert not r.errors, r.errors
         r.close()
-    with capsys.disabled():
-        print("\nonline: link to seated %s ms; an action to the other pages' canvases: median "
-              "%.1f ms, max %.1f ms (%d)" % (
-                  ", ".join("%.0f" % t for t in link_to_seated),
-                  statistics.median(lags), max(lags), len(lags)))
+    figure("online: link to seated %s ms; an action to the other pages' canvases: median "
+           "%.1f ms, max %.1f ms (%d)" % (
+               ", ".join("%.0f" % t for t in link_to_seated),
+               statistics.median(lags), max(lags), len(lags)))
 
 
 def dice_of(r):
@@ -281,7 +285,7 @@ def until(what, limit_s=30.0):
         time.sleep(0.1)
 
 
-def test_coming_back_away_and_watching(browser, room_server, capsys):  # noqa: F811
+def test_coming_back_away_and_watching(browser, room_server, figure):  # noqa: F811
     anna = Reader(browser, room_server.base + "/")
     link = open_room(anna, people=2, computers=1)
     bea = join(browser, link, "Bea")
@@ -352,6 +356,5 @@ def test_coming_back_away_and_watching(browser, room_server, capsys):  # noqa: F
         assert not [e for e in r.errors if "WebSocket" not in e and "Failed to load" not in e], \
             r.errors
         r.close()
-    with capsys.disabled():
-        print("\nonline: reconnect to caught up (server restarted) %s ms" % ", ".join(
-            "%.0f" % t for t in caught_up))
+    figure("online: reconnect to caught up (server restarted) %s ms" % ", ".join(
+         "%.0f" % t for t in caught_up))

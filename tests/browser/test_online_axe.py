@@ -8,7 +8,7 @@ import pytest
 
 from tests.browser.reader import Reader
 from tests.browser.test_page import AXE, axe
-from tests.browser.test_web import CHROMIUM, PAGE, browser  # noqa: F401  (the fixture)
+from tests.browser.test_web import CHROMIUM, PAGE
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from tests.browser.test_online import open_room, play_to_end, room_server  # noqa: E402

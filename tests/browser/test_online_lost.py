@@ -6,13 +6,12 @@ staying "connected" while every action is refused. And a Redis down
 (not empty) for longer than --store-patience: the pages say so (close
 1013 "store") and come back to the room when Redis does."""
 
-import time
 
 import pytest
 
 from tests.browser.reader import Reader
 from tests.browser.test_online import join, online_text, open_room, until
-from tests.browser.test_web import PAGE, browser  # noqa: F401  (the fixture)
+from tests.browser.test_web import PAGE
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from tests.server.conftest import ServerProc, redis_factory  # noqa: E402, F401
@@ -57,7 +56,7 @@ def test_pages_say_the_store_is_down_and_come_back_with_it(browser, redis_factor
         link = open_room(anna, people=2, computers=0)
         bea = join(browser, link, "Bea")
         assert until(lambda: "Verbunden mit dem Raum" in online_text(anna), 20)
-        time.sleep(1.5)  # appendfsync everysec: the room is in the file
+        r.persist()  # the room is in the file
         r.stop(kill=True)
         for page in (anna, bea):
             assert until(lambda p=page: STORE in online_text(p), 20), online_text(page)

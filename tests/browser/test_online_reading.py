@@ -18,7 +18,7 @@ import re
 import pytest
 
 from tests.browser.reader import Reader
-from tests.browser.test_web import CHROMIUM, PAGE, browser, server  # noqa: F401  (fixtures)
+from tests.browser.test_web import CHROMIUM, PAGE
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from tests.browser.test_online import (  # noqa: E402
@@ -28,7 +28,7 @@ from tests.browser.test_online import (  # noqa: E402
     step,
 )
 
-assert CHROMIUM and PAGE and room_server and server
+assert CHROMIUM and PAGE and room_server
 
 ANNA = "Maximilianus"  # 12 letters, the name field's most: the device cuts it
 BEA = "Bernadettche"  # 12 too
@@ -100,7 +100,7 @@ def read_table(r, seen):
     r.snapshot()
 
 
-def test_a_whole_room_game_reads_in_whole_words(browser, room_server, capsys):  # noqa: F811
+def test_a_whole_room_game_reads_in_whole_words(browser, room_server, figure):  # noqa: F811
     anna = Reader(browser, room_server.base + "/")
     link = open_room(anna, people=2, computers=0, name=ANNA)
     bea = join(browser, link, BEA)
@@ -136,9 +136,8 @@ def test_a_whole_room_game_reads_in_whole_words(browser, room_server, capsys):  
     for r in (anna, bea):
         assert not r.errors, r.errors
         r.close()
-    with capsys.disabled():
-        print("\nweb: a room game read through the text layer: %s, %s won with %s" % (
-            seen, winner.group(1), scores))
+    figure("web: a room game read through the text layer: %s, %s won with %s" % (
+         seen, winner.group(1), scores))
 
 
 FRAGMENT = re.compile(r"^(x?\d+%?|[a-zäöüß].*)$")  # "x100", or a sentence's lowercase tail

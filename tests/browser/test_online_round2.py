@@ -18,7 +18,7 @@ import time
 import pytest
 
 from tests.browser.reader import Reader
-from tests.browser.test_web import CHROMIUM, PAGE, browser  # noqa: F401  (the fixture)
+from tests.browser.test_web import CHROMIUM, PAGE
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from tests.browser.test_online import (  # noqa: E402

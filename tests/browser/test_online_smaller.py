@@ -14,7 +14,7 @@ import re
 import pytest
 
 from tests.browser.reader import Reader, new_game
-from tests.browser.test_web import CHROMIUM, PAGE, browser  # noqa: F401  (the fixture)
+from tests.browser.test_web import CHROMIUM, PAGE
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from tests.browser.test_online import (  # noqa: E402

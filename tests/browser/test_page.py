@@ -15,11 +15,10 @@ from pathlib import Path
 import pytest
 
 from tests.browser.reader import Reader
-from tests.browser.test_web import browser, server  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
-def test_a_whole_game_through_the_accessibility_tree(browser, server, capsys):  # noqa: F811
+def test_a_whole_game_through_the_accessibility_tree(browser, server, figure):  # noqa: F811
     r = Reader(browser, server + "?seed=11")
     title = r.snapshot()
     assert 'heading "Zehntausend"' in title
@@ -91,9 +90,8 @@ def test_a_whole_game_through_the_accessibility_tree(browser, server, capsys):  
     assert moves["banked"] and moves["dice seen"] > 2, moves
     assert not r.errors, r.errors
     r.close()
-    with capsys.disabled():
-        print("\nweb: a whole game to %d through the accessibility tree: %s, %d presses,"
-              " %s won" % (target, moves, r.presses, winner.group(1)))
+    figure("web: a whole game to %d through the accessibility tree: %s, %d presses,"
+           " %s won" % (target, moves, r.presses, winner.group(1)))
 
 
 def axe(page):

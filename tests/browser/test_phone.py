@@ -9,7 +9,6 @@ loads (the layout shift is printed)."""
 import pytest
 
 from tests.browser.reader import Reader
-from tests.browser.test_web import browser, server  # noqa: F401  (fixtures)
 
 # The page's layout shifts, summed as Chrome's CLS does for a page this short.
 SHIFTS = """
@@ -40,7 +39,7 @@ PHONES = [((390, 844), 3), ((844, 390), 3), ((320, 568), 2)]
 
 
 @pytest.mark.parametrize("size,scale", PHONES, ids=["390x844", "844x390", "320x568"])
-def test_phone_viewports(browser, server, size, scale, capsys):  # noqa: F811
+def test_phone_viewports(browser, server, size, scale, figure):  # noqa: F811
     r = Reader(browser, server + "?seed=7", viewport=size, scale=scale, phone=True, init=SHIFTS)
     r.snapshot()
     g = r.page.evaluate(GEOMETRY)
@@ -63,10 +62,9 @@ def test_phone_viewports(browser, server, size, scale, capsys):  # noqa: F811
     shift = r.page.evaluate("window.__shift")
     assert not r.errors, r.errors
     r.close()
-    with capsys.disabled():
-        print("\nweb: %dx%d at %gx: screen %dx%d css px (%d device px per game pixel), layout "
-              "shift %.4f (target <= 0.02)" % (vw, vh, g["dpr"], width, height,
-                                               g["backing"][0] // game_w, shift))
+    figure("web: %dx%d at %gx: screen %dx%d css px (%d device px per game pixel), layout "
+           "shift %.4f (target <= 0.02)" % (vw, vh, g["dpr"], width, height,
+                                            g["backing"][0] // game_w, shift))
     assert shift <= 0.02
 
 

@@ -16,8 +16,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.browser.test_web import browser, server  # noqa: F401  (fixtures)
-
 np = pytest.importorskip("numpy")
 zxingcpp = pytest.importorskip("zxingcpp", reason="zxing-cpp missing (the browser group)")
 Image = pytest.importorskip("PIL.Image", reason="pillow missing (the browser group)")

@@ -6,17 +6,18 @@ Printed: the time from navigation to the title and the bytes fetched
 before it, on the slow line of test_offline.py (1.6 Mbit/s, 150 ms,
 emulated through the DevTools protocol), the median of three fresh loads,
 and when the page takes keys (the rest of the game, more.bin, and
-online.js come after the title).
-The figure is a benchmark: the test asserts only that the page comes up
-(within a bound no healthy run gets near) and what it fetched first.
+online.js are asked for once the title's bundle is in).
+The figures are benchmarks, printed and never asserted (they vary with
+the machine's pace): the test asserts that the page comes up (within a
+bound only a hang reaches) and the order of what it fetches.
 """
 
 import statistics
 
 import pytest
 
-from tests.browser.test_offline import RUNS, SLOW, load
-from tests.browser.test_web import CHROMIUM, PAGE, browser  # noqa: F401  (the fixture)
+from tests.browser.test_offline import RUNS, SLOW, assert_title_first, load
+from tests.browser.test_web import CHROMIUM, PAGE
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from tests.server.conftest import ServerProc  # noqa: E402
@@ -34,23 +35,20 @@ def room_server(tmp_path):
     s.log.close()
 
 
-def test_title_through_the_room_server_on_a_slow_line(browser, room_server, capsys):  # noqa: F811
+def test_title_through_the_room_server_on_a_slow_line(browser, room_server, figure):  # noqa: F811
     runs = [load(browser, room_server.base + "/", True) for _ in range(RUNS)]
     for got in runs:
-        assert "game.bin" in got["names"], got  # the title needs the bundle
-        assert "master.bin" not in got["names"], got  # and never waits for the Master's
-        # nor for the rest of the game or the online part: they come after it
-        assert "more.bin" not in got["names"] and "online.js" not in got["names"], got
-        assert got["ready"] >= got["title"], got
+        # the rest of the game and the online part are asked for after the
+        # title's bundle is in (whether they also land before the title is
+        # drawn is a race with drawing it: their bytes are printed)
+        assert_title_first(got, ("more.bin", "online.js"))
     times = [g["title"] for g in runs]
     size = statistics.median(g["bytes"] for g in runs)
-    with capsys.disabled():
-        print("\nroom server: load to title on a slow line (1.6 Mbit/s, 150 ms), median of %d "
-              "fresh loads: %.0f ms (%s; target <= %d ms); %d KB before the title; keys "
-              "taken at %.0f ms" % (
-                  len(times), statistics.median(times), ", ".join("%.0f" % t for t in times),
-                  TARGET_MS, size // 1024, statistics.median(g["ready"] for g in runs)))
-    assert statistics.median(times) < 15 * TARGET_MS  # a gross regression; the figure is printed
+    figure("room server: load to title on a slow line (1.6 Mbit/s, 150 ms), median of %d "
+           "fresh loads: %.0f ms (%s; target <= %d ms); %d KB before the title; keys "
+           "taken at %.0f ms" % (
+               len(times), statistics.median(times), ", ".join("%.0f" % t for t in times),
+               TARGET_MS, size // 1024, statistics.median(g["ready"] for g in runs)))
 
 
 def test_a_key_pressed_before_the_page_takes_keys_counts(browser, room_server):  # noqa: F811

@@ -16,7 +16,6 @@ the saves are read from localStorage itself.
 import re
 
 from tests.browser.reader import Reader, new_game, play_turn, wait_person
-from tests.browser.test_web import browser, server  # noqa: F401  (fixtures)
 
 # Site data blocked: the browser throws on every use of localStorage.
 BLOCKED = """
@@ -78,8 +77,10 @@ def test_two_tabs_one_owner_and_no_stale_write(browser, server):  # noqa: F811
     second = saved(b)
     assert second and second != first
 
-    for key in ("A", "hoch", "A", "runter", "B"):  # the stale tab a: nothing is written
-        a.press(key)
+    # the stale tab a says it takes no keys, and nothing its keys do is written
+    assert a.page.evaluate("document.documentElement.dataset.keys") == "off"
+    for key in ("A", "hoch", "A", "runter", "B"):
+        a.press(key, ready=False)
     a.snapshot()
     assert saved(a) == second
 

@@ -54,7 +54,7 @@ def test_whole_game_under_micropython(mpy_dir, bot, heap, extra, small):
            "--bot", bot] + extra
     if small:
         cmd.append("--small")
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     words = proc.stdout.split()
     assert words[0] == "ok" and int(words[1]) > 1000, proc.stdout

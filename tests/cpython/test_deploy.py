@@ -142,12 +142,12 @@ def test_staged_tree_imports_under_micropython(staged, board):
     if (ROOT / "firmware" / "device.py").exists():
         code += "import firmware.board\nprint(firmware.board.board_name())\n"
     proc = subprocess.run([mp, "-c", code], cwd=dest, capture_output=True, text=True,
-                          timeout=60)
+                          timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     probe = ("import sys\nsys.path[:] = ['']\ntry:\n import firmware.native\n"
              "except ValueError as e:\n print(e)\n")
     probed = subprocess.run([mp, "-c", probe], cwd=dest, capture_output=True, text=True,
-                            timeout=60)
+                            timeout=300)
     assert "incompatible .mpy arch" in probed.stdout, probed.stdout + probed.stderr
     if "firmware/device.mpy" in manifest["files"]:
         assert proc.stdout.split()[-1] == board

@@ -12,6 +12,7 @@ turn action and every keep of the dice on the table.
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ from engine.codec import decode_game, encode_game
 from engine.dice import SeededDice
 from engine.game import BANK, MAX_SEATS, PASS, REASONS, ROLL, TAKE, Game, IllegalAction
 from engine.rules import PRESETS, Rules, preset
+from tests import soak
 
 MAX_STEPS = 5000
 NAMES = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz", "Gina", "Hans"]
@@ -214,7 +216,9 @@ def walk(rules, seats, dice_seed, choice_seed, table_actions):
 seeds = st.integers(min_value=0, max_value=2 ** 32 - 1)
 
 
-@settings(max_examples=80, deadline=None)
+# The random walks are soaks: a third of their games in make test.
+@pytest.mark.soak
+@settings(max_examples=soak.length(30, 80), deadline=None)
 @given(key=st.sampled_from(PRESETS), seats=st.integers(1, 8), dice_seed=seeds,
        choice_seed=seeds, table_actions=st.booleans())
 def test_random_walk_presets(key, seats, dice_seed, choice_seed, table_actions):
@@ -222,7 +226,8 @@ def test_random_walk_presets(key, seats, dice_seed, choice_seed, table_actions):
     assert game.phase == "over", (key, seats, steps)
 
 
-@settings(max_examples=80, deadline=None)
+@pytest.mark.soak
+@settings(max_examples=soak.length(30, 80), deadline=None)
 @given(rules=random_rules(), seats=st.integers(1, 8), dice_seed=seeds,
        choice_seed=seeds, table_actions=st.booleans())
 def test_random_walk_random_rules(rules, seats, dice_seed, choice_seed, table_actions):
@@ -230,7 +235,8 @@ def test_random_walk_random_rules(rules, seats, dice_seed, choice_seed, table_ac
     assert game.phase == "over", (rules, seats, steps)
 
 
-@settings(max_examples=100, deadline=None)
+@pytest.mark.soak
+@settings(max_examples=soak.length(40, 100), deadline=None)
 @given(target=st.sampled_from((50, 100, 150, 200, 300)),
        finish=st.sampled_from(("last_turn", "round")), tie=st.sampled_from(("trigger", "playoff")),
        takeover=st.booleans(), seats=st.integers(2, 8), dice_seed=seeds, choice_seed=seeds,

@@ -10,7 +10,7 @@ MPRUN = Path(__file__).resolve().parent.parent / "mprun.py"
 def run_mprun(*files):
     """Run mprun.py on ``files`` with this interpreter; return the finished process."""
     cmd = [sys.executable, str(MPRUN)] + [str(f) for f in files]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
 def test_reports_pass_and_fail(tmp_path):

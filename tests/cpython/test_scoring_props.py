@@ -9,11 +9,13 @@ tries every way of splitting a keep into such combinations.
 from functools import lru_cache
 from itertools import combinations
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.rules import Rules
 from engine.scoring import best_score, is_farkle, keeps, score_keep, scoring_keep
+from tests import soak
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -304,7 +306,8 @@ def test_keeps_with_aside_are_consistent(case):
     assert best_score(roll, rules, aside) == max([p for _, p in found] or [0])
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.soak
+@settings(max_examples=soak.length(100, 300), deadline=None)  # rule sets (make soak: 300)
 @given(rules_st())
 def test_every_small_keep_matches_reference(rules):
     # Exhaustive over every multiset of 1..dice dice for the drawn rules.

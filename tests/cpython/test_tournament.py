@@ -105,7 +105,7 @@ def test_module_entry_point():
     proc = subprocess.run(
         [sys.executable, "-m", "tools.tournament", "--bots", "vorsichtig,vorsichtig",
          "--games", "4", "--jobs", "1", "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60)
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     assert [b["name"] for b in result["bots"]] == ["vorsichtig", "vorsichtig#2"]

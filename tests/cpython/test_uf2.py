@@ -125,7 +125,7 @@ def test_image_mounts_in_micropython(built, tree, tmp_path):
     script = tmp_path / "mount.py"
     script.write_text(MOUNT_SCRIPT)
     proc = subprocess.run([mp, str(script), str(tmp_path / "fs.img")], capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     got = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
     expected = {p.relative_to(tree).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()

@@ -22,6 +22,9 @@ from server import client  # noqa: E402
 from tests.server import schema  # noqa: E402
 
 client.CHECK = schema.check  # every message the tests receive, against the protocol's schema
+# A request's bound: only a hang reaches it (room creations that solve
+# plans queue behind each other, and took over 10 s on a busy machine).
+client.HTTP_TIMEOUT = 120
 
 ROOT = Path(__file__).resolve().parents[2]
 # Short timings: away after 0.4 s, a stand-in after 0.8 s more, computers
@@ -149,6 +152,34 @@ class RedisProc:
                     self.proc.kill()
                     raise
                 time.sleep(0.05)
+
+    def command(self, *words):
+        """One command over a plain socket; the raw answer (RESP)."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=10) as s:
+            s.sendall(b"*%d\r\n" % len(words) + b"".join(
+                b"$%d\r\n%s\r\n" % (len(w), w.encode()) for w in words))
+            answer = b""
+            while not answer.endswith(b"\r\n") or answer.startswith(b"$") and (
+                    answer.count(b"\r\n") < 2):
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            return answer.decode()
+
+    def persist(self, limit_s=30):
+        """Until everything in memory now is in the append-only file (a
+        rewrite of it, finished): a kill after this loses nothing, where
+        `appendfsync everysec` alone leaves up to a second unwritten."""
+        self.command("BGREWRITEAOF")
+        end = time.monotonic() + limit_s
+        while True:
+            info = self.command("INFO", "persistence")
+            if ("aof_rewrite_in_progress:0" in info and "aof_rewrite_scheduled:0" in info
+                    and "aof_last_bgrewrite_status:ok" in info):
+                return
+            assert time.monotonic() < end, "the append-only file was not rewritten: " + info
+            time.sleep(0.05)
 
     def stop(self, kill=False):
         """SIGTERM (or SIGKILL) and wait."""

@@ -165,7 +165,7 @@ def test_random_http_requests_get_refusals(server_factory):
     assert_clean(s)
 
 
-def test_a_hung_store_is_a_refusal_too(server_factory, redis_factory):
+def test_a_hung_store_is_a_refusal_too(server_factory, redis_factory, figure):
     r = redis_factory()
     s = server_factory("--redis", r.url)
     create_room(s.base, "Anna")
@@ -177,6 +177,7 @@ def test_a_hung_store_is_a_refusal_too(server_factory, redis_factory):
     finally:
         r.proc.send_signal(signal.SIGCONT)
     assert status == 503 and answer == {"why": "server", "values": []}
-    assert took < 15, took
+    figure("a hung store refused after %.1f s" % took)
+    assert took < 60, "the request hung with the store: %.1f s" % took  # only a hang
     assert len(create_room(s.base, "Cleo")["code"]) == 12  # back when Redis is
     assert "Traceback" not in s.log_text()

@@ -30,7 +30,7 @@ def test_no_persistence_no_start(redis_factory, tmp_path):
     assert "Traceback" not in run.stderr
 
 
-def test_a_redis_that_came_back_empty_closes_its_rooms(redis_factory, server_factory):
+def test_a_redis_that_came_back_empty_closes_its_rooms(redis_factory, server_factory, figure):
     r = redis_factory(keep=False)
     s = server_factory("--redis", r.url, "--redis-may-forget")
     assert "a restart of Redis loses every room" in s.log_text()
@@ -55,7 +55,8 @@ def test_a_redis_that_came_back_empty_closes_its_rooms(redis_factory, server_fac
 
     codes, took = asyncio.run(go())
     assert codes == [(4003, "lost"), (4003, "lost")]
-    assert took < 10, took
+    figure("both told the room was lost %.1f s after Redis came back empty" % took)
+    assert took < 60, "the seats were not told in time: %.1f s" % took  # only a hang
     # The room is gone for everyone, and the server serves new ones.
     with pytest.raises(ServerRefused) as e:
         http(s.base, "GET", "/api/rooms/" + info["code"])
@@ -66,7 +67,7 @@ def test_a_redis_that_came_back_empty_closes_its_rooms(redis_factory, server_fac
 
 
 def test_a_redis_down_too_long_closes_with_1013_and_the_room_goes_on(redis_factory,
-                                                                       server_factory):
+                                                                       server_factory, figure):
     # Down, not empty: after --store-patience the connections are told
     # (1013 "store"; the room is not lost, so not 4003), every new one too
     # while Redis is down; when it is back with its file the seats come
@@ -82,7 +83,7 @@ def test_a_redis_down_too_long_closes_with_1013_and_the_room_goes_on(redis_facto
         await anna.connect()
         await b.connect()
         await anna.until(lambda c: c.state["status"] == "playing")
-        await asyncio.sleep(1.5)  # appendfsync everysec: the room is in the file
+        r.persist()  # the room is in the file
         r.stop(kill=True)
         began = time.monotonic()
         codes = []
@@ -111,7 +112,9 @@ def test_a_redis_down_too_long_closes_with_1013_and_the_room_goes_on(redis_facto
 
     codes, took, again, moved, refusals = asyncio.run(asyncio.wait_for(go(), 90))
     assert codes == [(1013, "store"), (1013, "store")]
-    assert 3 <= took <= 10, took
+    figure("told after %.1f s with Redis down (--store-patience 3)" % took)
+    assert took >= 3, "told before the patience ran out: %.1f s" % took  # by construction
+    assert took < 60, "never told: %.1f s" % took  # only a hang
     assert again == (1013, "store")
     assert moved, refusals
     assert "Traceback" not in s.log_text()
