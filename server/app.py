@@ -26,7 +26,7 @@ from server.hub import (
 from server.limits import Counts, Window, address_key
 from server.names import CODE_RE
 from server.reasons import TEXTS
-from server.room import Refused
+from server.room import WAITS, Refused
 from server.static import Page
 from server.store import STORE_ERRORS, RedisStore, SqliteStore
 
@@ -229,8 +229,9 @@ def make_app(settings):
 
     async def online(request: Request):
         # the page asks: served by the room server (a static host serves
-        # the build's own online.json, which says false)
-        return JSONResponse({"rooms": True})
+        # the build's own online.json, which says false); the room form
+        # offers the stand-in's waits, this server's own first
+        return JSONResponse({"rooms": True, "wait": settings.standin_after, "waits": list(WAITS)})
 
     async def socket(ws: WebSocket):
         address = address_of(ws)

@@ -525,5 +525,5 @@ ONLINE_PLACES = {
 # Their values are counts, and for "rules" the key of the rule option that
 # failed (RULE_KEY: the widest of engine.rules.KEYS).
 RULE_KEY = object()
-REASON = _p(WRAP, COUNT, COUNT)
+REASON = _p(WRAP, COUNT, COUNT, COUNT)
 REASON_RULES = _p(WRAP, RULE_KEY)
