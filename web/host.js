@@ -388,9 +388,11 @@ function renderText(t) {
   }
   if (t.title) parts.push(make("h2", t.title));
   const st = online && online.code ? online.state : null;
-  if (st && st.status === "playing" && st.cur === online.me && t.dice !== undefined) {
+  if (st && st.status === "playing" && online.mine(st) && t.dice !== undefined) {
     parts.push(make("p", w.yourTurn)); // a room's game: said, not only hinted by "A: los"
   }
+  const away = st && t.dice !== undefined ? online.awayNote(st) : null;
+  if (away) parts.push(make("p", away)); // the status line's "weg 12s, PC in 28s" in words
   for (const text of t.paragraphs || []) parts.push(make("p", text)); // a help page, whole
   if (t.lines.length) {
     const ul = make("ul", null, { "aria-label": w.lines });

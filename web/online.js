@@ -74,6 +74,8 @@ const SAY = {
     rematchHow: "A sagt ja.", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
     openRoom: "Raum eröffnen", nameHow: "Dein Name im Raum; die Pfeiltasten und A bedienen das Formular im Bildschirm.",
     qr: "QR-Code des Einladungslinks", tips: "Mit Tipps (nur auf diesem Gerät)",
+    waitChoice: "Ist jemand weg, spielt der Computer seinen Zug nach", seconds: "%s s", waitDefault: "%s s (Standard)",
+    standinNow: "Der Computer spielt für %s.",
   },
   en: {
     connecting: "Connecting to the room…", connected: "Connected to the room", reconnecting: "Connection lost: trying again…",
@@ -102,6 +104,8 @@ const SAY = {
     rematchHow: "A says yes.", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
     openRoom: "Open a room", nameHow: "Your name in the room; the arrow keys and A work the form on the screen.",
     qr: "QR code of the invite link", tips: "With tips (on this device only)",
+    waitChoice: "When somebody is away, the computer plays their turn after", seconds: "%s s", waitDefault: "%s s (default)",
+    standinNow: "The computer plays for %s.",
   },
 };
 
@@ -212,6 +216,13 @@ export class Online {
     };
     window.zt.online = this.zt;
     fetch("/api/reasons").then((r) => r.json()).then((t) => { this.reasons = t; }).catch(() => {});
+    // the stand-in's waits a room may choose: this server's own first (online.json)
+    this.waits = { wait: 30, waits: [15, 30, 60] };
+    fetch("online.json").then((r) => r.json()).then((j) => {
+      if (typeof j.wait === "number" && Array.isArray(j.waits)) this.waits = j;
+      if (this.naming) this.render();
+    }).catch(() => {});
+    this.wait = null; // the wait the room form chose (null: the server's)
     this.watchdog = null;
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.wake("visible");
@@ -325,6 +336,7 @@ export class Online {
   async create(msg) {
     try {
       const body = { name: msg.name, people: msg.people, computers: msg.computers, rules: msg.rules };
+      if (this.wait !== null) body.wait = this.wait;
       const answer = await this.post("/api/rooms", body);
       this.keep(answer.code, { token: answer.token, seat: answer.seat, name: msg.name, tips: !!msg.tips });
       this.enter(answer.code);
@@ -480,7 +492,7 @@ export class Online {
 
   setConn(state) {
     this.conn = state;
-    if (state !== "other") this.tell({ t: "conn", s: state });
+    this.tell({ t: "conn", s: state }); // ("other": the game screen stops offering this seat's moves)
     this.render();
   }
 
@@ -527,7 +539,7 @@ export class Online {
       }
       this.zt.events = msg.n;
       this.keepDice(msg);
-      this.tell(msg); // the app's step draws the canvas before this returns
+      this.tell({ ...msg, now: this.serverNow() / 1000 }); // the app's step draws the canvas before this returns
       const e = msg.e || {};
       if (e.k === "back" && e.seat === this.me) this.backNote = this.playedText(e.played);
       if (e.k === "start") this.backNote = null;
@@ -670,9 +682,13 @@ export class Online {
   }
 
   tick() {
-    // while somebody is away in a game, the seconds go on
+    // while somebody is away in a game, the seconds go on (here and on the
+    // game screen, which counts down to the stand-in by the server's clock)
     const st = this.state;
-    if (this.code && st && st.status === "playing" && st.seats.some((s) => s && s.away)) this.render();
+    if (this.code && st && st.status === "playing" && st.seats.some((s) => s && s.away)) {
+      this.tell({ t: "clock", now: this.serverNow() / 1000 });
+      this.render();
+    }
   }
 
   async check(st) {
@@ -755,7 +771,22 @@ export class Online {
         this.tell({ t: "name", name: input.value });
       });
       label.append(input);
-      form.append(label, el("p", this.say("nameHow")));
+      // how long an away person's turn waits before a computer plays it
+      const waitLabel = el("label", this.say("waitChoice") + " ");
+      const select = el("select", null, { name: "wait" });
+      const waits = [...new Set([this.waits.wait, ...this.waits.waits])].sort((a, b) => a - b);
+      const chosen = this.wait ?? this.waits.wait;
+      for (const w of waits) {
+        const option = el("option", fmt(this.say(w === this.waits.wait ? "waitDefault" : "seconds"), w), { value: String(w) });
+        if (w === chosen) option.selected = true;
+        select.append(option);
+      }
+      select.addEventListener("change", () => {
+        const w = Number(select.value);
+        this.wait = w === this.waits.wait ? null : w;
+      });
+      waitLabel.append(select);
+      form.append(label, " ", waitLabel, el("p", this.say("nameHow")));
       form.addEventListener("submit", (e) => {
         e.preventDefault();
         input.blur(); // back to the game's keys
@@ -804,7 +835,7 @@ export class Online {
       const st = this.state;
       if (st) {
         if (st.status === "playing" && st.seats[st.cur]) {
-          const mine = st.cur === this.me;
+          const mine = this.mine(st);
           // two sentences: "Am Zug: Bea. Du bist dran!", not "Am Zug: Bea Du bist dran!"
           parts.push(el("p", fmt(this.say("turn"), st.seats[st.cur].name) + (mine ? ". " + this.say("yourTurn") : ""),
             mine ? { "data-mine": "" } : {}));
@@ -862,6 +893,19 @@ export class Online {
     const key = link + "\n" + this.lang();
     if (!this.qr || this.qr.key !== key) this.qr = { key, svg: qrSvg(link, this.say("qr")) };
     return this.qr.svg;
+  }
+
+  mine(st) {
+    // this tab's seat is to move (a tab whose seat plays elsewhere has none)
+    return st.cur === this.me && this.me >= 0 && this.conn !== "other";
+  }
+
+  awayNote(st) {
+    // the game screen's away line as a sentence: who, since when, when the
+    // computer takes over, or that it plays for them now
+    const seat = st.status === "playing" ? st.seats[st.cur] : null;
+    if (seat && !seat.kind && seat.standin) return fmt(this.say("standinNow"), seat.name);
+    return this.waitText(st);
   }
 
   waitText(st) {

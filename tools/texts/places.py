@@ -511,6 +511,7 @@ ONLINE_PLACES = {
     "connecting": _p(MENU),
     "connected": _p(MENU),
     "reconnecting": _p(MENU),
+    "other": _p(MENU),
     "opening": _p(TITLE),
     "room_hint": _p(HINT),
     "gone": _p(TITLE),
@@ -518,6 +519,10 @@ ONLINE_PLACES = {
     "watch_hint": _p(HINT),
     "others_hint": _p(HINT),
     "need_people": _p(WRAP),
+    # the play screen's status line: the away seat to move's seconds gone and left
+    "away_wait": _p(LINE, COUNT, COUNT),
+    "away_now": _p(LINE, COUNT),
+    "standin_plays": _p(LINE),
 }
 
 # The room server's reasons (server/reasons.py), as the online screens show
