@@ -184,10 +184,13 @@ export async function checkRecord(rec, kept, st) {
 }
 
 export class Online {
-  // host: the Python Host (online_take, online_event); lang(): the page's
-  // language now; redraw(): a step and a canvas copy after an event
+  // host: the Python Host (online_take, online_event), or null before the
+  // game runs (a room's link: the panel comes first; attach gives it);
+  // lang(): the page's language now; redraw(): a step and a canvas copy
+  // after an event
   constructor({ host, storage, lang, redraw, retext }) {
     this.host = host;
+    this.unheard = []; // what the game is told once attached (host null until then)
     this.retext = retext || (() => {});
     this.storage = storage;
     this.lang = lang;
@@ -239,7 +242,35 @@ export class Online {
     if (code) {
       if (this.seatOf(code)) this.enter(code);
       else this.joinForm(code);
+    } else this.lookBack();
+  }
+
+  async lookBack() {
+    // this browser's room with a game running, which the title offers
+    // first: the most recently taken seats, a few (each look is a request;
+    // a room the server no longer has is forgotten)
+    const mine = this.rooms().map(([code]) => [code, (this.seatOf(code) || {}).at || 0])
+      .sort((a, b) => b[1] - a[1]).slice(0, 3);
+    let live = null;
+    for (const [code] of mine) {
+      try {
+        const r = await fetch("/api/rooms/" + encodeURIComponent(code));
+        if (r.status === 404) {
+          this.forget(code);
+          continue;
+        }
+        const st = await r.json();
+        if (r.ok && st.status === "playing") {
+          live = code;
+          break;
+        }
+      } catch (e) {
+        break; // no answer (offline): nothing to offer
+      }
     }
+    if (this.code) return; // in a room meanwhile
+    this.zt.back = live;
+    this.tell({ t: "rooms", rooms: this.rooms(), live });
   }
 
   say(key) {
@@ -258,7 +289,7 @@ export class Online {
 
   keep(code, seat, quiet) {
     try {
-      this.storage.setItem(ROOM_KEY + code, JSON.stringify(seat));
+      this.storage.setItem(ROOM_KEY + code, JSON.stringify({ ...seat, at: Date.now() })); // (at: lookBack's order)
     } catch (e) {
       // no storage: the seat lasts as long as this tab
     }
@@ -290,8 +321,18 @@ export class Online {
   // ------------------------------------------------------------ the app's requests
 
   tell(msg) {
+    if (!this.host) {
+      this.unheard.push(msg);
+      return;
+    }
     this.host.online_event(JSON.stringify(msg));
     this.redraw();
+  }
+
+  attach(host) {
+    // the game runs: it hears what it was told meanwhile, in order
+    this.host = host;
+    for (const msg of this.unheard.splice(0)) this.tell(msg);
   }
 
   pump() {
@@ -317,7 +358,10 @@ export class Online {
     else if (msg.do === "leave") {
       this.send({ t: "leave" });
       this.forget(this.code);
-    } else if (msg.do === "close") this.close();
+    } else if (msg.do === "close") {
+      this.close();
+      this.lookBack(); // (the room just left is offered first on the title while it runs)
+    }
   }
 
   async post(path, body) {

@@ -37,6 +37,7 @@ SAY = {
     "de": {
         "online": "Online",
         "open_room": "Raum eröffnen",
+        "back_room": "Zurück in den Raum",
         "room": "Raum %s",
         "free": "frei",
         "you": "du",
@@ -66,6 +67,7 @@ SAY = {
     "en": {
         "online": "Online",
         "open_room": "Open a room",
+        "back_room": "Back to the room",
         "room": "Room %s",
         "free": "free",
         "you": "you",
@@ -139,10 +141,20 @@ class Link:
         self.naming = False  # the page shows the room form's name field (take)
         self.up = True  # the browser has a network (the title offers Online only then)
         self.now = 0.0  # the server's clock (epoch seconds) as online.js last said it
+        self.back_room = None  # this browser's room with a game running (the title offers it first)
 
     def __call__(self, app):
         """The title's "Online": the online menu."""
         app.push(OnlineMenu(self))
+
+    def back_label(self, app):
+        """The title's first entry while this browser has a seat in a running room."""
+        return say(app, "back_room")
+
+    def go_back(self, app):
+        """A on that entry: into the room (its state shows it)."""
+        if self.back_room:
+            self.send({"do": "enter", "code": self.back_room})
 
     def send(self, msg):
         """Ask online.js for something (a dict, see the module docstring)."""
@@ -169,6 +181,10 @@ class Link:
         t = msg.get("t")
         if t == "rooms":
             self.rooms = msg["rooms"]
+            if "live" in msg and msg["live"] != self.back_room:
+                self.back_room = msg["live"]
+                app.version += 1  # (the title works its entries out again)
+                app.redraw()
             top = app.top()
             if isinstance(top, OnlineMenu):
                 top.relabel()

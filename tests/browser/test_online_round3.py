@@ -5,9 +5,15 @@ agent reads them (tests/browser/reader.py: roles, names, aria snapshots).
 - a person's line goes during their turn: the others' game screens (the
   128x64 one, a 72x40 spectator's, and their text copies) say that the
   seat is away, since when, and count down to the computer, within 10 s;
-  the computer plays on time after the wait the room's creator chose.
+  the computer plays on time after the wait the room's creator chose;
+- an invite link's page never says or offers the local title, and its
+  first aria snapshot once loaded is the join form (also with the CPU 6x
+  slower);
+- the site's address leads back into this browser's running room: the
+  title offers it first, one press takes the seat again.
 """
 
+import json
 import re
 import time
 
@@ -95,3 +101,85 @@ def test_a_dropped_seat_counts_down_on_the_others_game_screens(browser, room_ser
         print("\nround 3: the room's wait %d s; a dropped seat told on the game screens after "
               "%.1f s (128x64), %.1f s (72x40 spectator); the stand-in played after %.1f s"
               % (WAIT, told["anna"], told["fan"], standin))
+
+
+def link_snapshots(browser, url, throttle=1):  # noqa: F811
+    """Open `url` in a fresh browser profile (the CPU `throttle` times
+    slower: a loaded machine) and read the page's aria snapshot over and
+    over from its first byte until the game runs and its text copy is
+    written: [(document loaded?, snapshot)], and the reader."""
+    r = Reader(browser, "about:blank", wait=False)
+    if throttle > 1:
+        cdp = r.context.new_cdp_session(r.page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    r.page.goto(url, wait_until="commit")
+    seen = []
+    end = time.monotonic() + 90
+    while time.monotonic() < end:
+        loaded = r.page.evaluate("document.readyState === 'complete'")
+        seen.append((loaded, r.page.locator("body").aria_snapshot()))
+        if r.page.evaluate("!!(window.zt && zt.ready)") and r.screen.get_by_role("heading").count():
+            seen.append((True, r.page.locator("body").aria_snapshot()))
+            break
+    return seen, r
+
+
+TITLE = ("Neues Spiel", 'list "Menü"', "A: wählen", "Online spielen")
+
+
+@pytest.mark.parametrize("throttle", [1, 6], ids=["idle", "loaded"])
+def test_an_invite_links_first_look_is_the_join_form(browser, room_server, throttle, capsys):  # noqa: F811
+    from server.client import create_room
+
+    code = create_room(room_server.base, "Wanda", people=3)["code"]  # (it waits on)
+    seen, r = link_snapshots(browser, "%s/?room=%s" % (room_server.base, code), throttle)
+    # nothing of the local title is ever said or offered before the join
+    for _, snap in seen:
+        assert not [w for w in TITLE if w in snap], snap
+        for name in re.findall(r'button "([^"]*)"', snap):  # each button says what it does now
+            base, _, action = name.partition(": ")
+            assert base not in ("hoch", "runter", "links", "rechts", "A", "B") or action, snap
+    # an agent's first look (the page loaded) is the form
+    first = next(snap for loaded, snap in seen if loaded)
+    assert 'textbox "Dein Name"' in first and 'button "Mitspielen"' in first, first
+    assert "Ein Raum-Link ist offen" in seen[-1][1], seen[-1][1]
+    # and it works: the name typed, the seat taken, the room on the screen
+    r.page.get_by_role("textbox", name="Dein Name").fill("Bea")
+    r.page.get_by_role("button", name="Mitspielen").click()
+    assert until(lambda: "Bea (du)" in online_text(r), 30), online_text(r)
+    assert until(lambda: "Raum " + code in screen_text(r), 30), screen_text(r)
+    assert not r.errors, r.errors
+    r.close()
+    with capsys.disabled():
+        print("\nround 3 (CPU %dx slower): %d snapshots of the link's page before the game ran, "
+              "none with the local title; the first after loading has the join form"
+              % (throttle, len(seen)))
+
+
+def test_the_site_leads_back_to_a_running_room(browser, room_server):  # noqa: F811
+    from server.client import create_room, join_room
+
+    base = room_server.base
+    info = create_room(base, "Anna", people=2)
+    code = info["code"]
+    join_room(base, code, "Bea")  # the last seat: the game runs
+    seat = json.dumps({"token": info["token"], "seat": 0, "name": "Anna"})
+    # a browser that holds Anna's seat (as after a join; its tab was lost)
+    r = Reader(browser, base + "/",
+               init="localStorage.setItem('zt-room:%s', %s)" % (code, json.dumps(seat)))
+    # the title offers the room first, highlighted: one press back in
+    assert until(lambda: r.menu()[0][0] == "Zurück in den Raum", 20), r.menu()
+    entries, index = r.menu()
+    assert index == 0 and "Neues Spiel" in entries, entries
+    r.press("A")
+    assert until(lambda: "Anna (du)" in online_text(r), 20), online_text(r)
+    assert until(lambda: "Anna: 0 Punkte" in screen_text(r) or "Bea: 0 Punkte" in screen_text(r),
+                 20), screen_text(r)
+    # the site's address again, from inside the room: the room first again
+    r.page.goto(base + "/")
+    r.wait()
+    assert until(lambda: r.menu()[0][0] == "Zurück in den Raum", 20), r.menu()
+    r.press("A")
+    assert until(lambda: "Anna (du)" in online_text(r), 20), online_text(r)
+    assert not [e for e in r.errors if "WebSocket" not in e], r.errors
+    r.close()

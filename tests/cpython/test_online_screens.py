@@ -213,3 +213,48 @@ def test_offline_the_title_offers_no_online_play(tmp_path):
     link.receive(sim.app, json.dumps({"t": "net", "up": True}))
     sim.step()
     assert "online" in sim.app.top()._entries(sim.app)
+
+
+def test_the_title_offers_a_running_room_first(tmp_path):
+    # (web/online.js looks the browser's rooms up and says which one runs)
+    sim, link = sim_with_link(tmp_path)
+    title = sim.app.top()
+    assert title._entries(sim.app)[0] != "back_room"
+    link.receive(sim.app, json.dumps({"t": "rooms", "rooms": [["abcdefghijkl", "Ann"]],
+                                      "live": "abcdefghijkl"}))
+    sim.step()
+    assert title._entries(sim.app)[0] == "back_room"
+    assert title.labels(sim.app)[0] == "Zurück in den Raum" and title.index == 0
+    sim.press("A")  # one press back in
+    assert json.loads(link.take()) == {"do": "enter", "code": "abcdefghijkl"}
+    link.receive(sim.app, json.dumps({"t": "rooms", "rooms": [], "live": None}))
+    sim.step()
+    assert "back_room" not in title._entries(sim.app)
+
+
+def test_the_play_screen_counts_down_to_the_stand_in(tmp_path):
+    for board in ("pico_ssd1306_i2c", "thumby"):
+        sim, link = sim_with_link(tmp_path / board, board)
+        game = Game(preset("zehntausend"), [("Ann", ""), ("Bea", "")], ScriptedDice([1, 5, 2, 3]))
+        link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": 1,
+                                          "n": 2}))
+        away = seats("Ann", "Bea")  # (Ann to move, this browser is Bea's)
+        state = {"status": "playing", "g": 1, "cur": 0, "seats": away, "game": game.to_data(),
+                 "standin_at": None}
+        link.receive(sim.app, json.dumps({"t": "snap", "n": 2, "s": state, "now": 1000.0}))
+        play = sim.app.top()
+        assert play.away_text(sim.app) == ""
+        away[0]["away"], away[0]["gone"] = True, 988.0
+        state["standin_at"] = 1018.0
+        link.receive(sim.app, json.dumps({"t": "snap", "n": 3, "s": state, "now": 1000.0}))
+        assert play.away_text(sim.app) == "weg 12s, PC in 18s"
+        link.receive(sim.app, json.dumps({"t": "clock", "now": 1001.0}))
+        sim.step()
+        assert play.away_shown == "weg 13s, PC in 17s"  # drawn: the clock redrew the screen
+        link.receive(sim.app, json.dumps({"t": "clock", "now": 1019.0}))
+        assert play.away_text(sim.app) == "weg 31s, PC gleich"
+        away[0]["standin"] = True
+        state["standin_at"] = None
+        link.receive(sim.app, json.dumps({"t": "snap", "n": 4, "s": state, "now": 1019.0}))
+        sim.step()
+        assert play.away_shown == "Computer spielt"

@@ -500,6 +500,7 @@ _SEAT = "%d {NAME} ({you|computer_for|away})" % SEATS_MAX  # a seat's row: one m
 ONLINE_PLACES = {
     "online": _p(TITLE),
     "open_room": _p(MENU),
+    "back_room": _p(MENU),
     "room": _p(TITLE, ROOM_CODE, on=BIG),  # the small title shows the code alone
     "free": _p(MENU, line="%d {}" % SEATS_MAX),
     "you": _p(MENU, line=_SEAT),
