@@ -323,6 +323,7 @@ const WORDS = {
     screen: "Bildschirm", lines: "Text", yourTurn: "Du bist dran!", dice: "Würfel",
     linkTitle: "Ein Raum-Link ist offen", linkOpen: "Was du mit dem Link tun kannst, steht im Bereich „Online“ darunter; das Spiel auf diesem Gerät wartet so lange.", aside: "Beiseitegelegt", menu: "Menü",
     picked: "gewählt", crossed: "zählt nicht", cursor: "Cursor", marked: "Tipp",
+    table: "Tabelle", points: "%d Punkte", toMove: "am Zug", computer: "Computer", out: "ausgeschieden",
     current: "ausgewählt", keys: "Tasten", idle: "tut jetzt nichts", roomOpen: "Der Raum wird geöffnet",
     roomWait: "Das Spiel dieses Raums kommt gleich; das Spiel auf diesem Gerät wartet so lange.",
     UP: "hoch", DOWN: "runter", LEFT: "links", RIGHT: "rechts", A: "A", B: "B",
@@ -331,6 +332,7 @@ const WORDS = {
     screen: "Screen", lines: "Text", yourTurn: "Your turn!", dice: "Dice",
     linkTitle: "A room's link is open", linkOpen: "What you can do with the link is in the region “Online” below; the game on this device waits meanwhile.", aside: "Set aside", menu: "Menu",
     picked: "picked", crossed: "does not score", cursor: "cursor", marked: "tip",
+    table: "Scores", points: "%d points", toMove: "to move", computer: "computer", out: "out",
     current: "selected", keys: "Keys", idle: "does nothing now", roomOpen: "Opening the room",
     roomWait: "The room's game comes in a moment; the game on this device waits meanwhile.",
     UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right", A: "A", B: "B",
@@ -431,6 +433,18 @@ function renderText(t) {
     });
     parts.push(ul);
   }
+  if (t.table) {
+    // the whole table (before the dice, which a reader takes last): every
+    // seat's score, who is a computer, who is to move
+    const ol = make("ol", null, { "aria-label": w.table });
+    for (const seat of t.table) {
+      const says = [seat.name + (seat.computer ? " (" + w.computer + ")" : "") + ": " + w.points.replace("%d", seat.score)];
+      if (seat.current) says.push(w.toMove);
+      if (!seat.active) says.push(w.out);
+      ol.append(make("li", says.join(", ")));
+    }
+    parts.push(ol);
+  }
   if (t.dice.length) {
     const ol = make("ol", null, { "aria-label": w.dice });
     for (const d of t.dice) {
@@ -449,7 +463,7 @@ function renderText(t) {
   const said = [];
   for (const name of Object.keys(BITS)) {
     const action = t.keys[name];
-    const label = w[name] + (action ? ": " + action : "");
+    const label = w[name] + ": " + (action || w.idle); // (a button that does nothing says so)
     const button = document.querySelector(`[data-key="${name}"]`);
     if (button) button.setAttribute("aria-label", label);
     if (action) said.push(label);

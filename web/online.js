@@ -45,6 +45,7 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 5000];
 const ROOM_KEY = "zt-room:";
 const DICE_KEY = "zt-dice:";
 const DICE_KEPT = 8; // games whose commitment and rolls a browser keeps
+const MAX_NAME = 12; // engine.game.MAX_NAME: the longest name a room takes
 
 const SAY = {
   de: {
@@ -68,7 +69,7 @@ const SAY = {
     waitingFor: "Der Raum wartet auf Mitspieler: %d von %d Plätzen frei.", yourSeat: "Dein Platz in diesem Raum: %s (Platz %d).",
     offline: "Keine Verbindung zum Netz.", unreachable: "Der Server antwortet nicht.", other: "Dieser Platz wird in einem anderen Tab oder auf einem anderen Gerät gespielt.",
     here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis und zur Zusage vom Spielbeginn (%s…), die %d hier gezeigten zum Bericht, der Endstand zum Spiel.",
-    bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json --commit %s",
+    bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen, ohne dieses Projekt: den Würfelbericht und die Prüfung check_dice.py laden, dann python3 check_dice.py bericht.json --commit %s", checker: "Die Würfelprüfung zum Selbst-Ausführen (check_dice.py, nur Pythons Standardbibliothek)",
     yourTurn: "Du bist dran!", record: "Würfelbericht von Spiel %d (JSON)", records: "Würfelberichte",
     rematchYes: "Revanche: ja von %s.", rematchNone: "Revanche: noch hat niemand ja gesagt.", rematchWait: "Es fehlt: %s.",
     rematchHow: "A sagt ja.", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
@@ -76,6 +77,8 @@ const SAY = {
     qr: "QR-Code des Einladungslinks", tips: "Mit Tipps (nur auf diesem Gerät)",
     waitChoice: "Ist jemand weg, spielt der Computer seinen Zug nach", seconds: "%s s", waitDefault: "%s s (Standard)",
     standinNow: "Der Computer spielt für %s.",
+    nameLong: "Zu lang: %d Zeichen, ein Name hat höchstens %d; so wird er nicht genommen.",
+    nameCut: "Zu lang: %d Zeichen, ein Name hat höchstens %d; der Raum nimmt „%s“.",
   },
   en: {
     connecting: "Connecting to the room…", connected: "Connected to the room", reconnecting: "Connection lost: trying again…",
@@ -98,7 +101,7 @@ const SAY = {
     waitingFor: "The room is waiting for players: %d of %d seats free.", yourSeat: "Your seat in this room: %s (seat %d).",
     offline: "No network connection.", unreachable: "The server does not answer.", other: "This seat is played in another tab or on another device.",
     here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret and the commitment shown at the start (%s…), the %d shown here match the record, the final scores the game.",
-    bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json --commit %s",
+    bad: "Dice check FAILED: %s", howto: "Check it yourself, without this project: load the dice record and the check check_dice.py, then python3 check_dice.py record.json --commit %s", checker: "The dice check to run yourself (check_dice.py, Python's standard library only)",
     yourTurn: "Your turn!", record: "Dice record of game %d (JSON)", records: "Dice records",
     rematchYes: "Rematch: yes from %s.", rematchNone: "Rematch: nobody has said yes yet.", rematchWait: "Waiting for: %s.",
     rematchHow: "A says yes.", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
@@ -106,6 +109,8 @@ const SAY = {
     qr: "QR code of the invite link", tips: "With tips (on this device only)",
     waitChoice: "When somebody is away, the computer plays their turn after", seconds: "%s s", waitDefault: "%s s (default)",
     standinNow: "The computer plays for %s.",
+    nameLong: "Too long: %d characters, a name has at most %d; it is not taken like this.",
+    nameCut: "Too long: %d characters, a name has at most %d; the room takes “%s”.",
   },
 };
 
@@ -776,12 +781,17 @@ export class Online {
         }
         const form = el("form", null, { "aria-label": this.say("join") });
         const label = el("label", this.say("name") + " ");
-        const input = el("input", null, { name: "name", maxlength: "12", autocomplete: "nickname", required: "" });
+        // (no maxlength: a longer name is not cut without a word, the note
+        // says it is too long and the server's refusal what a name may be)
+        const input = el("input", null, { name: "name", autocomplete: "nickname", required: "", "aria-describedby": "name-note" });
+        const note = el("span", null, { id: "name-note", "aria-live": "polite" });
         // the panel is drawn anew when the room's preview arrives: what was
         // typed before it must survive (a lost name left an empty, required
         // field, and "join" did nothing)
         input.value = this.draftName || "";
-        input.addEventListener("input", () => { this.draftName = input.value; });
+        const said = () => { note.textContent = this.lengthNote(input.value, "nameLong"); };
+        input.addEventListener("input", () => { this.draftName = input.value; said(); });
+        said();
         label.append(input);
         // tips for this seat, on this device only (as the new-game form's tips row)
         const tips = el("input", null, { type: "checkbox", name: "tips" });
@@ -789,7 +799,7 @@ export class Online {
         tips.addEventListener("change", () => { this.draftTips = tips.checked; });
         const tipsLabel = el("label");
         tipsLabel.append(tips, " " + this.say("tips"));
-        form.append(label, " ", tipsLabel, " ", el("button", this.say("join"), { type: "submit" }));
+        form.append(label, " ", note, " ", tipsLabel, " ", el("button", this.say("join"), { type: "submit" }));
         form.addEventListener("submit", (e) => {
           e.preventDefault();
           this.join(input.value.trim(), tips.checked);
@@ -808,12 +818,16 @@ export class Online {
       // a phone's keyboard, an agent's fill); every change goes to the form
       const form = el("form", null, { "aria-label": this.say("openRoom") });
       const label = el("label", this.say("name") + " ");
-      const input = el("input", null, { name: "name", maxlength: "12", autocomplete: "nickname" });
+      const input = el("input", null, { name: "name", autocomplete: "nickname", "aria-describedby": "name-note" });
+      const note = el("span", null, { id: "name-note", "aria-live": "polite" });
       input.value = this.naming.name;
+      const said = () => { note.textContent = this.lengthNote(input.value, "nameCut"); };
       input.addEventListener("input", () => {
         this.naming.name = input.value;
         this.tell({ t: "name", name: input.value });
+        said();
       });
+      said();
       label.append(input);
       // how long an away person's turn waits before a computer plays it
       const waitLabel = el("label", this.say("waitChoice") + " ");
@@ -830,7 +844,7 @@ export class Online {
         this.wait = w === this.waits.wait ? null : w;
       });
       waitLabel.append(select);
-      form.append(label, " ", waitLabel, el("p", this.say("nameHow")));
+      form.append(label, " ", note, " ", waitLabel, el("p", this.say("nameHow")));
       form.addEventListener("submit", (e) => {
         e.preventDefault();
         input.blur(); // back to the game's keys
@@ -892,6 +906,7 @@ export class Online {
         if (st.status === "over" && this.checked[st.g]) {
           parts.push(el("p", this.checked[st.g], { "data-check": this.zt.diceCheck || "" }));
           parts.push(el("p", fmt(this.say("howto"), this.keptDice(st.g).commit || st.commit)));
+          parts.push(el("a", this.say("checker"), { href: "/check_dice.py", download: "check_dice.py" }));
         }
         if ((st.records || []).length) {
           // every game's dice record the room keeps, the earlier ones too
@@ -916,6 +931,14 @@ export class Online {
       input.focus();
       if (typing) input.setSelectionRange(typing.selectionStart, typing.selectionEnd);
     }
+  }
+
+  lengthNote(value, key) {
+    // a name longer than a room takes (engine.game.MAX_NAME), said: the
+    // join form's is refused (nameLong), the room form's cut (nameCut)
+    const chars = [...value.trim()];
+    if (chars.length <= MAX_NAME) return "";
+    return fmt(this.say(key), chars.length, MAX_NAME, chars.slice(0, MAX_NAME).join("").trim());
   }
 
   rematchText(st) {

@@ -135,14 +135,15 @@ def test_an_invite_links_first_look_is_the_join_form(browser, room_server, throt
     seen, r = link_snapshots(browser, "%s/?room=%s" % (room_server.base, code), throttle)
     # nothing of the local title is ever said or offered before the join
     for _, snap in seen:
-        assert not [w for w in TITLE if w in snap], snap
+        assert not [w for w in TITLE if w in snap], ("the local title", snap)
         for name in re.findall(r'button "([^"]*)"', snap):  # each button says what it does now
             base, _, action = name.partition(": ")
-            assert base not in ("hoch", "runter", "links", "rechts", "A", "B") or action, snap
+            assert base not in ("hoch", "runter", "links", "rechts", "A", "B") or action, (
+                "a bare button", snap)
     # an agent's first look (the page loaded) is the form
     first = next(snap for loaded, snap in seen if loaded)
-    assert 'textbox "Dein Name"' in first and 'button "Mitspielen"' in first, first
-    assert "Ein Raum-Link ist offen" in seen[-1][1], seen[-1][1]
+    assert 'textbox "Dein Name"' in first and 'button "Mitspielen"' in first, ("no form", first)
+    assert "Ein Raum-Link ist offen" in seen[-1][1], ("the screen's copy", seen[-1][1])
     # and it works: the name typed, the seat taken, the room on the screen
     r.page.get_by_role("textbox", name="Dein Name").fill("Bea")
     r.page.get_by_role("button", name="Mitspielen").click()
@@ -183,3 +184,81 @@ def test_the_site_leads_back_to_a_running_room(browser, room_server):  # noqa: F
     assert until(lambda: "Anna (du)" in online_text(r), 20), online_text(r)
     assert not [e for e in r.errors if "WebSocket" not in e], r.errors
     r.close()
+
+
+def test_a_name_too_long_is_said_not_cut_silently(browser, room_server):  # noqa: F811
+    from server.client import create_room
+
+    code = create_room(room_server.base, "Wanda", people=3)["code"]
+    r = Reader(browser, "%s/?room=%s" % (room_server.base, code))
+    field = r.page.get_by_role("textbox", name="Dein Name")
+    field.fill("A" * 200)
+    assert field.input_value() == "A" * 200  # nothing cut behind the player's back
+    note = r.page.locator("#name-note")
+    assert note.inner_text().startswith("Zu lang: 200 Zeichen, ein Name hat höchstens 12"), (
+        note.inner_text())
+    r.page.get_by_role("button", name="Mitspielen").click()
+    said = r.page.get_by_role("region", name="Online").get_by_role("alert").inner_text()
+    assert said == ("Ein Name hat 1 bis 12 Zeichen: Buchstaben, Ziffern, einzelne Leerzeichen "
+                    "und - _ . ' sind erlaubt."), said
+    r.close()
+    # the room form's name is cut with a word: what the room takes
+    a = Reader(browser, room_server.base + "/")
+    to_room_form(a)
+    own = a.page.get_by_role("region", name="Online").get_by_role("textbox", name="Dein Name")
+    own.fill("Maximiliane von Bergen")
+    assert a.page.locator("#name-note").inner_text() == (
+        "Zu lang: 22 Zeichen, ein Name hat höchstens 12; der Raum nimmt „Maximiliane“.")
+    a.snapshot()
+    assert "1 Maximiliane" in a.menu()[0], a.menu()
+    # (the refusal's answer, 400, is logged by the browser as a failed load: nothing else)
+    assert not [e for e in r.errors if "400 (Bad Request)" not in e] and not a.errors, (
+        r.errors, a.errors)
+    a.close()
+
+
+def test_a_local_game_reads_the_whole_table_and_every_button(browser, room_server):  # noqa: F811
+    from tests.browser.reader import new_game
+
+    r = Reader(browser, room_server.base + "/")
+    for name in re.findall(r'button "([^"]*)"', r.page.locator(".device").aria_snapshot()):
+        assert ": " in name, name  # what it does, or that it does nothing now
+    new_game(r)  # (the hand-over: its standings in words)
+    lines = r.screen.get_by_role("list", name="Text").get_by_role("listitem").all_inner_texts()
+    assert [t for t in lines if re.fullmatch(r"1\. \S.*: 0 Punkte, am Zug", t)], lines
+    assert not [t for t in lines if "»" in t], lines
+    r.press("A")  # the play screen: the whole table
+    rows = r.screen.get_by_role("list", name="Tabelle").get_by_role("listitem")
+    table = until(rows.all_inner_texts, 20)
+    assert len(table) == 2, table
+    assert re.fullmatch(r"\S.*: 0 Punkte, am Zug", table[0]), table
+    assert re.fullmatch(r"Profi.* \(Computer\): 0 Punkte", table[1]), table
+    names = re.findall(r'button "([^"]*)"', r.page.locator(".device").aria_snapshot())
+    assert len(names) == 6 and all(": " in n for n in names), names
+    assert not r.errors, r.errors
+    r.close()
+
+
+def test_a_tab_without_its_seat_never_says_your_turn(browser, room_server):  # noqa: F811
+    from server.client import create_room, join_room
+
+    base = room_server.base
+    info = create_room(base, "Anna", people=2)
+    code = info["code"]
+    join_room(base, code, "Bea")  # Bea never comes: a computer plays her turns at once
+    seat = "localStorage.setItem('zt-room:%s', %s)" % (code, json.dumps(json.dumps(
+        {"token": info["token"], "seat": 0, "name": "Anna"})))
+    link = "%s/?room=%s" % (base, code)
+    old = Reader(browser, link, init=seat)
+    assert until(lambda: "Anna (du)" in online_text(old), 20), online_text(old)
+    new = Reader(browser, link, init=seat)  # the same seat on another device
+    assert until(lambda: "anderen Tab" in online_text(old), 20), online_text(old)
+    assert until(lambda: "Am Zug: Anna. Du bist dran!" in online_text(new), 60), online_text(new)
+    assert until(lambda: "Du bist dran!" in screen_text(new), 10), screen_text(new)
+    assert until(lambda: "Am Zug: Anna" in online_text(old), 10), online_text(old)
+    old.snapshot()
+    assert "Du bist dran!" not in online_text(old) + screen_text(old), (
+        online_text(old), screen_text(old))
+    assert old.buttons().get("A") != "los", old.buttons()  # no move offered either
+    for r in (old, new):
+        r.close()

@@ -258,3 +258,33 @@ def test_the_play_screen_counts_down_to_the_stand_in(tmp_path):
         link.receive(sim.app, json.dumps({"t": "snap", "n": 4, "s": state, "now": 1019.0}))
         sim.step()
         assert play.away_shown == "Computer spielt"
+
+
+def test_hot_dice_are_said_to_the_turn_that_has_them_only(tmp_path):
+    sim, link = sim_with_link(tmp_path)
+    game = Game(preset("zehntausend"), [("Ann", ""), ("Bea", "")], ScriptedDice([1, 5, 2, 3]))
+    link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": 1, "n": 2}))
+    link.receive(sim.app, json.dumps({"t": "snap", "n": 2, "s": {
+        "status": "playing", "g": 1, "cur": 0, "seats": seats("Ann", "Bea"),
+        "game": game.to_data()}}))
+    play = sim.app.top()
+    play.receive(sim.app, game, {"k": "act", "ev": [["keep", 0, [1, 1, 1, 5, 5, 5], 1500],
+                                                    ["hot", 0]]})
+    assert play.msg == sim.app.t("hot")
+    play.receive(sim.app, game, {"k": "act", "ev": [["bank", 0, 1500, 1500], ["turn", 1]]})
+    assert play.msg == ""  # Bea's turn begins: Ann's hot dice are not hers
+
+
+def test_a_tab_whose_seat_plays_elsewhere_offers_no_move(tmp_path):
+    sim, link = sim_with_link(tmp_path)
+    game = Game(preset("zehntausend"), [("Ann", ""), ("Bea", "")], ScriptedDice([1, 5, 2, 3]))
+    link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": 0, "n": 2}))
+    link.receive(sim.app, json.dumps({"t": "snap", "n": 2, "s": {
+        "status": "playing", "g": 1, "cur": 0, "seats": seats("Ann", "Bea"),
+        "game": game.to_data()}}))
+    play = sim.app.top()
+    assert play.person_to_move() and play._hint(sim.app) != "B Tabelle"
+    link.receive(sim.app, json.dumps({"t": "conn", "s": "other"}))
+    assert not play.person_to_move() and play._hint(sim.app) == "B Tabelle"
+    sim.press("A")
+    assert link.take() == ""  # nothing sent for a seat this tab no longer plays
