@@ -260,14 +260,20 @@ def test_the_play_screen_counts_down_to_the_stand_in(tmp_path):
         assert play.away_shown == "Computer spielt"
 
 
-def test_hot_dice_are_said_to_the_turn_that_has_them_only(tmp_path):
+def ann_to_move(tmp_path, me):
+    """A room's play screen with Ann to move; this browser's seat `me`:
+    (sim, link, the game mirrored, the play screen)."""
     sim, link = sim_with_link(tmp_path)
     game = Game(preset("zehntausend"), [("Ann", ""), ("Bea", "")], ScriptedDice([1, 5, 2, 3]))
-    link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": 1, "n": 2}))
+    link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": me, "n": 2}))
     link.receive(sim.app, json.dumps({"t": "snap", "n": 2, "s": {
         "status": "playing", "g": 1, "cur": 0, "seats": seats("Ann", "Bea"),
         "game": game.to_data()}}))
-    play = sim.app.top()
+    return sim, link, game, sim.app.top()
+
+
+def test_hot_dice_are_said_to_the_turn_that_has_them_only(tmp_path):
+    sim, link, game, play = ann_to_move(tmp_path, 1)
     play.receive(sim.app, game, {"k": "act", "ev": [["keep", 0, [1, 1, 1, 5, 5, 5], 1500],
                                                     ["hot", 0]]})
     assert play.msg == sim.app.t("hot")
@@ -276,13 +282,7 @@ def test_hot_dice_are_said_to_the_turn_that_has_them_only(tmp_path):
 
 
 def test_a_tab_whose_seat_plays_elsewhere_offers_no_move(tmp_path):
-    sim, link = sim_with_link(tmp_path)
-    game = Game(preset("zehntausend"), [("Ann", ""), ("Bea", "")], ScriptedDice([1, 5, 2, 3]))
-    link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": 0, "n": 2}))
-    link.receive(sim.app, json.dumps({"t": "snap", "n": 2, "s": {
-        "status": "playing", "g": 1, "cur": 0, "seats": seats("Ann", "Bea"),
-        "game": game.to_data()}}))
-    play = sim.app.top()
+    sim, link, _, play = ann_to_move(tmp_path, 0)
     assert play.person_to_move() and play._hint(sim.app) != "B Tabelle"
     link.receive(sim.app, json.dumps({"t": "conn", "s": "other"}))
     assert not play.person_to_move() and play._hint(sim.app) == "B Tabelle"
