@@ -10,7 +10,13 @@ agent reads them (tests/browser/reader.py: roles, names, aria snapshots).
   first aria snapshot once loaded is the join form (also with the CPU 6x
   slower);
 - the site's address leads back into this browser's running room: the
-  title offers it first, one press takes the seat again.
+  title offers it first, one press takes the seat again;
+- names too long are said, the refusal lists what is allowed; a local
+  game's text copy lists the whole table, every button says what it does;
+- a tab whose seat plays elsewhere never says "Du bist dran!";
+- the dice check the page offers (check_dice.py, served by the room
+  server) and the record, both taken from the page, run with a bare
+  python3 -I.
 """
 
 import json
@@ -262,3 +268,41 @@ def test_a_tab_without_its_seat_never_says_your_turn(browser, room_server):  # n
     assert old.buttons().get("A") != "los", old.buttons()  # no move offered either
     for r in (old, new):
         r.close()
+
+
+def test_the_pages_dice_check_runs_with_a_bare_python(browser, room_server, tmp_path):  # noqa: F811
+    # An ended room, watched: the page checks the dice itself, and offers
+    # the record and the check as one file; both taken from the page (its
+    # links, as a person or an agent takes them) and run with a bare
+    # python3 in an empty folder: no project, no packages.
+    import os
+    import shutil
+    import subprocess
+
+    from tests.browser.test_online_round2 import rooms_in_every_state
+
+    python = shutil.which("python3", path=os.defpath)
+    if python is None:
+        pytest.skip("no python3 on the system's path")
+    ended = rooms_in_every_state(room_server.base)[2]
+    r = Reader(browser, "%s/?room=%s" % (room_server.base, ended))
+    panel = r.page.get_by_role("region", name="Online")
+    panel.get_by_role("button", name="Ergebnis ansehen").click()
+    panel.locator("[data-check=ok]").wait_for(timeout=20000)
+    commit = re.search(r"--commit ([0-9a-f]{64})", panel.inner_text())
+    assert commit, panel.inner_text()
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    checker = panel.get_by_role("link", name=re.compile("^Die Würfelprüfung zum Selbst-Ausführen"))
+    with r.page.expect_download() as got:
+        checker.click()
+    got.value.save_as(folder / "check_dice.py")
+    record = panel.get_by_role("link", name="Würfelbericht von Spiel 1 (JSON)")
+    answer = r.page.request.get(room_server.base + record.get_attribute("href"))
+    (folder / "bericht.json").write_bytes(answer.body())
+    done = subprocess.run([python, "-I", "check_dice.py", "bericht.json", "--commit", commit[1]],
+                          cwd=folder, env={"PATH": os.defpath}, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("OK: "), done.stdout + done.stderr
+    assert not [e for e in r.errors if "404" not in e], r.errors
+    r.close()
