@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
@@ -26,9 +26,10 @@ from server.hub import (
 from server.limits import Counts, Window, address_key
 from server.names import CODE_RE
 from server.reasons import TEXTS
-from server.room import Refused
+from server.room import WAITS, Refused
 from server.static import Page
 from server.store import STORE_ERRORS, RedisStore, SqliteStore
+from server.verifier import source as verifier_source
 
 log = logging.getLogger("server")
 # HTTP status of a refusal by its reason (the rest: 400).
@@ -229,8 +230,14 @@ def make_app(settings):
 
     async def online(request: Request):
         # the page asks: served by the room server (a static host serves
-        # the build's own online.json, which says false)
-        return JSONResponse({"rooms": True})
+        # the build's own online.json, which says false); the room form
+        # offers the stand-in's waits, this server's own first
+        return JSONResponse({"rooms": True, "wait": settings.standin_after, "waits": list(WAITS)})
+
+    async def verifier(request: Request):
+        # the dice check as one file anyone can run (server/verifier.py)
+        return Response(verifier_source(), media_type="text/x-python; charset=utf-8",
+                        headers={"Cache-Control": "no-cache"})
 
     async def socket(ws: WebSocket):
         address = address_of(ws)
@@ -327,6 +334,7 @@ def make_app(settings):
         Route("/api/health", guarded("health", health), methods=["GET"]),
         Route("/api/stats", stats, methods=["GET"]),
         Route("/online.json", online, methods=["GET"]),
+        Route("/check_dice.py", verifier, methods=["GET"]),
         WebSocketRoute("/ws/{code}", socket),
     ]
     if (settings.web / "index.html").exists():

@@ -77,8 +77,10 @@ def http(base, method, path, body=None, headers=None):
     return answer
 
 
-def create_room(base, name, people=2, computers=(), preset=None, rules=None, target=None):
-    """Create a room: {"code", "seat", "token"}."""
+def create_room(base, name, people=2, computers=(), preset=None, rules=None, target=None,
+                wait=None):
+    """Create a room: {"code", "seat", "token"}; `wait` the seconds before a
+    stand-in plays an away person's turn (None: the server's)."""
     body = {"name": name, "people": people, "computers": list(computers)}
     if preset is not None:
         body["preset"] = preset
@@ -86,6 +88,8 @@ def create_room(base, name, people=2, computers=(), preset=None, rules=None, tar
         body["rules"] = rules
     if target is not None:
         body["target"] = target
+    if wait is not None:
+        body["wait"] = wait
     return http(base, "POST", "/api/rooms", body)
 
 

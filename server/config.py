@@ -23,7 +23,7 @@ class Settings:
     web: Path = ROOT / "build" / "web"  # the built page, served at /
     tables: Path = ROOT / "tables"  # the Expert's plans and the Master's tables
     away_after: float = 5.0  # a seat without a connection shows as away
-    standin_after: float = 40.0  # an away seat's turn is played by a computer
+    standin_after: float = 30.0  # an away seat's turn is played by a computer (a room may choose)
     standin_level: str = "profi"
     bot_pace: float = 0.65  # between two computer actions (the device's normal pace)
     idle_expire: float = 7 * 24 * 3600.0  # rooms untouched this long are deleted

@@ -27,7 +27,15 @@ from engine.view import View
 from server.limits import Lru, Window
 from server.liveness import CLOSE_SILENT, silent, wall
 from server.names import code_tag, new_code
-from server.room import Refused, Room, check_token, compact, parse_action, parse_rules
+from server.room import (
+    Refused,
+    Room,
+    check_token,
+    compact,
+    parse_action,
+    parse_rules,
+    parse_wait,
+)
 from server.store import STORE_ERRORS
 from server.wsfast import EXTENSION, text_frame
 
@@ -194,7 +202,8 @@ class Live:
 
     def __init__(self, room, now, settings):
         self.room = room
-        room.wait = settings.standin_after  # the stand-in's deadline in the state
+        # the stand-in's deadline in the state: the room's own wait, else the server's
+        room.wait = room.state.get("wait") or settings.standin_after
         self.lock = asyncio.Lock()
         self.present = {}  # seat -> (proc, conn id)
         self.gone = {i: now for i in range(len(room.state["seats"]))}
@@ -271,8 +280,9 @@ class Hub:
             raise Refused("too_many_rooms")  # its text takes no values
         rules = parse_rules(body.get("preset"), body.get("rules"), body.get("target"))
         computers = body.get("computers", [])
+        wait = parse_wait(body.get("wait"), self.settings.standin_after)
         room, token = Room.create(new_code(), body.get("name"), body.get("people", 2),
-                                  computers, rules)
+                                  computers, rules, wait=wait)
         # Counted before anything is awaited: requests sent at once would
         # otherwise all pass the check above while the first plan is solved.
         self.created.add(address)

@@ -33,6 +33,9 @@ RECORDS_KEPT = 4  # the dice records of earlier games a room keeps (GET .../game
 LEVEL_NAMES = {"vorsichtig": "Vorsichtig", "mutig": "Mutig", "profi": "Profi",
                "meister": "Meister"}
 TURN_KINDS = ("roll", "bank", "take", "pass")
+# The waits before a stand-in plays an away person's turn that a room's
+# creator may choose (seconds; docs/playing.md says why 30 is the default).
+WAITS = (15, 30, 60)
 
 
 class Refused(Exception):
@@ -59,6 +62,17 @@ def parse_rules(preset, encoded, target):
     except (rules_mod.RulesError, TypeError, ValueError) as e:
         raise Refused("rules", [getattr(e, "key", "encoding")])
     return rules
+
+
+def parse_wait(raw, default):
+    """The stand-in's wait of a create request: one of WAITS, or `default`
+    (the server's --standin-after) when none is asked or that one is
+    asked; Refused("wait") otherwise."""
+    if raw is None or raw == default:
+        return float(default)
+    if type(raw) in (int, float) and raw in WAITS:
+        return float(raw)
+    raise Refused("wait", WAITS)
 
 
 def parse_action(raw):
@@ -95,8 +109,10 @@ class Room:
     # ------------------------------------------------------------ making
 
     @classmethod
-    def create(cls, code, name, people, computers, rules, now=None):
-        """A new room in the lobby with its creator in seat 0: (room, token)."""
+    def create(cls, code, name, people, computers, rules, now=None, wait=None):
+        """A new room in the lobby with its creator in seat 0: (room, token).
+        `wait`: the seconds before a stand-in plays an away person's turn
+        (parse_wait; None: the server's setting)."""
         name = clean_name(name)
         if name is None:
             raise Refused("name", [MAX_NAME])
@@ -125,6 +141,8 @@ class Room:
             "seats": seats, "status": "lobby", "game": None, "g": 0, "secret": "",
             "commit": "", "rolls": 0, "seq": 0, "rollog": [], "actlog": [],
         }
+        if wait is not None:
+            state["wait"] = wait
         room = cls(state)
         room._emit({"k": "open", "seat": 0, "name": name})
         return room, token

@@ -210,8 +210,7 @@ def _load(path):
 
 def main(argv=None):
     """Read the record named on the command line; print the verdict."""
-    p = argparse.ArgumentParser(prog="python tools/check_dice.py",
-                                description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])  # (prog: as it was run)
     p.add_argument("record", help="the game's record (JSON), - for standard input")
     p.add_argument("--commit", required=True,
                    help="the commitment shown when the game began (hex)")

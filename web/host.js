@@ -323,14 +323,18 @@ const WORDS = {
     screen: "Bildschirm", lines: "Text", yourTurn: "Du bist dran!", dice: "Würfel",
     linkTitle: "Ein Raum-Link ist offen", linkOpen: "Was du mit dem Link tun kannst, steht im Bereich „Online“ darunter; das Spiel auf diesem Gerät wartet so lange.", aside: "Beiseitegelegt", menu: "Menü",
     picked: "gewählt", crossed: "zählt nicht", cursor: "Cursor", marked: "Tipp",
-    current: "ausgewählt", keys: "Tasten",
+    table: "Tabelle", points: "%d Punkte", toMove: "am Zug", computer: "Computer", out: "ausgeschieden",
+    current: "ausgewählt", keys: "Tasten", idle: "tut jetzt nichts", roomOpen: "Der Raum wird geöffnet",
+    roomWait: "Das Spiel dieses Raums kommt gleich; das Spiel auf diesem Gerät wartet so lange.",
     UP: "hoch", DOWN: "runter", LEFT: "links", RIGHT: "rechts", A: "A", B: "B",
   },
   en: {
     screen: "Screen", lines: "Text", yourTurn: "Your turn!", dice: "Dice",
     linkTitle: "A room's link is open", linkOpen: "What you can do with the link is in the region “Online” below; the game on this device waits meanwhile.", aside: "Set aside", menu: "Menu",
     picked: "picked", crossed: "does not score", cursor: "cursor", marked: "tip",
-    current: "selected", keys: "Keys",
+    table: "Scores", points: "%d points", toMove: "to move", computer: "computer", out: "out",
+    current: "selected", keys: "Keys", idle: "does nothing now", roomOpen: "Opening the room",
+    roomWait: "The room's game comes in a moment; the game on this device waits meanwhile.",
     UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right", A: "A", B: "B",
   },
 };
@@ -366,6 +370,18 @@ function updateText() {
   renderText(JSON.parse(json));
 }
 
+function idleButtons(w) {
+  // every on-screen button says that it does nothing now
+  for (const name of Object.keys(BITS)) {
+    document.querySelector(`[data-key="${name}"]`)?.setAttribute("aria-label", w[name] + ": " + w.idle);
+  }
+}
+idleButtons(words(lang)); // (until the game's first frame says what they do)
+
+// A room's link (?room=) waits for online.js (linkWait) before anything
+// of the local game is said: its join form, or the seat's room, comes first.
+let linkWait = params.has("room");
+
 function renderText(t) {
   if (t.lang !== lang) {
     lang = t.lang;
@@ -375,22 +391,31 @@ function renderText(t) {
   }
   const w = words(t.lang);
   const parts = [];
-  if (online && online.joining) {
+  if ((online && online.joining) || (!online && linkWait)) {
     // one interface at a time: while a room's link is open, the join form
     // (region "Online") is what there is to do; the local game waits
     parts.push(make("h2", w.linkTitle));
     parts.push(make("p", w.linkOpen));
     readout.replaceChildren(...parts);
-    for (const name of Object.keys(BITS)) {
-      document.querySelector(`[data-key="${name}"]`)?.setAttribute("aria-label", w[name]);
-    }
+    idleButtons(w);
+    return;
+  }
+  if (online && online.code && !online.state && t.menu && !t.dice.length) {
+    // this browser's seat in the link's room: its game, not the local
+    // title, is the first thing said (the room's state is on its way)
+    parts.push(make("h2", w.roomOpen));
+    parts.push(make("p", w.roomWait));
+    readout.replaceChildren(...parts);
+    idleButtons(w);
     return;
   }
   if (t.title) parts.push(make("h2", t.title));
   const st = online && online.code ? online.state : null;
-  if (st && st.status === "playing" && st.cur === online.me && t.dice !== undefined) {
+  if (st && st.status === "playing" && online.mine(st) && t.dice !== undefined) {
     parts.push(make("p", w.yourTurn)); // a room's game: said, not only hinted by "A: los"
   }
+  const away = st && t.dice !== undefined ? online.awayNote(st) : null;
+  if (away) parts.push(make("p", away)); // the status line's "weg 12s, PC in 28s" in words
   for (const text of t.paragraphs || []) parts.push(make("p", text)); // a help page, whole
   if (t.lines.length) {
     const ul = make("ul", null, { "aria-label": w.lines });
@@ -407,6 +432,18 @@ function renderText(t) {
       ul.append(li);
     });
     parts.push(ul);
+  }
+  if (t.table) {
+    // the whole table (before the dice, which a reader takes last): every
+    // seat's score, who is a computer, who is to move
+    const ol = make("ol", null, { "aria-label": w.table });
+    for (const seat of t.table) {
+      const says = [seat.name + (seat.computer ? " (" + w.computer + ")" : "") + ": " + w.points.replace("%d", seat.score)];
+      if (seat.current) says.push(w.toMove);
+      if (!seat.active) says.push(w.out);
+      ol.append(make("li", says.join(", ")));
+    }
+    parts.push(ol);
   }
   if (t.dice.length) {
     const ol = make("ol", null, { "aria-label": w.dice });
@@ -426,7 +463,7 @@ function renderText(t) {
   const said = [];
   for (const name of Object.keys(BITS)) {
     const action = t.keys[name];
-    const label = w[name] + (action ? ": " + action : "");
+    const label = w[name] + ": " + (action || w.idle); // (a button that does nothing says so)
     const button = document.querySelector(`[data-key="${name}"]`);
     if (button) button.setAttribute("aria-label", label);
     if (action) said.push(label);
@@ -506,6 +543,23 @@ function loadMore() {
 }
 
 let onlineModule = null; // online.js, served by the room server only (loadOnline)
+
+function makeOnline(mod, pyHost) {
+  // the room's side of the page; `pyHost` null: made before the game runs
+  // (a room's link), it talks to the game once attached (run)
+  const retext = () => { lastText = null; if (host) updateText(); }; // the join form came or went
+  return new mod.Online({ host: pyHost, storage: backing, lang: () => lang, redraw: () => zt.ready && tick(), retext });
+}
+
+if (linkWait) {
+  // a room's link: its panel (the join form) as soon as online.js is in,
+  // before the port and the title; no online.js (a static host): the title
+  loadOnline().then((mod) => {
+    if (mod && !online) online = makeOnline(mod, null);
+    if (!mod) linkWait = false;
+    if (host) { lastText = null; updateText(); }
+  }).catch(() => { linkWait = false; });
+}
 
 function loadOnline() {
   if (!onlineModule) onlineModule = served.then((net) => (net ? import("./online.js") : null));
@@ -587,10 +641,9 @@ function run(net, turn) {
   const titleLang = lang;
   return Promise.all([loadMore(), loadOnline()]).then(([, mod]) => {
     if (step !== ours) return; // the game went to another tab meanwhile (lost)
-    if (mod) {
-      const retext = () => { lastText = null; updateText(); }; // the join form came or went
-      online = new mod.Online({ host, storage: backing, lang: () => lang, redraw: tick, retext });
-    }
+    if (mod && online) online.attach(host); // (made early for a room's link: see linkWait)
+    else if (mod) online = makeOnline(mod, host);
+    linkWait = false;
     if (lang !== titleLang) host.set_lang(lang); // chosen while the rest came
     if (mod || lang !== titleLang) {
       lastText = null; // the screen's copy as it is now (a room's link, the language)

@@ -45,6 +45,7 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 5000];
 const ROOM_KEY = "zt-room:";
 const DICE_KEY = "zt-dice:";
 const DICE_KEPT = 8; // games whose commitment and rolls a browser keeps
+const MAX_NAME = 12; // engine.game.MAX_NAME: the longest name a room takes
 
 const SAY = {
   de: {
@@ -68,12 +69,16 @@ const SAY = {
     waitingFor: "Der Raum wartet auf Mitspieler: %d von %d Plätzen frei.", yourSeat: "Dein Platz in diesem Raum: %s (Platz %d).",
     offline: "Keine Verbindung zum Netz.", unreachable: "Der Server antwortet nicht.", other: "Dieser Platz wird in einem anderen Tab oder auf einem anderen Gerät gespielt.",
     here: "Hier spielen", checked: "Würfel geprüft: alle %d Würfe passen zum enthüllten Geheimnis und zur Zusage vom Spielbeginn (%s…), die %d hier gezeigten zum Bericht, der Endstand zum Spiel.",
-    bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen: den Würfelbericht laden und python tools/check_dice.py bericht.json --commit %s",
+    bad: "Würfelprüfung FEHLGESCHLAGEN: %s", howto: "Selbst prüfen, ohne dieses Projekt: den Würfelbericht und die Prüfung check_dice.py laden, dann python3 check_dice.py bericht.json --commit %s", checker: "Die Würfelprüfung zum Selbst-Ausführen (check_dice.py, nur Pythons Standardbibliothek)",
     yourTurn: "Du bist dran!", record: "Würfelbericht von Spiel %d (JSON)", records: "Würfelberichte",
     rematchYes: "Revanche: ja von %s.", rematchNone: "Revanche: noch hat niemand ja gesagt.", rematchWait: "Es fehlt: %s.",
     rematchHow: "A sagt ja.", turn: "Am Zug: %s", spectator: "Du schaust zu.", score: "%d Punkte",
     openRoom: "Raum eröffnen", nameHow: "Dein Name im Raum; die Pfeiltasten und A bedienen das Formular im Bildschirm.",
     qr: "QR-Code des Einladungslinks", tips: "Mit Tipps (nur auf diesem Gerät)",
+    waitChoice: "Ist jemand weg, spielt der Computer seinen Zug nach", seconds: "%s s", waitDefault: "%s s (Standard)",
+    standinNow: "Der Computer spielt für %s.",
+    nameLong: "Zu lang: %d Zeichen, ein Name hat höchstens %d; so wird er nicht genommen.",
+    nameCut: "Zu lang: %d Zeichen, ein Name hat höchstens %d; der Raum nimmt „%s“.",
   },
   en: {
     connecting: "Connecting to the room…", connected: "Connected to the room", reconnecting: "Connection lost: trying again…",
@@ -96,12 +101,16 @@ const SAY = {
     waitingFor: "The room is waiting for players: %d of %d seats free.", yourSeat: "Your seat in this room: %s (seat %d).",
     offline: "No network connection.", unreachable: "The server does not answer.", other: "This seat is played in another tab or on another device.",
     here: "Play here", checked: "Dice checked: all %d rolls match the revealed secret and the commitment shown at the start (%s…), the %d shown here match the record, the final scores the game.",
-    bad: "Dice check FAILED: %s", howto: "Check it yourself: load the dice record and run python tools/check_dice.py record.json --commit %s",
+    bad: "Dice check FAILED: %s", howto: "Check it yourself, without this project: load the dice record and the check check_dice.py, then python3 check_dice.py record.json --commit %s", checker: "The dice check to run yourself (check_dice.py, Python's standard library only)",
     yourTurn: "Your turn!", record: "Dice record of game %d (JSON)", records: "Dice records",
     rematchYes: "Rematch: yes from %s.", rematchNone: "Rematch: nobody has said yes yet.", rematchWait: "Waiting for: %s.",
     rematchHow: "A says yes.", turn: "To move: %s", spectator: "You are watching.", score: "%d points",
     openRoom: "Open a room", nameHow: "Your name in the room; the arrow keys and A work the form on the screen.",
     qr: "QR code of the invite link", tips: "With tips (on this device only)",
+    waitChoice: "When somebody is away, the computer plays their turn after", seconds: "%s s", waitDefault: "%s s (default)",
+    standinNow: "The computer plays for %s.",
+    nameLong: "Too long: %d characters, a name has at most %d; it is not taken like this.",
+    nameCut: "Too long: %d characters, a name has at most %d; the room takes “%s”.",
   },
 };
 
@@ -180,10 +189,13 @@ export async function checkRecord(rec, kept, st) {
 }
 
 export class Online {
-  // host: the Python Host (online_take, online_event); lang(): the page's
-  // language now; redraw(): a step and a canvas copy after an event
+  // host: the Python Host (online_take, online_event), or null before the
+  // game runs (a room's link: the panel comes first; attach gives it);
+  // lang(): the page's language now; redraw(): a step and a canvas copy
+  // after an event
   constructor({ host, storage, lang, redraw, retext }) {
     this.host = host;
+    this.unheard = []; // what the game is told once attached (host null until then)
     this.retext = retext || (() => {});
     this.storage = storage;
     this.lang = lang;
@@ -212,6 +224,13 @@ export class Online {
     };
     window.zt.online = this.zt;
     fetch("/api/reasons").then((r) => r.json()).then((t) => { this.reasons = t; }).catch(() => {});
+    // the stand-in's waits a room may choose: this server's own first (online.json)
+    this.waits = { wait: 30, waits: [15, 30, 60] };
+    fetch("online.json").then((r) => r.json()).then((j) => {
+      if (typeof j.wait === "number" && Array.isArray(j.waits)) this.waits = j;
+      if (this.naming) this.render();
+    }).catch(() => {});
+    this.wait = null; // the wait the room form chose (null: the server's)
     this.watchdog = null;
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.wake("visible");
@@ -228,7 +247,35 @@ export class Online {
     if (code) {
       if (this.seatOf(code)) this.enter(code);
       else this.joinForm(code);
+    } else this.lookBack();
+  }
+
+  async lookBack() {
+    // this browser's room with a game running, which the title offers
+    // first: the most recently taken seats, a few (each look is a request;
+    // a room the server no longer has is forgotten)
+    const mine = this.rooms().map(([code]) => [code, (this.seatOf(code) || {}).at || 0])
+      .sort((a, b) => b[1] - a[1]).slice(0, 3);
+    let live = null;
+    for (const [code] of mine) {
+      try {
+        const r = await fetch("/api/rooms/" + encodeURIComponent(code));
+        if (r.status === 404) {
+          this.forget(code);
+          continue;
+        }
+        const st = await r.json();
+        if (r.ok && st.status === "playing") {
+          live = code;
+          break;
+        }
+      } catch (e) {
+        break; // no answer (offline): nothing to offer
+      }
     }
+    if (this.code) return; // in a room meanwhile
+    this.zt.back = live;
+    this.tell({ t: "rooms", rooms: this.rooms(), live });
   }
 
   say(key) {
@@ -247,7 +294,7 @@ export class Online {
 
   keep(code, seat, quiet) {
     try {
-      this.storage.setItem(ROOM_KEY + code, JSON.stringify(seat));
+      this.storage.setItem(ROOM_KEY + code, JSON.stringify({ ...seat, at: Date.now() })); // (at: lookBack's order)
     } catch (e) {
       // no storage: the seat lasts as long as this tab
     }
@@ -279,8 +326,18 @@ export class Online {
   // ------------------------------------------------------------ the app's requests
 
   tell(msg) {
+    if (!this.host) {
+      this.unheard.push(msg);
+      return;
+    }
     this.host.online_event(JSON.stringify(msg));
     this.redraw();
+  }
+
+  attach(host) {
+    // the game runs: it hears what it was told meanwhile, in order
+    this.host = host;
+    for (const msg of this.unheard.splice(0)) this.tell(msg);
   }
 
   pump() {
@@ -306,7 +363,10 @@ export class Online {
     else if (msg.do === "leave") {
       this.send({ t: "leave" });
       this.forget(this.code);
-    } else if (msg.do === "close") this.close();
+    } else if (msg.do === "close") {
+      this.close();
+      this.lookBack(); // (the room just left is offered first on the title while it runs)
+    }
   }
 
   async post(path, body) {
@@ -325,6 +385,7 @@ export class Online {
   async create(msg) {
     try {
       const body = { name: msg.name, people: msg.people, computers: msg.computers, rules: msg.rules };
+      if (this.wait !== null) body.wait = this.wait;
       const answer = await this.post("/api/rooms", body);
       this.keep(answer.code, { token: answer.token, seat: answer.seat, name: msg.name, tips: !!msg.tips });
       this.enter(answer.code);
@@ -480,7 +541,7 @@ export class Online {
 
   setConn(state) {
     this.conn = state;
-    if (state !== "other") this.tell({ t: "conn", s: state });
+    this.tell({ t: "conn", s: state }); // ("other": the game screen stops offering this seat's moves)
     this.render();
   }
 
@@ -527,7 +588,7 @@ export class Online {
       }
       this.zt.events = msg.n;
       this.keepDice(msg);
-      this.tell(msg); // the app's step draws the canvas before this returns
+      this.tell({ ...msg, now: this.serverNow() / 1000 }); // the app's step draws the canvas before this returns
       const e = msg.e || {};
       if (e.k === "back" && e.seat === this.me) this.backNote = this.playedText(e.played);
       if (e.k === "start") this.backNote = null;
@@ -670,9 +731,13 @@ export class Online {
   }
 
   tick() {
-    // while somebody is away in a game, the seconds go on
+    // while somebody is away in a game, the seconds go on (here and on the
+    // game screen, which counts down to the stand-in by the server's clock)
     const st = this.state;
-    if (this.code && st && st.status === "playing" && st.seats.some((s) => s && s.away)) this.render();
+    if (this.code && st && st.status === "playing" && st.seats.some((s) => s && s.away)) {
+      this.tell({ t: "clock", now: this.serverNow() / 1000 });
+      this.render();
+    }
   }
 
   async check(st) {
@@ -716,12 +781,17 @@ export class Online {
         }
         const form = el("form", null, { "aria-label": this.say("join") });
         const label = el("label", this.say("name") + " ");
-        const input = el("input", null, { name: "name", maxlength: "12", autocomplete: "nickname", required: "" });
+        // (no maxlength: a longer name is not cut without a word, the note
+        // says it is too long and the server's refusal what a name may be)
+        const input = el("input", null, { name: "name", autocomplete: "nickname", required: "", "aria-describedby": "name-note" });
+        const note = el("span", null, { id: "name-note", "aria-live": "polite" });
         // the panel is drawn anew when the room's preview arrives: what was
         // typed before it must survive (a lost name left an empty, required
         // field, and "join" did nothing)
         input.value = this.draftName || "";
-        input.addEventListener("input", () => { this.draftName = input.value; });
+        const said = () => { note.textContent = this.lengthNote(input.value, "nameLong"); };
+        input.addEventListener("input", () => { this.draftName = input.value; said(); });
+        said();
         label.append(input);
         // tips for this seat, on this device only (as the new-game form's tips row)
         const tips = el("input", null, { type: "checkbox", name: "tips" });
@@ -729,7 +799,7 @@ export class Online {
         tips.addEventListener("change", () => { this.draftTips = tips.checked; });
         const tipsLabel = el("label");
         tipsLabel.append(tips, " " + this.say("tips"));
-        form.append(label, " ", tipsLabel, " ", el("button", this.say("join"), { type: "submit" }));
+        form.append(label, " ", note, " ", tipsLabel, " ", el("button", this.say("join"), { type: "submit" }));
         form.addEventListener("submit", (e) => {
           e.preventDefault();
           this.join(input.value.trim(), tips.checked);
@@ -748,14 +818,33 @@ export class Online {
       // a phone's keyboard, an agent's fill); every change goes to the form
       const form = el("form", null, { "aria-label": this.say("openRoom") });
       const label = el("label", this.say("name") + " ");
-      const input = el("input", null, { name: "name", maxlength: "12", autocomplete: "nickname" });
+      const input = el("input", null, { name: "name", autocomplete: "nickname", "aria-describedby": "name-note" });
+      const note = el("span", null, { id: "name-note", "aria-live": "polite" });
       input.value = this.naming.name;
+      const said = () => { note.textContent = this.lengthNote(input.value, "nameCut"); };
       input.addEventListener("input", () => {
         this.naming.name = input.value;
         this.tell({ t: "name", name: input.value });
+        said();
       });
+      said();
       label.append(input);
-      form.append(label, el("p", this.say("nameHow")));
+      // how long an away person's turn waits before a computer plays it
+      const waitLabel = el("label", this.say("waitChoice") + " ");
+      const select = el("select", null, { name: "wait" });
+      const waits = [...new Set([this.waits.wait, ...this.waits.waits])].sort((a, b) => a - b);
+      const chosen = this.wait ?? this.waits.wait;
+      for (const w of waits) {
+        const option = el("option", fmt(this.say(w === this.waits.wait ? "waitDefault" : "seconds"), w), { value: String(w) });
+        if (w === chosen) option.selected = true;
+        select.append(option);
+      }
+      select.addEventListener("change", () => {
+        const w = Number(select.value);
+        this.wait = w === this.waits.wait ? null : w;
+      });
+      waitLabel.append(select);
+      form.append(label, " ", note, " ", waitLabel, el("p", this.say("nameHow")));
       form.addEventListener("submit", (e) => {
         e.preventDefault();
         input.blur(); // back to the game's keys
@@ -804,7 +893,7 @@ export class Online {
       const st = this.state;
       if (st) {
         if (st.status === "playing" && st.seats[st.cur]) {
-          const mine = st.cur === this.me;
+          const mine = this.mine(st);
           // two sentences: "Am Zug: Bea. Du bist dran!", not "Am Zug: Bea Du bist dran!"
           parts.push(el("p", fmt(this.say("turn"), st.seats[st.cur].name) + (mine ? ". " + this.say("yourTurn") : ""),
             mine ? { "data-mine": "" } : {}));
@@ -817,6 +906,7 @@ export class Online {
         if (st.status === "over" && this.checked[st.g]) {
           parts.push(el("p", this.checked[st.g], { "data-check": this.zt.diceCheck || "" }));
           parts.push(el("p", fmt(this.say("howto"), this.keptDice(st.g).commit || st.commit)));
+          parts.push(el("a", this.say("checker"), { href: "/check_dice.py", download: "check_dice.py" }));
         }
         if ((st.records || []).length) {
           // every game's dice record the room keeps, the earlier ones too
@@ -843,6 +933,14 @@ export class Online {
     }
   }
 
+  lengthNote(value, key) {
+    // a name longer than a room takes (engine.game.MAX_NAME), said: the
+    // join form's is refused (nameLong), the room form's cut (nameCut)
+    const chars = [...value.trim()];
+    if (chars.length <= MAX_NAME) return "";
+    return fmt(this.say(key), chars.length, MAX_NAME, chars.slice(0, MAX_NAME).join("").trim());
+  }
+
   rematchText(st) {
     // who has said yes to the next game, and who it waits for
     const yes = st.rematch || [];
@@ -862,6 +960,19 @@ export class Online {
     const key = link + "\n" + this.lang();
     if (!this.qr || this.qr.key !== key) this.qr = { key, svg: qrSvg(link, this.say("qr")) };
     return this.qr.svg;
+  }
+
+  mine(st) {
+    // this tab's seat is to move (a tab whose seat plays elsewhere has none)
+    return st.cur === this.me && this.me >= 0 && this.conn !== "other";
+  }
+
+  awayNote(st) {
+    // the game screen's away line as a sentence: who, since when, when the
+    // computer takes over, or that it plays for them now
+    const seat = st.status === "playing" ? st.seats[st.cur] : null;
+    if (seat && !seat.kind && seat.standin) return fmt(this.say("standinNow"), seat.name);
+    return this.waitText(st);
   }
 
   waitText(st) {

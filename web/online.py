@@ -37,6 +37,7 @@ SAY = {
     "de": {
         "online": "Online",
         "open_room": "Raum eröffnen",
+        "back_room": "Zurück in den Raum",
         "room": "Raum %s",
         "free": "frei",
         "you": "du",
@@ -48,6 +49,7 @@ SAY = {
         "connecting": "Verbinde…",
         "connected": "Verbunden",
         "reconnecting": "Neuer Versuch…",
+        "other": "Anderswo gespielt",
         "opening": "Eröffne den Raum…",
         "room_hint": "A wählen  B Menü",
         "gone": "Raum verlassen",
@@ -55,10 +57,17 @@ SAY = {
         "watch_hint": "B Menü",
         "others_hint": "B Tabelle",
         "need_people": "Ein Raum braucht mindestens 2 Menschen: stelle einen Platz auf Mensch.",
+        # the play screen's status line while the seat to move (the header
+        # names it) is away: since when, the seconds until the stand-in;
+        # then that a computer plays it
+        "away_wait": "weg %ds, PC in %ds",
+        "away_now": "weg %ds, PC gleich",
+        "standin_plays": "Computer spielt",
     },
     "en": {
         "online": "Online",
         "open_room": "Open a room",
+        "back_room": "Back to the room",
         "room": "Room %s",
         "free": "free",
         "you": "you",
@@ -70,6 +79,7 @@ SAY = {
         "connecting": "Connecting…",
         "connected": "Connected",
         "reconnecting": "Reconnecting…",
+        "other": "Played elsewhere",
         "opening": "Opening the room…",
         "room_hint": "A select  B menu",
         "gone": "Left the room",
@@ -77,6 +87,9 @@ SAY = {
         "watch_hint": "B menu",
         "others_hint": "B standings",
         "need_people": "A room needs at least 2 people: set a seat to person.",
+        "away_wait": "away %ds, PC in %ds",
+        "away_now": "away %ds, PC next",
+        "standin_plays": "Computer plays",
     },
 }
 
@@ -121,16 +134,27 @@ class Link:
         self.code = None  # the room on screen
         self.me = -1  # this browser's seat in it (-1: a spectator)
         self.state = None  # the room's public state after the last event
-        self.conn = "connecting"  # connecting, connected, reconnecting
+        self.conn = "connecting"  # connecting, connected, reconnecting, other (played elsewhere)
         self.fresh = False  # just (re)connected: show the room even from the title
         self.said = ""  # the server's last refusal, in the player's language
         self.tips = False  # this browser's seat asked for tips (online.js keeps it with the seat)
         self.naming = False  # the page shows the room form's name field (take)
         self.up = True  # the browser has a network (the title offers Online only then)
+        self.now = 0.0  # the server's clock (epoch seconds) as online.js last said it
+        self.back_room = None  # this browser's room with a game running (the title offers it first)
 
     def __call__(self, app):
         """The title's "Online": the online menu."""
         app.push(OnlineMenu(self))
+
+    def back_label(self, app):
+        """The title's first entry while this browser has a seat in a running room."""
+        return say(app, "back_room")
+
+    def go_back(self, app):
+        """A on that entry: into the room (its state shows it)."""
+        if self.back_room:
+            self.send({"do": "enter", "code": self.back_room})
 
     def send(self, msg):
         """Ask online.js for something (a dict, see the module docstring)."""
@@ -157,6 +181,10 @@ class Link:
         t = msg.get("t")
         if t == "rooms":
             self.rooms = msg["rooms"]
+            if "live" in msg and msg["live"] != self.back_room:
+                self.back_room = msg["live"]
+                app.version += 1  # (the title works its entries out again)
+                app.redraw()
             top = app.top()
             if isinstance(top, OnlineMenu):
                 top.relabel()
@@ -176,8 +204,14 @@ class Link:
             self.tips = bool(msg.get("tips"))  # added by online.js from the seat it keeps
             self.fresh = True  # the room's next state is shown, wherever the app is
         elif t in ("ev", "snap"):
+            self.now = msg.get("now") or self.now
             self.state = msg["s"]
             self._show(app, msg.get("e"))
+        elif t == "clock":  # each second while a seat is away: the countdown goes on
+            self.now = msg["now"]
+            play = app.top()
+            if isinstance(play, OnlinePlay) and play.away_text(app) != play.away_shown:
+                app.redraw()
         elif t == "conn":
             self.conn = msg["s"]
             top = app.top()
@@ -392,11 +426,14 @@ class OnlinePlay(Play):
         self.link = link
         self.g = g  # the room's game number (a rematch is a new one)
         self.tips = OnlineTips(game, self.players, link.me if link.tips else -1)
+        self.away_shown = ""  # the away line last drawn (a clock tick redraws when it changes)
 
     def person_to_move(self):
         """True when this browser's seat is to move (a computer's, another
-        person's turn: shown as its events arrive)."""
-        return self.game.current == self.link.me and self.game.phase != "over"
+        person's turn: shown as its events arrive) and this tab plays it
+        (not when another tab or device took the seat over)."""
+        return (self.game.current == self.link.me and self.game.phase != "over"
+                and self.link.conn != "other")
 
     def _apply(self, app, actions):
         """Send this browser's actions to the server (which rolls and
@@ -425,12 +462,15 @@ class OnlinePlay(Play):
 
     def receive(self, app, game, event):
         """The room's game after `event` (an act: its engine events roll
-        the dice on screen and name what happened, as on the device)."""
+        the dice on screen and name what happened, as on the device; what
+        an earlier act said goes: "Heiße Würfel!" belongs to the turn that
+        has them, not to the next)."""
         self.game = game
         self.tips.follow(game)
         self.bot_keep = None
         self._reset_selection()
         if event is not None and event.get("k") == "act":
+            self.msg = ""
             for ev in event.get("ev", ()):
                 kind = ev[0]
                 if kind == "roll":
@@ -440,6 +480,41 @@ class OnlinePlay(Play):
                 elif kind in MESSAGE_EVENTS:
                     self.msg = _event_text(app, game, ev)
         app.redraw()
+
+    def away_text(self, app):
+        """The status line while the seat to move is away: since when and
+        the seconds until the stand-in plays (the server's clock), or that
+        a computer plays it now; "" otherwise. The header names the seat."""
+        st = self.link.state
+        if st is None or st.get("status") != "playing" or self.game.phase == "over":
+            return ""
+        seat = st["seats"][st["cur"]] if 0 <= st.get("cur", -1) < len(st["seats"]) else None
+        if seat is None or seat.get("kind"):
+            return ""
+        if seat.get("standin"):
+            return say(app, "standin_plays")
+        gone, due, now = seat.get("gone"), st.get("standin_at"), self.link.now
+        if not seat.get("away") or not gone or not due or not now:
+            return ""
+        since = max(0, int(now - gone + 0.5))
+        left = int(due - now + 0.999)
+        if left > 0:
+            return say(app, "away_wait") % (since, left)
+        return say(app, "away_now") % since
+
+    def draw(self, app, canvas):
+        """The device's play screen; while the seat to move is away, its
+        status line says so and counts down to the stand-in."""
+        away = self.away_shown = self.away_text(app)
+        if not away:
+            Play.draw(self, app, canvas)
+            return
+        msg = self.msg
+        self.msg = away  # (the line the device gives a message: the table waits, that is the news)
+        try:
+            Play.draw(self, app, canvas)
+        finally:
+            self.msg = msg
 
     def _hint(self, app):
         """Another's turn: only B does something here (the server plays

@@ -39,6 +39,7 @@ WORDS = {
         "level": "gleichauf mit %s",
         "LEFT": "zum Würfel links", "RIGHT": "zum Würfel rechts",
         "take": "die %d nehmen", "drop": "die %d zurücklegen",
+        "to_move": "am Zug", "to_come": "hat noch einen Zug",
     },
     "en": {
         "points": "%s: %d points", "turn": "this turn %+d", "solo": "turn %d",
@@ -46,6 +47,7 @@ WORDS = {
         "level": "level with %s",
         "LEFT": "to the die on the left", "RIGHT": "to the die on the right",
         "take": "take the %d", "drop": "put the %d back",
+        "to_move": "to move", "to_come": "still has a turn",
     },
 }
 
@@ -73,6 +75,32 @@ def header_text(lang, game, points):
             parts.append(w["level"] % best.name)
     parts.append(w["turn"] % points)
     return ", ".join(parts)
+
+
+def standing_words(lang, text):
+    """A standings line of the device ("1.»Anna 4550", "2. Ben 300 •":
+    firmware.screens.lines) in words ("1. Anna: 4550 Punkte, am Zug");
+    None for any other text."""
+    i = 0
+    while i < len(text) and text[i].isdigit():
+        i += 1
+    if i == 0 or i + 2 >= len(text) or text[i] != "." or text[i + 1] not in "» •":
+        return None
+    mark = text[i + 1]
+    rest = text[i + 2:]
+    if rest.endswith(" •"):
+        rest = rest[:-2]
+        mark = "•"
+    name, _, score = rest.rpartition(" ")
+    if not name or not score.isdigit():
+        return None
+    w = WORDS.get(lang, WORDS["de"])
+    out = text[:i] + ". " + w["points"] % (name, int(score))
+    if mark == "»":
+        out += ", " + w["to_move"]
+    elif mark == "•":
+        out += ", " + w["to_come"]
+    return out
 
 
 def keys_of(hint):
@@ -234,8 +262,11 @@ class Recorder:
             end = right
         return out
 
-    def snapshot(self, lang):
-        """The frame as plain data (see the module docstring)."""
+    def snapshot(self, lang, screen=None):
+        """The frame as plain data (see the module docstring). `screen`:
+        the screen on top; while its dice tumble (random faces drawn, a
+        decoration) the copy gives the dice on the table, not the faces
+        of the animation's frame."""
         big = max([d[3] for d in self.dice] or [0])
         dice = []
         aside = []
@@ -247,6 +278,10 @@ class Recorder:
                 at.append([x, y, size])
             else:
                 aside.append(face)
+        table = _tumbling(screen)
+        if table is not None and len(table) == len(dice):
+            for i, face in enumerate(table):  # (MicroPython's zip takes no strict=)
+                dice[i]["value"] = face
         menu = None
         if self.entries is not None:
             menu = {"items": self.entries[0], "index": self.entries[1]}
@@ -265,9 +300,17 @@ class Recorder:
         title = self.heading
         if self.header is not None:
             title = header_text(lang, self.header[0], self.header[1])
+        if menu is not None:  # (the standings are a menu: in words too)
+            menu["items"] = [standing_words(lang, t) or t for t in menu["items"]]
         out = {"lang": lang, "title": title,
-               "lines": [{"text": t, "selected": lit} for t, lit in lines],
+               "lines": [{"text": standing_words(lang, t) or t, "selected": lit}
+                         for t, lit in lines],
                "menu": menu, "dice": dice, "aside": aside, "hint": self.hint, "keys": keys}
+        if self.header is not None:  # the play screen: the whole table, as a room's page lists it
+            game = self.header[0]
+            out["table"] = [{"name": seat.name, "score": seat.score, "computer": bool(seat.kind),
+                             "active": seat.active, "current": i == game.current}
+                            for i, seat in enumerate(game.seats)]
         if self.paragraphs is not None:
             out["lines"] = []
             out["paragraphs"] = self.paragraphs
@@ -275,6 +318,16 @@ class Recorder:
         out["taps"] = {"dice": at, "rows": self.rows, "line": self.font.height,
                        "hint": hint_spans(self.hint, self.font.width) if self.hint else []}
         return out
+
+
+def _tumbling(screen):
+    """The dice on the table while `screen` (a play screen) shows them
+    tumbling; None otherwise."""
+    anim = getattr(screen, "anim", None)
+    game = getattr(screen, "game", None)
+    if anim is None or game is None or not anim.armed:
+        return None
+    return list(game.roll)
 
 
 def install(big):

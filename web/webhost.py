@@ -210,7 +210,8 @@ class Host(Hosted):
                 self.app.step(self.app.now, 0)
         if self.app is not None:  # (after a failure: the language of the message)
             self.text_lang = self.app.lang
-        return json.dumps(rec.snapshot(self.text_lang))
+        top = None if self.app is None else self.app.top()  # (its dice tumbling: the table's)
+        return json.dumps(rec.snapshot(self.text_lang, top))
 
     def set_lang(self, lang):
         """The game's language from the page (its switch, or the browser's

@@ -26,6 +26,10 @@ class Title(Menu):
 
     def _find_entries(self, app):
         entries = []
+        # the page on the room server: a running room of this browser's first
+        # (one press back into it, from wherever the player came to the title)
+        if app.online is not None and getattr(app.online, "back_room", None):
+            entries.append("back_room")
         store = app.session.store
         files = store.fs.names()  # one directory read, not six stats
         if store.has(GAME, KIND_GAME, files):
@@ -48,7 +52,8 @@ class Title(Menu):
 
     def labels(self, app):
         """Continue (when a game is saved), New game, the score pad, ..."""
-        return [app.t(key) for key in self._entries(app)]
+        return [app.online.back_label(app) if key == "back_room" else app.t(key)
+                for key in self._entries(app)]
 
     def back(self, app):
         """B on the title screen does nothing."""
@@ -62,7 +67,9 @@ class Title(Menu):
         ms on the chip, so a "working" mark answers the press at once)."""
         key = self._entries(app)[index]
         app.busy()
-        if key == "continue":
+        if key == "back_room":
+            app.online.go_back(app)
+        elif key == "continue":
             app.flow.resume_game(app)
         elif key == "new_game":
             from firmware.screens.setup import Setup

@@ -218,7 +218,7 @@ def test_three_browsers_a_computer_and_an_agent_play_a_room(browser, room_server
     agent.page.get_by_role("textbox", name="Dein Name").fill("bea")
     agent.page.get_by_role("button", name="Mitspielen").click()
     said = agent.page.get_by_role("alert").inner_text()
-    assert said == "Diesen Namen gibt es in diesem Raum schon", said
+    assert said == "Diesen Namen gibt es in diesem Raum schon.", said
     agent.close()
     agent = join(browser, link, "Agent")
     link_to_seated.append(seated_ms(agent))

@@ -190,7 +190,7 @@ def test_a_paused_server_is_noticed(browser, room_server, figure):  # noqa: F811
     r.press("A")
     alert = r.page.get_by_role("region", name="Online").get_by_role("alert")
     alert.wait_for(timeout=10000)
-    assert alert.inner_text() == "Es braucht mindestens 2 Menschen", alert.inner_text()
+    assert alert.inner_text() == "Ein Raum braucht mindestens 2 Menschen.", alert.inner_text()
     screen = r.snapshot()
     assert "mindestens" in screen and "2 Menschen" in screen, screen  # wrapped in rows
     t0 = r.page.evaluate("Date.now()")

@@ -213,3 +213,78 @@ def test_offline_the_title_offers_no_online_play(tmp_path):
     link.receive(sim.app, json.dumps({"t": "net", "up": True}))
     sim.step()
     assert "online" in sim.app.top()._entries(sim.app)
+
+
+def test_the_title_offers_a_running_room_first(tmp_path):
+    # (web/online.js looks the browser's rooms up and says which one runs)
+    sim, link = sim_with_link(tmp_path)
+    title = sim.app.top()
+    assert title._entries(sim.app)[0] != "back_room"
+    link.receive(sim.app, json.dumps({"t": "rooms", "rooms": [["abcdefghijkl", "Ann"]],
+                                      "live": "abcdefghijkl"}))
+    sim.step()
+    assert title._entries(sim.app)[0] == "back_room"
+    assert title.labels(sim.app)[0] == "Zurück in den Raum" and title.index == 0
+    sim.press("A")  # one press back in
+    assert json.loads(link.take()) == {"do": "enter", "code": "abcdefghijkl"}
+    link.receive(sim.app, json.dumps({"t": "rooms", "rooms": [], "live": None}))
+    sim.step()
+    assert "back_room" not in title._entries(sim.app)
+
+
+def test_the_play_screen_counts_down_to_the_stand_in(tmp_path):
+    for board in ("pico_ssd1306_i2c", "thumby"):
+        sim, link = sim_with_link(tmp_path / board, board)
+        game = Game(preset("zehntausend"), [("Ann", ""), ("Bea", "")], ScriptedDice([1, 5, 2, 3]))
+        link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": 1,
+                                          "n": 2}))
+        away = seats("Ann", "Bea")  # (Ann to move, this browser is Bea's)
+        state = {"status": "playing", "g": 1, "cur": 0, "seats": away, "game": game.to_data(),
+                 "standin_at": None}
+        link.receive(sim.app, json.dumps({"t": "snap", "n": 2, "s": state, "now": 1000.0}))
+        play = sim.app.top()
+        assert play.away_text(sim.app) == ""
+        away[0]["away"], away[0]["gone"] = True, 988.0
+        state["standin_at"] = 1018.0
+        link.receive(sim.app, json.dumps({"t": "snap", "n": 3, "s": state, "now": 1000.0}))
+        assert play.away_text(sim.app) == "weg 12s, PC in 18s"
+        link.receive(sim.app, json.dumps({"t": "clock", "now": 1001.0}))
+        sim.step()
+        assert play.away_shown == "weg 13s, PC in 17s"  # drawn: the clock redrew the screen
+        link.receive(sim.app, json.dumps({"t": "clock", "now": 1019.0}))
+        assert play.away_text(sim.app) == "weg 31s, PC gleich"
+        away[0]["standin"] = True
+        state["standin_at"] = None
+        link.receive(sim.app, json.dumps({"t": "snap", "n": 4, "s": state, "now": 1019.0}))
+        sim.step()
+        assert play.away_shown == "Computer spielt"
+
+
+def ann_to_move(tmp_path, me):
+    """A room's play screen with Ann to move; this browser's seat `me`:
+    (sim, link, the game mirrored, the play screen)."""
+    sim, link = sim_with_link(tmp_path)
+    game = Game(preset("zehntausend"), [("Ann", ""), ("Bea", "")], ScriptedDice([1, 5, 2, 3]))
+    link.receive(sim.app, json.dumps({"t": "welcome", "room": "abcdefghijkl", "seat": me, "n": 2}))
+    link.receive(sim.app, json.dumps({"t": "snap", "n": 2, "s": {
+        "status": "playing", "g": 1, "cur": 0, "seats": seats("Ann", "Bea"),
+        "game": game.to_data()}}))
+    return sim, link, game, sim.app.top()
+
+
+def test_hot_dice_are_said_to_the_turn_that_has_them_only(tmp_path):
+    sim, link, game, play = ann_to_move(tmp_path, 1)
+    play.receive(sim.app, game, {"k": "act", "ev": [["keep", 0, [1, 1, 1, 5, 5, 5], 1500],
+                                                    ["hot", 0]]})
+    assert play.msg == sim.app.t("hot")
+    play.receive(sim.app, game, {"k": "act", "ev": [["bank", 0, 1500, 1500], ["turn", 1]]})
+    assert play.msg == ""  # Bea's turn begins: Ann's hot dice are not hers
+
+
+def test_a_tab_whose_seat_plays_elsewhere_offers_no_move(tmp_path):
+    sim, link, _, play = ann_to_move(tmp_path, 0)
+    assert play.person_to_move() and play._hint(sim.app) != "B Tabelle"
+    link.receive(sim.app, json.dumps({"t": "conn", "s": "other"}))
+    assert not play.person_to_move() and play._hint(sim.app) == "B Tabelle"
+    sim.press("A")
+    assert link.take() == ""  # nothing sent for a seat this tab no longer plays

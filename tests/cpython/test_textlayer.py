@@ -201,3 +201,67 @@ def test_where_taps_land(tmp_path, recorded):
     assert len(at) == len(play["dice"]) > 0
     xs = [x for x, _, _ in at]
     assert xs == sorted(xs) and len({y for _, y, _ in at}) == 1
+
+
+def test_standings_lines_read_in_words():
+    words = textlayer.standing_words
+    assert words("de", "1.»Spieler 1 0") == "1. Spieler 1: 0 Punkte, am Zug"
+    assert words("en", "2. Ben 4550 •") == "2. Ben: 4550 points, still has a turn"
+    assert words("de", "3. Anna Lena 300") == "3. Anna Lena: 300 Punkte"
+    for other in ("Neues Spiel", "1 Anna (du)", "1.»Anna", "Ziel: 1000", "10.x 5"):
+        assert words("de", other) is None, other
+
+
+@pytest.mark.parametrize("board", ["pico_ssd1306_i2c", "thumby"])
+def test_the_copy_tells_the_dice_on_the_table_never_a_tumbling_face(tmp_path, recorded, board):
+    # Many throws of six dice and of one die (five 1s kept): each frame of
+    # the tumble draws random faces; the copy made from any of them gives
+    # the dice the game rolled. (Issue 50: a one-die roll once read "1"
+    # where a 5 lay.)
+    from engine.game import ROLL
+    from engine.rules import preset
+    from firmware.screens.play import Play
+    from tests.cpython.simdriver import scripted_game
+
+    sim = Sim(board, str(tmp_path), seed=1)
+    sim.run(200)
+    rec = recorded(sim.width >= 128)
+    app = sim.app
+    app.session.settings["speed"] = 0  # the slow tumble (600 ms): every frame below is in it
+    throws = {1: 0, 6: 0}
+    drawn_other = 0  # frames whose drawn faces were not the table's (the test can tell)
+    for k in range(30):
+        last = k % 6 + 1
+        six = [(k + j) % 6 + 1 for j in range(6)] if k % 2 else [1, 1, 1, 1, 1, 2 + k % 4]
+        # (alone: no hand-over before the roll)
+        game = scripted_game(preset("zehntausend"), [("Anna", "")], six + [last])
+        play = Play(app, game)
+        app.home(play)
+        sim.step()
+        play._apply(app, [ROLL])
+        assert play.anim.armed
+        assert app.top() is play
+        for _ in range(3):  # a few frames of the tumble, each drawn afresh
+            rec.clear()
+            app.redraw()
+            sim.step(20)
+            assert play.anim.armed
+            snap = rec.snapshot(app.lang, app.top())
+            faces = [d["value"] for d in snap["dice"]]
+            assert faces == list(game.roll), (faces, game.roll)
+            assert snap["table"] == [{"name": "Anna", "score": 0, "computer": False,
+                                      "active": True, "current": True}]
+            drawn_other += [d[0] for d in rec.dice if d[3] == max(x[3] for x in rec.dice)] != faces
+        throws[len(game.roll)] += 1
+        if game.roll.count(1) >= 5:  # five 1s kept: one die rolled on
+            play.anim.clear()
+            play._apply(app, [("keep", (1, 1, 1, 1, 1))])
+            play._apply(app, [ROLL])
+            assert play.anim.armed and len(game.roll) == 1
+            rec.clear()
+            app.redraw()
+            sim.step(20)
+            assert [d["value"] for d in rec.snapshot(app.lang, app.top())["dice"]] == [last]
+            throws[1] += 1
+    assert throws[1] >= 15 and throws[6] >= 30, throws
+    assert drawn_other > 0  # the frames did draw other faces: the copy did not read them

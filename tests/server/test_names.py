@@ -4,6 +4,8 @@ blank or default-ignorable characters), and a look-alike of a name in
 the room (NFKC plus a small table of Cyrillic, Greek, Armenian and
 Cherokee letters drawn like Latin ones), each with its reason in German and English."""
 
+import re
+
 import pytest
 
 from server.client import ServerRefused, create_room, http, join_room
@@ -58,3 +60,28 @@ def test_reasons_in_both_languages(server):
     for key in ("name_invisible", "name_lookalike"):
         assert reasons["de"][key] and reasons["en"][key]
         assert reasons["de"][key] != reasons["en"][key]
+
+
+# A finite verb of each language: a reason without one is a fragment
+# ("Nachricht zu groß"), not the sentence a person is told.
+VERBS = {
+    "de": {"ist", "bist", "sind", "gibt", "hat", "braucht", "kann", "können", "bleibt", "läuft",
+           "kamen", "gehört", "gehen", "wurden", "kam", "wechselt", "erreicht", "spielt",
+           "übernimmt", "verstanden", "begonnen", "passiert", "verloren"},
+    "en": {"is", "are", "has", "have", "needs", "can", "cannot", "stays", "came", "belongs",
+           "were", "does", "did", "happened", "lost", "takes", "comes", "exist", "work"},
+}
+
+
+def test_every_reason_is_a_whole_sentence_in_both_languages(server):
+    # (what the page shows: GET /api/reasons, server/reasons.py; issue 50)
+    reasons = http(server.base, "GET", "/api/reasons")
+    assert set(reasons["de"]) == set(reasons["en"])
+    for lang, texts in reasons.items():
+        for key, text in texts.items():
+            assert text[0].isupper() and text.endswith((".", "!", "?")), (lang, key, text)
+            words = set(re.findall(r"[^\W\d_]+", text.lower()))
+            assert words & VERBS[lang], (lang, key, text)
+    # a name's refusal says what is allowed, the signs too
+    for lang in ("de", "en"):
+        assert "- _ . '" in reasons[lang]["name"], reasons[lang]["name"]

@@ -7,6 +7,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 import urllib.request
 
 import pytest
@@ -84,12 +85,29 @@ def test_room_starts_when_full_and_creator_needs_people(server):
     ({"name": "Anna", "preset": "nope"}, "rules"),
     ({"name": "Anna", "target": 10001}, "rules"),
     ({"name": "Anna", "rules": "R1,garbage"}, "rules"),
+    ({"name": "Anna", "wait": 45}, "wait"),  # (the waits a room may choose: 15, 30, 60)
+    ({"name": "Anna", "wait": "30"}, "wait"),
     ([1, 2], "message"),
 ])
 def test_create_refusals(server, body, why):
     with pytest.raises(ServerRefused) as e:
         http(server.base, "POST", "/api/rooms", body)
     assert e.value.why == why
+
+
+def test_a_room_keeps_the_wait_its_creator_chose(server):
+    # (the server's own wait, --standin-after 0.8 here, is what online.json offers first)
+    offer = http(server.base, "GET", "/online.json")
+    assert offer == {"rooms": True, "wait": 0.8, "waits": [15, 30, 60]}, offer
+    info = create_room(server.base, "Anna", wait=60)
+    join_room(server.base, info["code"], "Bea")  # the last seat: the game starts, nobody is there
+    end = time.monotonic() + 10
+    state = http(server.base, "GET", "/api/rooms/" + info["code"])
+    while state["standin_at"] is None and time.monotonic() < end:
+        time.sleep(0.05)
+        state = http(server.base, "GET", "/api/rooms/" + info["code"])
+    assert state["standin_at"] is not None, state["seats"]
+    assert 57 <= state["standin_at"] - time.time() <= 60.5, state["standin_at"] - time.time()
 
 
 def test_custom_rules_and_target(server):

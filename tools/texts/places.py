@@ -500,6 +500,7 @@ _SEAT = "%d {NAME} ({you|computer_for|away})" % SEATS_MAX  # a seat's row: one m
 ONLINE_PLACES = {
     "online": _p(TITLE),
     "open_room": _p(MENU),
+    "back_room": _p(MENU),
     "room": _p(TITLE, ROOM_CODE, on=BIG),  # the small title shows the code alone
     "free": _p(MENU, line="%d {}" % SEATS_MAX),
     "you": _p(MENU, line=_SEAT),
@@ -511,6 +512,7 @@ ONLINE_PLACES = {
     "connecting": _p(MENU),
     "connected": _p(MENU),
     "reconnecting": _p(MENU),
+    "other": _p(MENU),
     "opening": _p(TITLE),
     "room_hint": _p(HINT),
     "gone": _p(TITLE),
@@ -518,6 +520,10 @@ ONLINE_PLACES = {
     "watch_hint": _p(HINT),
     "others_hint": _p(HINT),
     "need_people": _p(WRAP),
+    # the play screen's status line: the away seat to move's seconds gone and left
+    "away_wait": _p(LINE, COUNT, COUNT),
+    "away_now": _p(LINE, COUNT),
+    "standin_plays": _p(LINE),
 }
 
 # The room server's reasons (server/reasons.py), as the online screens show
@@ -525,5 +531,5 @@ ONLINE_PLACES = {
 # Their values are counts, and for "rules" the key of the rule option that
 # failed (RULE_KEY: the widest of engine.rules.KEYS).
 RULE_KEY = object()
-REASON = _p(WRAP, COUNT, COUNT)
+REASON = _p(WRAP, COUNT, COUNT, COUNT)
 REASON_RULES = _p(WRAP, RULE_KEY)
