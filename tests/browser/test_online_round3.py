@@ -26,7 +26,7 @@ import time
 import pytest
 
 from tests.browser.reader import Reader
-from tests.browser.test_web import CHROMIUM, PAGE, browser  # noqa: F401  (the fixture)
+from tests.browser.test_web import CHROMIUM, PAGE
 
 pytest.importorskip("uvicorn", reason="the server group is missing (make test installs it)")
 from tests.browser.test_online import join, online_text, step, to_room_form, until  # noqa: E402
@@ -66,7 +66,7 @@ def open_room_with_wait(r, wait):
     return link.get_attribute("href")
 
 
-def test_a_dropped_seat_counts_down_on_the_others_game_screens(browser, room_server, capsys):  # noqa: F811
+def test_a_dropped_seat_counts_down_on_the_others_game_screens(browser, room_server, capsys):
     anna = Reader(browser, room_server.base + "/")
     link = open_room_with_wait(anna, WAIT)
     bea = join(browser, link, "Bea")
@@ -109,7 +109,7 @@ def test_a_dropped_seat_counts_down_on_the_others_game_screens(browser, room_ser
               % (WAIT, told["anna"], told["fan"], standin))
 
 
-def link_snapshots(browser, url, throttle=1):  # noqa: F811
+def link_snapshots(browser, url, throttle=1):
     """Open `url` in a fresh browser profile (the CPU `throttle` times
     slower: a loaded machine) and read the page's aria snapshot over and
     over from its first byte until the game runs and its text copy is
@@ -134,7 +134,7 @@ TITLE = ("Neues Spiel", 'list "Menü"', "A: wählen", "Online spielen")
 
 
 @pytest.mark.parametrize("throttle", [1, 6], ids=["idle", "loaded"])
-def test_an_invite_links_first_look_is_the_join_form(browser, room_server, throttle, capsys):  # noqa: F811
+def test_an_invite_links_first_look_is_the_join_form(browser, room_server, throttle, capsys):
     from server.client import create_room
 
     code = create_room(room_server.base, "Wanda", people=3)["code"]  # (it waits on)
@@ -163,7 +163,7 @@ def test_an_invite_links_first_look_is_the_join_form(browser, room_server, throt
               % (throttle, len(seen)))
 
 
-def test_the_site_leads_back_to_a_running_room(browser, room_server):  # noqa: F811
+def test_the_site_leads_back_to_a_running_room(browser, room_server):
     from server.client import create_room, join_room
 
     base = room_server.base
@@ -192,7 +192,7 @@ def test_the_site_leads_back_to_a_running_room(browser, room_server):  # noqa: F
     r.close()
 
 
-def test_a_name_too_long_is_said_not_cut_silently(browser, room_server):  # noqa: F811
+def test_a_name_too_long_is_said_not_cut_silently(browser, room_server):
     from server.client import create_room
 
     code = create_room(room_server.base, "Wanda", people=3)["code"]
@@ -223,7 +223,7 @@ def test_a_name_too_long_is_said_not_cut_silently(browser, room_server):  # noqa
     a.close()
 
 
-def test_a_local_game_reads_the_whole_table_and_every_button(browser, room_server):  # noqa: F811
+def test_a_local_game_reads_the_whole_table_and_every_button(browser, room_server):
     from tests.browser.reader import new_game
 
     r = Reader(browser, room_server.base + "/")
@@ -245,7 +245,7 @@ def test_a_local_game_reads_the_whole_table_and_every_button(browser, room_serve
     r.close()
 
 
-def test_a_tab_without_its_seat_never_says_your_turn(browser, room_server):  # noqa: F811
+def test_a_tab_without_its_seat_never_says_your_turn(browser, room_server):
     from server.client import create_room, join_room
 
     base = room_server.base
@@ -270,7 +270,7 @@ def test_a_tab_without_its_seat_never_says_your_turn(browser, room_server):  # n
         r.close()
 
 
-def test_the_pages_dice_check_runs_with_a_bare_python(browser, room_server, tmp_path):  # noqa: F811
+def test_the_pages_dice_check_runs_with_a_bare_python(browser, room_server, tmp_path):
     # An ended room, watched: the page checks the dice itself, and offers
     # the record and the check as one file; both taken from the page (its
     # links, as a person or an agent takes them) and run with a bare
