@@ -3,9 +3,12 @@ room, computers, away seats and (with Redis) the hand-over between
 processes.
 
 One process owns a room at a time (with SQLite: this one, always; with
-Redis: whoever holds the room's lease). The owner alone changes the room:
-under the room's lock it applies a request, saves the state and the new
-numbered messages, and only then sends them. A process that serves a
+Redis: whoever holds the room's lease). The owner alone changes the room,
+one change at a time under the room's lock, in three steps (`_change`):
+decide (the request is applied to a copy of the room), save (the copy's
+new numbered messages, and its state when due), tell (only then is the
+copy the room, and are the messages sent). A save that fails leaves the
+room as it was: nobody saw anything of it, and no number was used. A process that serves a
 connection to a room it does not own forwards the connection's requests
 and its comings and goings to the owner over Redis, and passes the
 owner's events on to the connection.
@@ -28,7 +31,7 @@ from server.limits import Lru, Window
 from server.liveness import CLOSE_SILENT, silent, wall
 from server.names import code_tag, new_code
 from server.room import Refused, Room, check_token, compact, parse_action, parse_rules
-from server.store import STORE_ERRORS
+from server.store import STORE_ERRORS, StoreUnsure
 from server.wsfast import EXTENSION, text_frame
 
 log = logging.getLogger("server")
@@ -41,11 +44,20 @@ CLOSE_PROTOCOL = 4004  # no hello in time, or not a hello first
 CLOSE_SLOW = 4008  # far too many messages, or a reader too slow to keep up
 CLOSE_TRY_LATER = 1013  # the store fails: reconnect later (reason "store")
 QUEUE_MAX = 512  # messages waiting for one connection before it is dropped
+# What a snapshot costs a connection's budget, in messages: the whole state
+# is some 30 times the work of a ping, so a flood of snapshots within the
+# rate limit would cost the server 30 times a flood of pings. At the
+# default --rate a connection gets one a second (a client that lost track
+# needs one).
+SNAP_COST = 10
 # The room's whole state is written with its events at least every this
 # many events, and whenever an event is not an action; in between only the
 # events are appended (load_room replays them).
 STATE_EVERY = 16
 ACT = '"e":{"k":"act"'  # in the first 48 characters of an action's event message
+# The protocol's version (docs/protocol.md, "Versions"): in the welcome; a
+# hello or watch that names another one is refused ("version") and closed.
+PROTOCOL = 2
 
 
 def state_due(room, saved, messages):
@@ -67,7 +79,7 @@ def snap_message(room):
 
 def load_room(state, texts):
     """The Room of a written `state` and the event messages saved after it
-    (texts, in order): each is an action (Hub._commit wrote the state for
+    (texts, in order): each is an action (Hub._keep wrote the state for
     anything else), carried out again, a turn it began stamped with the
     time it began then (`at`). The dice of a roll depend only on the
     room's secret and the roll's number: the replay rolls what was
@@ -102,7 +114,6 @@ class Conn:
     written = 0  # messages written straight to a socket (GET /api/stats)
     # pings answered and beats taken as they came off the socket (app.quick; GET /api/stats)
     quick = 0
-    acted = 0  # actions carried out as they came off the socket (Hub.act_now; GET /api/stats)
     beats = 0  # heartbeats that wanted no answer (server/liveness.py; GET /api/stats)
 
     def __init__(self, ws, settings):
@@ -128,6 +139,10 @@ class Conn:
         self.heard = self.stamp  # when the last message came (server/liveness.py)
         self.refused = 0
         self.waiting = False  # app.py's task waits for the next message (app.quick)
+        # Whole states in every event (the hello's "full"): the public state
+        # after the last event sent, which each event's `d` is applied to.
+        self.full = False
+        self.state = None
 
     def allow(self):
         """Take one message from the bucket; False when it is empty. Every
@@ -139,6 +154,34 @@ class Conn:
         if self.tokens < 1:
             return False
         self.tokens -= 1
+        return True
+
+    def whole(self, text):
+        """Event message `text` as this connection takes it: with the whole
+        state (`s`) instead of what changed (`d`) when it asked for `full`."""
+        if not self.full:
+            return text
+        msg = orjson.loads(text)
+        if "s" in msg:
+            self.state = msg["s"]
+            return text
+        self.state = dict(self.state or {}, **msg.pop("d"))
+        msg["s"] = self.state
+        return compact(msg)
+
+    def snap(self, room, text=None):
+        """Send `room`'s snapshot (`text`: its message, made already) and
+        keep its state for `whole`."""
+        self.send(text or snap_message(room))
+        if self.full:
+            self.state = room.public()
+
+    def take(self, n):
+        """Take `n` more messages' worth from the bucket (a costly
+        request, SNAP_COST); False, taking nothing, when it has not that many."""
+        if self.tokens < n:
+            return False
+        self.tokens -= n
         return True
 
     def send(self, text, frame=None):
@@ -162,7 +205,10 @@ class Conn:
             self.held.append((n, text))
         elif n > self.last:
             self.last = n
-            self.send(text, frame)
+            if self.full:
+                self.send(self.whole(text))
+            else:
+                self.send(text, frame)
 
     def caught_up(self):
         """Stop holding events (`catching_up`) and send those held, each
@@ -202,6 +248,15 @@ class Live:
         self.bot_task = None
         self.idle_since = now
         self.saved = -1  # the seq of the state last written (-1: none yet)
+        self.snap = (None, "")  # (room, its snapshot message): made once per change
+
+    def snap_text(self):
+        """The snapshot message of the room as it is (made once per change)."""
+        room, text = self.snap
+        if room is not self.room:
+            text = snap_message(self.room)
+            self.snap = (self.room, text)
+        return text
 
 
 class Hub:
@@ -211,9 +266,6 @@ class Hub:
         self.settings = settings
         self.store = store
         self.bus = bus  # server.bus.RedisBus, or None for one process
-        # Rooms saved and sent without waiting (_commit_now, act_now): one
-        # process and a store whose save never waits (SQLite).
-        self.at_once = bus is None and getattr(store, "sync", False)
         self.proc = "%s-%d-%s" % (os.uname().nodename, os.getpid(), new_code()[:6])
         self.live = {}  # code -> Live (rooms owned here)
         # code -> the task loading it (_own): requests, presence and the
@@ -283,9 +335,9 @@ class Hub:
         if not await self.store.acquire(code, self.proc):
             raise Refused("retry")
         live = Live(room, time.monotonic(), self.settings)
+        await self._keep(live, room, room.take_messages())  # saved before it exists here
         self.live[code] = live
         self.timed.add(code)
-        await self._commit(live)
         return {"code": code, "seat": 0, "token": token}
 
     async def join(self, code, body):
@@ -297,11 +349,10 @@ class Hub:
                 return await self.bus.call(owner, {"op": "join", "code": code, "body": body})
         live = await self._own(code)
         async with live.lock:
-            seat, token = live.room.join(body.get("name"))
+            seat, token = await self._change(live, lambda room: room.join(body.get("name")))
             live.gone[seat] = time.monotonic()
             self.timed.add(code)
             self._resize(live)
-            await self._commit(live)
         return {"code": code, "seat": seat, "token": token}
 
     async def public(self, code):
@@ -386,58 +437,76 @@ class Hub:
         for i in range(len(live.room.state["seats"])):
             live.gone.setdefault(i, time.monotonic())
 
-    async def _commit(self, live):
-        """Save what the room made, then send it; a process that lost the
-        lease stops owning the room. The state goes with the events only
-        when `state_due` (else they are appended: load_room replays them)."""
-        if self.at_once:
-            self._commit_now(live)
-            return
-        room = live.room
-        messages = room.take_messages()
-        if not messages:
-            return
-        code = room.code
+    async def _change(self, live, change):
+        """Decide, save, tell (the caller holds `live.lock`): `change(room)`
+        is done on a copy of the room (Refused: nothing happened); the
+        events it made are saved (`_keep`); only then is the copy the room
+        and are they sent. A save that fails raises its error and leaves
+        the room as it was: no event number used, nothing shown. What
+        `change` returns."""
+        work = live.room.copy()
+        result = change(work)
+        messages = work.take_messages()
+        if messages:
+            await self._keep(live, work, messages)
+        else:  # nothing to save or tell
+            live.room = work
+        return result
+
+    async def _keep(self, live, work, messages):
+        """Save `messages` (made by `work`, the room to be) and then make
+        `work` the room and send them. A process that lost the lease
+        stops owning the room (Refused("retry")). When Redis failed after
+        the save was sent (StoreUnsure), what was saved is read back: the
+        save stands when it is there, fails when not; when even that
+        cannot be read, the room leaves memory (it is read again from
+        the store at the next request) and StoreUnsure goes on: the
+        caller's connection is told to reconnect (1013 "store"), never
+        that nothing happened. The state goes with the events only when
+        `state_due` (else they are appended: load_room replays them)."""
+        code = work.code
         began = time.perf_counter()
-        full = state_due(room, live.saved, messages)
-        ok = await self.store.save(code, room.state, messages, self.proc, full)
-        saved = self._saved(live, full, began)
+        full = state_due(work, live.saved, messages)
+        try:
+            ok = await self.store.save(code, work.state, messages, self.proc, full)
+        except StoreUnsure as e:
+            ok = await self._saved_after_all(live, code, messages, e)
         if not ok:
             log.warning("room %s: lease lost, another process owns it now", code_tag(code))
             self._drop(code)
             raise Refused("retry")
-        if self.bus is not None:
-            await self.bus.publish_events(code, messages)
-        else:
-            self.deliver(code, messages)
-        self._sent(live, saved)
-
-    def _commit_now(self, live):
-        """`_commit` when `at_once`, without the event loop."""
-        room = live.room
-        messages = room.take_messages()
-        if not messages:
-            return
-        began = time.perf_counter()
-        full = state_due(room, live.saved, messages)
-        self.store.save_now(room.code, room.state, messages, full)
-        saved = self._saved(live, full, began)
-        self.deliver(room.code, messages)
-        self._sent(live, saved)
-
-    def _saved(self, live, full, began):
-        """The room's state and the store's time after a save; the time."""
         if full:
-            live.saved = live.room.seq
+            live.saved = work.seq
+        live.room = work
         saved = time.perf_counter()
         self.stats["store"] += saved - began
         live.idle_since = time.monotonic()
-        return saved
-
-    def _sent(self, live, saved):
-        """After the messages went out: the time it took, the computers' turn."""
+        self.deliver(code, messages)
+        if self.bus is not None:
+            try:
+                await self.bus.publish_events(code, messages)
+            except STORE_ERRORS as e:  # saved all the same: other processes catch up (resync)
+                log.warning("room %s: events saved, not published (%s)", code_tag(code),
+                            type(e).__name__)
         self.stats["send"] += time.perf_counter() - saved
         self._kick_bots(live)
+
+    async def _saved_after_all(self, live, code, messages, unsure):
+        """Whether a save whose outcome was unknown happened (see _keep)."""
+        try:
+            last = await self.store.saved_up_to(code)
+        except STORE_ERRORS:
+            last = -1
+        if last >= messages[-1][0]:
+            log.warning("room %s: the store failed after saving event %d", code_tag(code),
+                        messages[-1][0])
+            return True
+        if last == messages[0][0] - 1:  # not saved, and never will be (the save's deadline)
+            raise unsure.__cause__ or unsure
+        log.warning("room %s: not known what the store holds: read again at the next request",
+                    code_tag(code))
+        self._drop(code)
+        raise unsure
 
     def deliver(self, code, messages):
         """Pass saved event messages to this process's connections of the room.
@@ -452,9 +521,7 @@ class Hub:
             if messages and not conn.catching_up and messages[0][0] > conn.last + 1:
                 conn.catching_up = True
                 conn.held.extend(messages)
-                task = asyncio.create_task(self._fill_gap(conn))
-                self.fills.add(task)  # a reference, so the task is not collected
-                task.add_done_callback(self.fills.discard)
+                self._spawn(self._fill_gap(conn))
                 continue
             for n, text, frame in framed:
                 conn.event(n, text, frame)
@@ -467,7 +534,7 @@ class Hub:
             if missing <= self.settings.catchup:
                 for text in await self.store.events(conn.code, conn.last, missing):
                     conn.last += 1
-                    conn.send(text)
+                    conn.send(conn.whole(text))
             else:  # too far behind to resend: the page starts from a snapshot
                 conn.close(CLOSE_SLOW)
         except Exception:
@@ -476,6 +543,34 @@ class Hub:
             conn.close(CLOSE_SLOW)
         finally:
             conn.caught_up()
+
+    def _spawn(self, coro):
+        """Run `coro` as a task kept until it ends (`fills`)."""
+        task = asyncio.create_task(coro)
+        self.fills.add(task)  # a reference, so the task is not collected
+        task.add_done_callback(self.fills.discard)
+
+    async def resync(self):
+        """After Redis was away: every connection here gets the saved
+        events it missed meanwhile (published while the bus was not
+        listening), from the store."""
+        for code, conns in list(self.local.items()):
+            for conn in list(conns):
+                if conn.catching_up or conn.closed:
+                    continue
+                conn.catching_up = True
+                try:
+                    texts = await self.store.events(code, conn.last, self.settings.catchup + 1)
+                    if len(texts) > self.settings.catchup:
+                        conn.close(CLOSE_SLOW)  # too far behind: the page starts from a snapshot
+                        continue
+                    for text in texts:
+                        conn.last += 1
+                        conn.send(conn.whole(text))
+                except STORE_ERRORS:
+                    log.warning("room %s: missed events not readable", code_tag(code))
+                finally:
+                    conn.caught_up()
 
     def _drop(self, code):
         live = self.live.pop(code, None)
@@ -533,17 +628,18 @@ class Hub:
             except Refused:
                 return CLOSE_TOKEN
         since = hello.get("since")
-        since = since if type(since) is int and 0 <= since else -1
+        # (a connection that wants whole states starts from a snapshot)
+        since = since if type(since) is int and 0 <= since and not conn.full else -1
         seq = room.seq
-        conn.send(compact({"t": "welcome", "room": code, "seat": conn.seat, "n": seq,
-                           "now": round(time.time(), 1)}))
+        conn.send(compact({"t": "welcome", "v": PROTOCOL, "room": code, "seat": conn.seat,
+                           "n": seq, "now": round(time.time(), 1)}))
         if 0 <= since <= seq and seq - since <= self.settings.catchup:
             missed = await self.store.events(code, since, seq - since)
             for text in missed:
                 conn.send(text)
             conn.last = since + len(missed)
         else:
-            conn.send(snap_message(room))
+            conn.snap(room)
             conn.last = seq
         return 0
 
@@ -590,21 +686,30 @@ class Hub:
                 if old is not None and old != (proc, conn_id):
                     await self.kick(old[0], old[1], CLOSE_REPLACED)
                 live.present[seat] = (proc, conn_id)
-                live.room.set_away(seat, False)
-                await self._commit(live)
+                try:
+                    await self._change(live, lambda room: room.set_away(seat, False))
+                except STORE_ERRORS as e:  # still shown away: the clock tries again
+                    log.warning("room %s: the store failed (%s): seat %d back later",
+                                code_tag(code), type(e).__name__, seat)
+                    self.timed.add(code)
+                except Refused:  # the lease was lost meanwhile: the room's new owner says it
+                    return
                 self._kick_bots(live)
             elif old == (proc, conn_id):
                 del live.present[seat]
                 live.gone[seat] = now if went is None else now - max(0.0, time.time() - went)
 
-    async def kick(self, proc, conn_id, code):
-        """Close connection `conn_id` of process `proc` with `code`."""
+    async def kick(self, proc, conn_id, code, reason=""):
+        """Close connection `conn_id` of process `proc` with `code` (and `reason`)."""
         if proc == self.proc:
             conn = self.conns.get(conn_id)
             if conn is not None:
-                conn.close(code)
+                conn.close(code, reason)
         elif self.bus is not None:
-            await self.bus.to_proc(proc, {"op": "kick", "conn": conn_id, "code": code})
+            msg = {"op": "kick", "conn": conn_id, "code": code}
+            if reason:
+                msg["reason"] = reason
+            await self.bus.to_proc(proc, msg)
 
     @staticmethod
     def heartbeat(conn, t):
@@ -624,6 +729,9 @@ class Hub:
             self.heartbeat(conn, t)
             return
         if t == "snap":
+            if not conn.take(SNAP_COST - 1):
+                conn.refuse("slow", ref=msg.get("id"))
+                return
             await self.snapshot(conn)
             return
         if t not in ("act", "start", "rematch", "leave"):
@@ -658,77 +766,69 @@ class Hub:
         try:
             live = self.live.get(conn.code)
             if live is not None:
-                async with live.lock:  # no event half made meanwhile
-                    room = live.room
-                    conn.send(snap_message(room))
+                room = live.room  # (the room as saved and sent: a change is made on a copy)
+                conn.snap(room, live.snap_text())
             else:  # another process owns the room (Redis): what it saved
                 room, _ = await self._read(conn.code)
                 if room is None:
                     raise Refused("no_room")
-                conn.send(snap_message(room))
+                conn.snap(room)
             conn.last = max(conn.last, room.seq)
         finally:
             conn.caught_up()
 
-    def act_now_possible(self, conn):
-        """True when an action of `conn` can be carried out at once (`act_now`)."""
-        if conn.seat < 0 or not self.at_once:
-            return False
-        live = self.live.get(conn.code)
-        return live is not None and not live.lock.locked()
-
-    def act_now(self, conn, msg):
-        """Carry out the action `msg` of seat connection `conn` as it comes
-        off the socket (app.quick), without waking the connection's task
-        and without a wait, once `act_now_possible` said so: nothing could
-        wait or come between (the room in memory with its lock free, and
-        `at_once`). A refusal goes back to `conn`; the store's errors are
-        the caller's (as they are `message`'s)."""
-        live = self.live[conn.code]
-        try:
-            self._act(live, conn.seat, msg)
-            self._commit_now(live)
-        except Refused as e:
-            conn.refuse(e.key, e.values, msg.get("id"))
-
-    def _act(self, live, seat, msg):
-        """Seat `seat` carries out the action of `msg` in `live`'s room
-        (Refused when it may not), counted in `stats`."""
+    def _act(self, room, seat, msg):
+        """Seat `seat` carries out the action of `msg` in `room` (Refused
+        when it may not), counted in `stats`."""
         began = time.perf_counter()
-        live.room.act(seat, parse_action(msg.get("a")))
+        room.act(seat, parse_action(msg.get("a")))
         self.stats["actions"] += 1
         self.stats["apply"] += time.perf_counter() - began
 
     async def request(self, code, seat, msg, proc, conn_id):
         """Carry out a seat's request on the owner; a refusal goes back to
-        the connection that sent it."""
+        the connection that sent it: `server` when the store failed (the
+        room is as it was), and a close with 1013 "store" when it is not
+        known whether the store kept it (see _keep)."""
         try:
             live = await self._own(code)
+            t = msg.get("t")
             async with live.lock:
-                room = live.room
-                t = msg.get("t")
                 if t == "act":
-                    self._act(live, seat, msg)
+                    await self._change(live, lambda room: self._act(room, seat, msg))
                 elif t == "start":
-                    room.start(seat)
+                    await self._change(live, lambda room: room.start(seat))
                 elif t == "rematch":
-                    g = room.state["g"]
-                    room.rematch(seat)
-                    if room.state["g"] != g:  # everybody agreed: a new game's clocks
-                        live.gone = {i: time.monotonic() for i in range(len(room.state["seats"]))}
+                    g = live.room.state["g"]
+                    await self._change(live, lambda room: room.rematch(seat))
+                    if live.room.state["g"] != g:  # everybody agreed: a new game's clocks
+                        now = time.monotonic()
+                        live.gone = {i: now for i in range(len(live.room.state["seats"]))}
                         self.timed.add(code)
                 else:
-                    room.leave(seat)
-                await self._commit(live)
+                    await self._change(live, lambda room: room.leave(seat))
             if t == "leave":
                 await self.kick(proc, conn_id, CLOSE_LEFT)
         except Refused as e:
-            reply = {"t": "no", "why": e.key, "values": e.values}
-            if msg.get("id") is not None:
-                reply["re"] = msg.get("id")
-            await self.reply(proc, conn_id, compact(reply))
+            await self._refuse(proc, conn_id, msg, e.key, e.values)
             if e.key == "no_room":  # gone under a connected seat: say so, not every action
                 await self.kick(proc, conn_id, CLOSE_NO_ROOM)
+        except StoreUnsure:
+            await self.kick(proc, conn_id, CLOSE_TRY_LATER, "store")
+        except STORE_ERRORS as e:
+            log.warning("room %s: the store failed (%s): refused, nothing changed",
+                        code_tag(code), type(e).__name__)
+            await self._refuse(proc, conn_id, msg, "server", [])
+
+    async def _refuse(self, proc, conn_id, msg, key, values):
+        """Refuse message `msg` of connection `conn_id` of process `proc`."""
+        reply = {"t": "no", "why": key, "values": values}
+        if msg.get("id") is not None:
+            reply["re"] = msg.get("id")
+        try:
+            await self.reply(proc, conn_id, compact(reply))
+        except STORE_ERRORS:  # Redis down: the other process's connection hears nothing
+            log.warning("a refusal for process %s was lost: Redis failed", proc)
 
     async def reply(self, proc, conn_id, text):
         """Send `text` to one connection, here or on another process."""
@@ -754,27 +854,35 @@ class Hub:
         return any(not seats[i]["kind"] for i in live.present if i < len(seats))
 
     async def _bots(self, live):
-        """Play the computers' and stand-ins' actions at the device's pace."""
+        """Play the computers' and stand-ins' actions at the device's pace
+        (a save that fails is tried again at the next pace)."""
         try:
             while True:
                 await asyncio.sleep(self.settings.bot_pace)
                 if self.live.get(live.room.code) is not live:
                     return
-                async with live.lock:
-                    room = live.room
-                    who = room.to_move()
-                    if who is None or not self._people_here(live):
+                try:
+                    async with live.lock:
+                        room = live.room
+                        who = room.to_move()
+                        if who is None or not self._people_here(live):
+                            return
+                        seat, by = who
+                        game = room.game
+                        assert game is not None
+                        kind = room.state["seats"][seat]["kind"] or self.settings.standin_level
+                        bot = await self._bot(kind, game.rules)
+                        action = bot.decide(View(game))
+                        live.bot_task = None  # _change may start the next one; this one ends
+                        await self._change(
+                            live, lambda room, s=seat, a=action, b=by: room.act(s, a, b))
                         return
-                    seat, by = who
-                    game = room.game
-                    assert game is not None
-                    kind = room.state["seats"][seat]["kind"] or self.settings.standin_level
-                    bot = await self._bot(kind, game.rules)
-                    action = bot.decide(View(game))
-                    room.act(seat, action, by)
-                    live.bot_task = None  # _commit may start the next one; this one ends
-                    await self._commit(live)
-                    return
+                except StoreUnsure:
+                    return  # the room left memory (_keep)
+                except STORE_ERRORS as e:  # nothing played: again at the next pace
+                    live.bot_task = asyncio.current_task()
+                    log.warning("room %s: the store failed (%s): the computer waits",
+                                code_tag(live.room.code), type(e).__name__)
         except Refused:
             return
         except asyncio.CancelledError:
@@ -821,7 +929,10 @@ class Hub:
                 for code in list(self.timed):
                     live = self.live.get(code)
                     if live is not None:
-                        await self._tick(live, now)
+                        try:
+                            await self._tick(live, now)
+                        except Refused:  # the lease was lost meanwhile (_keep dropped the room)
+                            pass
                     if live is None or self.live.get(code) is not live \
                             or not self._clock_runs(live):
                         self.timed.discard(code)
@@ -833,13 +944,15 @@ class Hub:
                         self._drop(code)
                     if await self.bus.forgot():
                         await self._forgotten()
+                    if self.store_down is not None:  # back after a failure
+                        self._spawn(self.resync())
                     self.store_down = None  # it answered
                     await self._take_over()
                 checkpoint = getattr(self.store, "checkpoint", None)
                 if checkpoint is not None and now - last_checkpoint >= 2:
                     last_checkpoint = now
                     left = await asyncio.to_thread(checkpoint)
-                    self.store.settle(left)
+                    await self.store.settle(left)
                 if now - last_expire >= 60:
                     last_expire = now
                     self.created.prune()
@@ -873,8 +986,9 @@ class Hub:
 
     async def _tick(self, live, now):
         async with live.lock:
-            self._presence_clock(live, now)
-            await self._commit(live)
+            if self._clock_due(live, now):
+                await self._change(live, lambda room: self._presence_clock(live, room, now))
+            self._kick_bots(live)  # (again, after a failed save)
         room = live.room
         if (not live.present and not live.watchers and room.code not in self.local
                 and now - live.idle_since >= self.settings.unload_after):
@@ -891,17 +1005,43 @@ class Hub:
                 return True
         return False
 
-    def _presence_clock(self, live, now):
-        """Mark seats away after `away_after` without a connection (counted
-        from the connection's last message); give an away seat's turn to a
-        stand-in at Room.standin_at (`standin_after` after the later of the
-        person going and the turn's start)."""
+    def _clock_due(self, live, now):
+        """True when `_presence_clock` has something to change in live's room."""
         room = live.room
         st = room.state
         game = room.game
         playing = game is not None and st["status"] == "playing"
         for i, seat in enumerate(st["seats"]):
-            if seat is None or seat["kind"] or i in live.present or not seat["token"]:
+            if seat is None or seat["kind"] or not seat["token"]:
+                continue
+            if i in live.present:
+                if seat["away"]:
+                    return True
+                continue
+            if not seat["away"]:
+                if now - live.gone.get(i, now) >= self.settings.away_after:
+                    return True
+            elif (not seat["standin"] and playing and game.current == i
+                    and time.time() >= room.standin_at(i)):
+                return True
+        return False
+
+    def _presence_clock(self, live, room, now):
+        """In `room` (a copy of live's): mark seats away after `away_after`
+        without a connection (counted from the connection's last message);
+        give an away seat's turn to a stand-in at Room.standin_at
+        (`standin_after` after the later of the person going and the
+        turn's start); mark a connected seat back when the save of its
+        coming failed (`presence`)."""
+        st = room.state
+        game = room.game
+        playing = game is not None and st["status"] == "playing"
+        for i, seat in enumerate(st["seats"]):
+            if seat is None or seat["kind"] or not seat["token"]:
+                continue
+            if i in live.present:
+                if seat["away"]:
+                    room.set_away(i, False)
                 continue
             gone = live.gone.get(i, now)
             if not seat["away"] and now - gone >= self.settings.away_after:

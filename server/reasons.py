@@ -39,6 +39,7 @@ TEXTS = {
         "lost": "Der Server hat die Räume verloren: bitte einen neuen Raum eröffnen",
         "store": "Der Server erreicht seinen Speicher nicht: neuer Versuch läuft",
         "left": "Wer das Spiel verlassen hat, spielt die Revanche nicht mit",
+        "version": "Diese Seite ist veraltet (der Server spricht Version %d): bitte neu laden",
     },
     "en": {
         "message": "Message not understood",
@@ -73,5 +74,6 @@ TEXTS = {
         "lost": "The server lost its rooms: please open a new room",
         "store": "The server cannot reach its storage: trying again",
         "left": "Who left the game does not play the rematch",
+        "version": "This page is out of date (the server speaks version %d): please reload",
     },
 }
