@@ -397,7 +397,7 @@ def quick(hub, conn, text):
     (nothing of this connection is half done, so the answer overtakes
     nothing) and the rate limit lets it through; False leaves the message
     to the task, which refuses it if the limit says so. Actions always go
-    to the task: they wait for their save (server/hub.py, `_change`)."""
+    to the task: they wait for their save (server/pipeline.py, `_change`)."""
     if not conn.waiting or conn.closed or ('"ping"' not in text and '"beat"' not in text):
         return False
     try:

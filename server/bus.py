@@ -99,7 +99,7 @@ class RedisBus:
 
     async def publish_events(self, code, messages):
         """Send saved events to every other process (the hub delivered
-        them here already: server/hub.py `_keep`)."""
+        them here already: server/pipeline.py `_keep`)."""
         assert self.hub is not None
         await self.r.publish("zt:ev", json.dumps({"code": code, "m": messages,
                                                   "p": self.hub.proc}))

@@ -132,7 +132,7 @@ class Room:
     def copy(self):
         """A room of its own with this one's state (a deep copy) and what
         its next event builds on: the hub changes the copy, saves what it
-        made, and only then takes it for the room (server/hub.py). The
+        made, and only then takes it for the room (server/pipeline.py). The
         public rows and the state last shown are shared: neither is ever
         changed in place."""
         twin = Room(orjson.loads(orjson.dumps(self.state)))

@@ -45,7 +45,7 @@ SAVE_DEADLINE = 2.0
 class StoreUnsure(OSError):
     """A save whose outcome is unknown (Redis answered nothing after the
     script was sent): the room in memory may no longer be what is saved,
-    so the hub forgets it and reads it again (server/hub.py)."""
+    so the hub forgets it and reads it again (server/pipeline.py)."""
 
 
 # Frames of the write-ahead log (4 KiB each) `SqliteStore.settle` copies on
