@@ -95,6 +95,7 @@ class Hub(Pipeline, Delivery, Presence, Computers, Ownership):
     async def start(self):
         """Start the clock (and the Redis listener)."""
         if self.bus is not None:
+            await self.store.alive(self.proc)
             await self.bus.start(self)
         self.tasks.append(asyncio.create_task(self._ticker()))
 
@@ -134,8 +135,13 @@ class Hub(Pipeline, Delivery, Presence, Computers, Ownership):
             return
         live = self.live.get(conn.code)
         if live is None and self.bus is not None:
-            owner = await self.store.owner(conn.code)
+            owner, alive = await self.store.owner_alive(conn.code)
             if owner and owner != self.proc:
+                if not alive and owner in await self.bus.listening([owner]):
+                    # frozen (it listens but has not said it lives for ALIVE_MS):
+                    # "retry" now rather than a request it may never answer
+                    conn.refuse("retry", ref=msg.get("id"))
+                    return
                 sent = await self.bus.to_proc(owner, {
                     "op": "msg", "code": conn.code, "seat": conn.seat, "m": msg,
                     "proc": self.proc, "conn": conn.id})

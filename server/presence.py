@@ -79,6 +79,8 @@ class Presence:
                     if live is None or self.live.get(code) is not live \
                             or not self._clock_runs(live):
                         self.timed.discard(code)
+                if self.bus is not None:  # this process lives (RedisStore.owner_alive)
+                    await self.store.alive(self.proc)
                 if self.bus is not None and now - last_renew >= self.settings.lease / 4:
                     last_renew = now
                     for code in await self.store.renew(list(self.live), self.proc):
@@ -150,32 +152,16 @@ class Presence:
 
     def _clock_due(self, live, now):
         """True when `_presence_clock` has something to change in live's room."""
-        room = live.room
-        st = room.state
-        game = room.game
-        playing = game is not None and st["status"] == "playing"
-        for i, seat in enumerate(st["seats"]):
-            if seat is None or seat["kind"] or not seat["token"]:
-                continue
-            if i in live.present:
-                if seat["away"]:
-                    return True
-                continue
-            if not seat["away"]:
-                if now - live.gone.get(i, now) >= self.settings.away_after:
-                    return True
-            elif (not seat["standin"] and playing and game.current == i
-                    and time.time() >= room.standin_at(i)):
-                return True
-        return False
+        return self._presence_clock(live, live.room, now, dry=True)
 
-    def _presence_clock(self, live, room, now):
+    def _presence_clock(self, live, room, now, dry=False):
         """In `room` (a copy of live's): mark seats away after `away_after`
         without a connection (counted from the connection's last message);
         give an away seat's turn to a stand-in at Room.standin_at
         (`standin_after` after the later of the person going and the
         turn's start); mark a connected seat back when the save of its
-        coming failed (`presence`)."""
+        coming failed (`presence`). With `dry`, change nothing: True at
+        the first change due."""
         st = room.state
         game = room.game
         playing = game is not None and st["status"] == "playing"
@@ -184,11 +170,18 @@ class Presence:
                 continue
             if i in live.present:
                 if seat["away"]:
+                    if dry:
+                        return True
                     room.set_away(i, False)
                 continue
             gone = live.gone.get(i, now)
             if not seat["away"] and now - gone >= self.settings.away_after:
+                if dry:
+                    return True
                 room.set_away(i, True, wall(gone, now))
             if (seat["away"] and not seat["standin"] and playing and game.current == i
                     and time.time() >= room.standin_at(i)):
+                if dry:
+                    return True
                 room.set_standin(i)
+        return False

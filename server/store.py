@@ -355,6 +355,12 @@ if owner == ARGV[1] or not owner then
 end
 return owner == ARGV[2] and 1 or 0
 """
+# KEYS: lease. The owner, and 1 when it said it lives (zt:alive:OWNER).
+_OWNER_ALIVE = """
+local owner = redis.call('GET', KEYS[1])
+if not owner then return {'', 0} end
+return {owner, redis.call('EXISTS', 'zt:alive:' .. owner)}
+"""
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -369,6 +375,9 @@ def _not_sent(e):
     return "connecting to" in text or "No connection available" in text
 
 
+# How long a process's word that it lives lasts (zt:alive:PROC): four of
+# its clock's ticks, so a busy moment does not count as frozen.
+ALIVE_MS = 1000
 REDIS_CONNECTIONS = 64  # a process's connections to Redis (the bus's listener's included)
 
 
@@ -399,6 +408,7 @@ class RedisStore:
         self._renew = self.r.register_script(_RENEW)
         self._release = self.r.register_script(_RELEASE)
         self._replace = self.r.register_script(_REPLACE)
+        self._owner_alive = self.r.register_script(_OWNER_ALIVE)
 
     async def get(self, code):
         """The state of room `code`, or None."""
@@ -465,6 +475,19 @@ class RedisStore:
     async def owner(self, code):
         """The process holding the room's lease, or "" when none does."""
         return await self.r.get("zt:lease:" + code) or ""
+
+    async def alive(self, proc):
+        """Say that process `proc` lives, for ALIVE_MS (the hub's clock
+        says it every quarter second)."""
+        await self.r.set("zt:alive:" + proc, "1", px=ALIVE_MS)
+
+    async def owner_alive(self, code):
+        """(the process holding room `code`'s lease or "", whether it said
+        it lives within ALIVE_MS), in one round trip: a frozen owner
+        (SIGSTOP, a stalled machine) keeps its lease and its listener for
+        up to --lease seconds but stops saying it lives."""
+        owner, alive = await self._owner_alive(keys=["zt:lease:" + code])
+        return owner or "", bool(alive)
 
     async def owners(self, codes):
         """The owner of each of `codes` ("" where none), in one round trip."""

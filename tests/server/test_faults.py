@@ -17,12 +17,13 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
+import redis
 
 from server.client import Client, ServerRefused, create_room, http, join_room
+from tools.serve_bench import SqliteLock
 
 # A ping round trip of the other room while the store fails: generous (a
 # shared machine), yet far below what a loop waiting for the store shows
@@ -180,32 +181,6 @@ async def resend(c, action, ref, timeout=60):
         assert why in ("server", "retry"), c.refusals[-1]
         assert time.monotonic() < end, "the store did not come back: %s" % c.refusals[-3:]
         await asyncio.sleep(0.2)  # the client's pause before it sends again
-
-
-class SqliteLock:
-    """Another process holding an exclusive transaction on the server's
-    SQLite file until `release`."""
-
-    def __init__(self, path):
-        code = ("import sqlite3, sys\n"
-                "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-                "db.execute('BEGIN EXCLUSIVE')\n"
-                "print('locked', flush=True)\n"
-                "sys.stdin.readline()\n"
-                "db.execute('ROLLBACK')\n")
-        self.proc = subprocess.Popen([sys.executable, "-c", code, str(path)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        assert line.strip() == "locked", line
-
-    def release(self):
-        """End the transaction and the process."""
-        assert self.proc.stdin is not None
-        if self.proc.poll() is None:
-            self.proc.stdin.write("\n")
-            self.proc.stdin.flush()
-            self.proc.wait(10)
 
 
 def two_rooms(base, join_base=None):
@@ -474,3 +449,55 @@ def test_redis_frozen(redis_factory, server_factory, tmp_path):
     asyncio.run(redis_fault(a, b, code, tokens, code2, tokens2, fault, "redis frozen 6 s"))
     for s in (a, b):
         assert "Traceback" not in s.log_text(), s.log_text()[-3000:]
+
+
+def test_a_frozen_owner_answers_retry_at_once(redis_factory, server_factory, tmp_path):
+    """A room's owner frozen (SIGSTOP): a seat on another process gets
+    `retry` at once instead of silence until the lease runs out, and
+    after the resend (the owner taken over, or thawed) the action is
+    carried out once."""
+    r = redis_factory()
+    a, b = redis_pair(r.url, server_factory, tmp_path, "--lease", "5")
+    info = create_room(a.base, "Anna")  # owned by a
+    bert = join_room(a.base, info["code"], "Bert")
+
+    async def go():
+        clients = [Client(b.base, info["code"], t) for t in (info["token"], bert["token"])]
+        for c in clients:
+            await c.connect()
+        c = to_move(clients)
+        n = c.n
+        assert a.proc is not None
+        os.kill(a.proc.pid, signal.SIGSTOP)
+        try:
+            # the owner's word that it lives (zt:alive:PROC, 1 s) runs out: only b's is left
+            db = redis.Redis.from_url(r.url)
+            end = time.monotonic() + 10
+            while len(db.keys("zt:alive:*")) > 1:
+                assert time.monotonic() < end, "the frozen owner still says it lives"
+                await asyncio.sleep(0.05)  # a poll of Redis, not a wait for a time
+            db.close()
+            began = time.monotonic()
+            no = await refused_or_event(c, ["roll"], 2)
+            assert no is not None and no["why"] == "retry", no
+            assert time.monotonic() - began < 1.0, "retry took %.1f s" % (time.monotonic() - began)
+            assert c.n == n
+        finally:
+            os.kill(a.proc.pid, signal.SIGCONT)
+        assert await resend(c, ["roll"], 3, timeout=30) == n + 1
+        await quiet(clients)
+        assert all(x.n == n + 1 for x in clients)
+        for x in clients:
+            await x.close()
+
+    asyncio.run(go())
+
+
+async def refused_or_event(c, action, ref):
+    """Send `action`; its refusal, or None when its event came instead
+    (within 30 s)."""
+    n = c.n
+    before = len(c.refusals)
+    await c.act(action, ref)
+    await c.until(lambda c: c.n > n or len(c.refusals) > before, 30)
+    return None if c.n > n else c.refusals[-1]
