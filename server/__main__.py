@@ -68,6 +68,9 @@ def parse(argv=None):
     p.add_argument("--header-timeout", type=float, default=d.header_timeout,
                    help="seconds a new connection has to send its request's headers "
                         "(default %(default)s)")
+    p.add_argument("--body-timeout", type=float, default=d.body_timeout,
+                   help="seconds a request's body may take to arrive whole "
+                        "(default %(default)s)")
     p.add_argument("--guess-limit", type=int, default=d.guess_limit,
                    help="unknown room codes or seat tokens per client address per "
                         "--guess-window before it is refused (default %(default)s)")
@@ -94,7 +97,7 @@ def parse(argv=None):
         lease=a.lease, heartbeat=a.heartbeat, rate=a.rate, burst=a.burst,
         room_limit=a.room_limit, room_window=a.room_window, origins=tuple(a.origin),
         proxies=tuple(a.proxy), conn_limit=a.conn_limit, tcp_limit=a.tcp_limit,
-        header_timeout=a.header_timeout, guess_limit=a.guess_limit,
+        header_timeout=a.header_timeout, body_timeout=a.body_timeout, guess_limit=a.guess_limit,
         guess_window=a.guess_window, operator_token=a.operator_token,
         may_forget=a.redis_may_forget, plans_kept=a.plans_kept,
         store_patience=a.store_patience,

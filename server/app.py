@@ -4,11 +4,12 @@ and the built page at / (docs/protocol.md)."""
 import asyncio
 import contextlib
 import hmac
+import ipaddress
 import logging
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
@@ -19,6 +20,7 @@ from server.hub import (
     CLOSE_PROTOCOL,
     CLOSE_SLOW,
     CLOSE_TOKEN,
+    PROTOCOL,
     Conn,
     Hub,
     frames_offer,
@@ -43,23 +45,43 @@ which builds it). The room API is at <code>/api</code>, the WebSocket at
 
 
 def origin_ok(settings, origin, host, scheme):
-    """True for no Origin (not a browser), one of the allowed origins, or
-    the server's own scheme and host (`scheme` of the request: http or
-    https, ws and wss count as those; behind a TLS proxy the scheme is
-    believed from X-Forwarded-Proto only when the proxy is named)."""
+    """True for no Origin (not a browser), one of the allowed origins
+    (--origin), or the server's own scheme and host (`scheme` of the
+    request: http or https, ws and wss count as those; behind a TLS proxy
+    the scheme is believed from X-Forwarded-Proto only when the proxy is
+    named) when that host is an address or localhost. A host name is not
+    believed from the Host header: a page whose name was made to point
+    at this server (DNS rebinding) sends its own name there; a server
+    reached by a name is given it with --origin."""
     if origin is None:
         return True
     if origin in settings.origins:
         return True
     own = {"ws": "http", "wss": "https"}.get(scheme, scheme)
     parts = urlsplit(origin)
-    return bool(host) and parts.netloc == host and parts.scheme == own
+    return (bool(host) and parts.netloc == host and parts.scheme == own
+            and literal_host(parts.hostname or ""))
+
+
+def literal_host(name):
+    """True for an IP address or localhost: names no DNS can point elsewhere."""
+    if name == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 def refusal(e, status=None):
-    """A refusal as a JSON answer (its status from STATUS unless given)."""
+    """A refusal as a JSON answer (its status from STATUS unless given).
+    A body refused (too big, too slow, not JSON) closes the connection:
+    what is left of it is never read."""
     status = status or STATUS.get(e.key, 400)
-    return JSONResponse({"why": e.key, "values": list(e.values)}, status_code=status)
+    headers = {"Connection": "close"} if e.key in ("too_big", "message") else None
+    return JSONResponse({"why": e.key, "values": list(e.values)}, status_code=status,
+                        headers=headers)
 
 
 def address_of(conn):
@@ -80,6 +102,8 @@ def guarded(name, handler):
             return await handler(request)
         except Refused as e:
             return refusal(e)
+        except ClientDisconnect:  # the client went mid-body: nobody to answer, nothing to log
+            return refusal(Refused("message"))
         except STORE_ERRORS as e:
             log.warning("%s: the store failed (%s)", name, type(e).__name__)
             return refusal(Refused("server"))
@@ -91,9 +115,10 @@ def guarded(name, handler):
     return handle
 
 
-async def read_body(request, limit):
+async def read_body(request, limit, timeout):
     """The body, refused as too_big from its Content-Length before reading
-    and while reading (a body sent without a length)."""
+    and while reading (a body sent without a length), and as `message`
+    when it does not come whole within `timeout` seconds."""
     length = request.headers.get("content-length")
     if length is not None:
         if not length.isdigit() or len(length) > 12:
@@ -102,11 +127,19 @@ async def read_body(request, limit):
             raise Refused("too_big")
     chunks = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise Refused("too_big")
-        chunks.append(chunk)
+
+    async def read():
+        nonlocal size
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise Refused("too_big")
+            chunks.append(chunk)
+
+    try:
+        await asyncio.wait_for(read(), timeout)
+    except asyncio.TimeoutError:
+        raise Refused("message")
     return b"".join(chunks)
 
 
@@ -134,31 +167,35 @@ def make_app(settings):
     guesses = Window(settings.guess_limit, settings.guess_window)
     sockets = Counts(settings.conn_limit)
 
-    def check_guesses(address):
-        if guesses.full(address):
-            raise Refused("too_many_guesses")
+    def guessed(address):
+        """A code that is no room's, from `address`: counted, and refused
+        with no_room, or too_many_guesses once the address is past the
+        limit. Only unknown codes count and only they are refused: a
+        request for a room that exists is never locked out (the codes'
+        72 bits, not the limit, keep rooms from being found)."""
+        full = guesses.full(address)
+        guesses.add(address)
+        raise Refused("too_many_guesses" if full else "no_room")
 
     def known_code(code, address):
-        """Refused unless `code` has the form of a code (counted as a guess)."""
-        check_guesses(address)
+        """Refused unless `code` has the form of a code (a guess)."""
         if not CODE_RE.match(code):
-            guesses.add(address)
-            raise Refused("no_room")
+            guessed(address)
 
     async def counted(address, work):
-        """`work` (awaited); a no_room refusal counts as a guessed code."""
+        """`work` (awaited); a no_room refusal is a guessed code."""
         try:
             return await work
         except Refused as e:
             if e.key == "no_room":
-                guesses.add(address)
+                guessed(address)
             raise
 
     async def body_of(request):
         if not origin_ok(settings, request.headers.get("origin"),
                          request.headers.get("host"), request.url.scheme):
             raise Refused("origin")
-        raw = await read_body(request, settings.max_body)
+        raw = await read_body(request, settings.max_body, settings.body_timeout)
         try:
             body = jsonsafe.loads(raw or b"{}")
         except (ValueError, RecursionError):
@@ -199,10 +236,11 @@ def make_app(settings):
             await hub.store.get("health-check")  # never a code: any answer will do
         except STORE_ERRORS as e:
             log.warning("health: the store failed (%s)", type(e).__name__)
-            return JSONResponse({"ok": False, "why": "store", "proc": hub.proc},
-                                status_code=503)
-        return JSONResponse({"ok": True, "proc": hub.proc, "rooms": len(hub.live),
-                             "connections": len(hub.conns)})
+            return JSONResponse({"ok": False, "why": "store"}, status_code=503)
+        out = {"ok": True, "rooms": len(hub.live), "connections": len(hub.conns)}
+        if operator(request):  # the host name and process id only for the operator
+            out["proc"] = hub.proc
+        return JSONResponse(out)
 
     def operator(request):
         """True when the request carries the operator token (--operator-token)."""
@@ -220,7 +258,7 @@ def make_app(settings):
                    present=sum(len(live.present) for live in hub.live.values()),
                    plans=len(hub.plans), bots=len(hub.bots),
                    stored=getattr(hub.store, "stored", 0), timed=len(hub.timed),
-                   written=Conn.written, quick=Conn.quick, acted=Conn.acted, beats=Conn.beats,
+                   written=Conn.written, quick=Conn.quick, beats=Conn.beats,
                    gc=gcfreeze.stats(), keeps=keepsmemo.stats())
         if operator(request):
             out["rooms_detail"] = {code: {"busy": live.lock.locked(),
@@ -243,7 +281,7 @@ def make_app(settings):
         address = address_of(ws)
         if (not origin_ok(settings, ws.headers.get("origin"), ws.headers.get("host"),
                           ws.url.scheme)
-                or guesses.full(address) or not sockets.take(address)):
+                or not sockets.take(address)):
             await ws.close(code=1008)  # before accept: the handshake gets 403
             return
         try:
@@ -255,8 +293,8 @@ def make_app(settings):
         await ws.accept()
         code = ws.path_params["code"]
         if not CODE_RE.match(code):
+            await ws.close(code=1008 if guesses.full(address) else CLOSE_NO_ROOM)
             guesses.add(address)
-            await ws.close(code=CLOSE_NO_ROOM)
             return
         hub = hub_box["hub"]
         conn = Conn(ws, settings)
@@ -273,13 +311,20 @@ def make_app(settings):
             if not isinstance(first, dict) or first.get("t") not in ("hello", "watch"):
                 conn.close(CLOSE_PROTOCOL)
                 return
+            if first.get("v", PROTOCOL) != PROTOCOL:  # written for another version
+                conn.refuse("version", [PROTOCOL])
+                conn.close(CLOSE_PROTOCOL, "version")
+                return
+            conn.full = first.get("full") is True
             if hub.store_failing():  # told now, not welcomed from memory and closed after
                 conn.close(1013, "store")
                 return
             rc = await hub.attach(conn, first)
             if rc:
-                if rc in (CLOSE_NO_ROOM, CLOSE_TOKEN):
-                    guesses.add(address)  # a wrong code or token: a guess
+                if rc in (CLOSE_NO_ROOM, CLOSE_TOKEN):  # a wrong code or token: a guess
+                    if guesses.full(address):
+                        rc = 1008
+                    guesses.add(address)
                 conn.close(rc)
                 return
             attached = True
@@ -354,15 +399,14 @@ _GONE = object()
 
 
 def quick(hub, conn, text):
-    """A ping answered, a beat taken or an action carried out
-    (Hub.act_now) as it comes off the socket (server/wsfast.py's handler),
-    without waking the connection's task: True when done so. Only while the task waits for
-    its next message (nothing of this connection is half done, so the
-    answer overtakes nothing) and the rate limit lets it through; False
-    leaves the message to the task, which refuses it if the limit says so.
-    A failure is answered as the task answers it (`failed`)."""
-    if (not conn.waiting or conn.closed
-            or ('"ping"' not in text and '"act"' not in text and '"beat"' not in text)):
+    """A ping answered or a beat taken as it comes off the socket
+    (server/wsfast.py's handler), without waking the connection's task:
+    True when done so. Only while the task waits for its next message
+    (nothing of this connection is half done, so the answer overtakes
+    nothing) and the rate limit lets it through; False leaves the message
+    to the task, which refuses it if the limit says so. Actions always go
+    to the task: they wait for their save (server/pipeline.py, `_change`)."""
+    if not conn.waiting or conn.closed or ('"ping"' not in text and '"beat"' not in text):
         return False
     try:
         msg = jsonsafe.loads(text)
@@ -371,19 +415,12 @@ def quick(hub, conn, text):
     if not isinstance(msg, dict):
         return False
     t = msg.get("t")
-    if t == "ping" or t == "beat":
-        if not conn.allow():
-            return False
-        hub.heartbeat(conn, t)
-        Conn.quick += 1
-        return True
-    if t != "act" or not hub.act_now_possible(conn) or not conn.allow():
+    if t != "ping" and t != "beat":
         return False
-    try:
-        hub.act_now(conn, msg)
-    except Exception as e:
-        failed(conn, msg, e)
-    Conn.acted += 1
+    if not conn.allow():
+        return False
+    hub.heartbeat(conn, t)
+    Conn.quick += 1
     return True
 
 

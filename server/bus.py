@@ -98,8 +98,11 @@ class RedisBus:
         return True
 
     async def publish_events(self, code, messages):
-        """Send saved events to every process."""
-        await self.r.publish("zt:ev", json.dumps({"code": code, "m": messages}))
+        """Send saved events to every other process (the hub delivered
+        them here already: server/pipeline.py `_keep`)."""
+        assert self.hub is not None
+        await self.r.publish("zt:ev", json.dumps({"code": code, "m": messages,
+                                                  "p": self.hub.proc}))
 
     async def to_proc(self, proc, msg):
         """Send `msg` to process `proc`; False when no process listens."""
@@ -162,7 +165,8 @@ class RedisBus:
                     try:
                         msg = json.loads(item["data"])
                         if item["channel"] == "zt:ev":
-                            self.hub.deliver(msg["code"], [tuple(x) for x in msg["m"]])
+                            if msg.get("p") != self.hub.proc:
+                                self.hub.deliver(msg["code"], [tuple(x) for x in msg["m"]])
                         elif item["channel"] == "zt:who":
                             asyncio.create_task(self._announce(msg["code"]))
                         else:
@@ -207,12 +211,14 @@ class RedisBus:
             elif op == "reply":
                 await hub.reply(hub.proc, msg["conn"], msg["text"])
             elif op == "kick":
-                await hub.kick(hub.proc, msg["conn"], msg["code"])
+                await hub.kick(hub.proc, msg["conn"], msg["code"], msg.get("reason", ""))
             elif op == "join":
                 await self._answer(msg, hub.join(msg["code"], msg["body"]))
             elif op == "answer":
                 future = self.calls.get(msg["rid"])
                 if future is not None and not future.done():
                     future.set_result(msg)
+        except STORE_ERRORS as e:  # Redis away: one line, the sender asks again
+            log.warning("bus request %s: the store failed (%s)", op, type(e).__name__)
         except Exception:
             log.exception("bus request %s", op)

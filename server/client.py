@@ -19,6 +19,8 @@ import urllib.request
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
+PROTOCOL = 2  # the protocol version this client is written for (docs/protocol.md, "Versions")
+
 # The tests set this to a function (schema name, message) that checks every
 # message received against docs/protocol.schema.json (tests/server/schema.py).
 CHECK = None
@@ -136,7 +138,7 @@ class Client:
     when a message came within them, else `{"t": "ping"}`, whose answers
     are not counted in `pongs`."""
 
-    def __init__(self, base, code, token=None, origin=None, heartbeat=HEARTBEAT):
+    def __init__(self, base, code, token=None, origin=None, heartbeat=HEARTBEAT, full=False):
         self.url = base.replace("http", "ws", 1) + "/ws/" + code
         self.code = code
         self.token = token
@@ -152,6 +154,7 @@ class Client:
         self.close_code = None
         self.received_at = 0.0  # time.perf_counter() of the last message
         self.heartbeat = heartbeat
+        self.full = full  # every event with the whole state (docs/protocol.md, "Versions")
         self.sent_at = 0.0  # time.monotonic() of the last message sent
         self.auto_pings = 0  # heartbeat pings not answered yet
         self.pinger = None
@@ -163,6 +166,9 @@ class Client:
         self.ws = await ws_connect(self.url, additional_headers=headers, compression=None,
                                    max_size=2 ** 20, open_timeout=20)
         hello = {"t": "hello", "token": self.token} if self.token else {"t": "watch"}
+        hello["v"] = PROTOCOL
+        if self.full:
+            hello["full"] = True
         if since is not None:
             hello["since"] = since
         await self.ws.send(json.dumps(hello))

@@ -42,6 +42,7 @@ class Settings:
     conn_limit: int = 32  # open WebSockets per client address, spectators included
     tcp_limit: int = 64  # open TCP connections per client address (server/tcpguard.py)
     header_timeout: float = 10.0  # a connection's request headers must come within this
+    body_timeout: float = 10.0  # a request's body must come whole within this
     guess_limit: int = 30  # unknown room codes per client address ...
     guess_window: float = 600.0  # ... within this many seconds, then refused
     proxies: tuple = ()  # addresses whose X-Forwarded-For/-Proto are believed

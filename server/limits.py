@@ -46,35 +46,50 @@ class Lru(OrderedDict):
             self.popitem(last=False)
 
 
+# The key that counts for every address a full Window has no row for.
+OVERFLOW = "*"
+
+
 class Window:
     """At most `limit` events per address within `seconds`, for at most
-    `addresses` addresses at a time (the least recently seen one is
-    forgotten first; one that sent nothing for `seconds` is pruned)."""
+    `addresses` addresses at a time. A row is forgotten only once its
+    window is over (`prune`): while the table is full, the addresses it
+    has no row for share one row (OVERFLOW), so that many addresses
+    sending once cannot push out the row of one that is limited."""
 
     def __init__(self, limit, seconds, addresses=10000, clock=time.monotonic):
         self.limit = limit
         self.seconds = seconds
         self.clock = clock
-        self.times = Lru(addresses)  # address -> times of its events in the window
+        self.addresses = addresses
+        self.times = {}  # address -> times of its events in the window
 
-    def _recent(self, address, now):
-        times = [t for t in self.times.get(address, ()) if t > now - self.seconds]
+    def _key(self, address):
+        """The row that counts for `address`."""
+        if address in self.times or len(self.times) < self.addresses:
+            return address
+        self.prune()
+        return address if len(self.times) < self.addresses else OVERFLOW
+
+    def _recent(self, key, now):
+        times = [t for t in self.times.get(key, ()) if t > now - self.seconds]
         if times:
-            self.times[address] = times
+            self.times[key] = times
         else:
-            self.times.pop(address, None)
+            self.times.pop(key, None)
         return times
 
     def full(self, address):
         """True when `address` used its allowance in the window."""
-        return len(self._recent(address, self.clock())) >= self.limit
+        return len(self._recent(self._key(address), self.clock())) >= self.limit
 
     def add(self, address):
         """Count one event of `address`."""
         now = self.clock()
-        times = self._recent(address, now)
+        key = self._key(address)
+        times = self._recent(key, now)
         times.append(now)
-        self.times[address] = times[-self.limit:]  # older ones can no longer matter
+        self.times[key] = times[-self.limit:]  # older ones can no longer matter
 
     def prune(self):
         """Forget the addresses with nothing in the window (the clock calls it)."""

@@ -42,6 +42,7 @@ TEXTS = {
         "store": "Der Server erreicht seinen Speicher nicht: ein neuer Versuch läuft.",
         "left": "Wer das Spiel verlassen hat, spielt die Revanche nicht mit.",
         "wait": "Der Computer übernimmt nach %d, %d oder %d Sekunden.",
+        "version": "Diese Seite ist veraltet (der Server spricht Version %d): bitte neu laden.",
     },
     "en": {
         "message": "The server did not understand the message.",
@@ -78,5 +79,6 @@ TEXTS = {
         "store": "The server cannot reach its storage: it is trying again.",
         "left": "Who left the game does not play the rematch.",
         "wait": "The computer takes over after %d, %d or %d seconds.",
+        "version": "This page is out of date (the server speaks version %d): please reload.",
     },
 }

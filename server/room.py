@@ -147,6 +147,18 @@ class Room:
         room._emit({"k": "open", "seat": 0, "name": name})
         return room, token
 
+    def copy(self):
+        """A room of its own with this one's state (a deep copy) and what
+        its next event builds on: the hub changes the copy, saves what it
+        made, and only then takes it for the room (server/pipeline.py). The
+        public rows and the state last shown are shared: neither is ever
+        changed in place."""
+        twin = Room(orjson.loads(orjson.dumps(self.state)))
+        twin.wait = self.wait
+        twin._seats_cache = self._seats_cache
+        twin._shown = self._shown
+        return twin
+
     # ------------------------------------------------------------ queries
 
     @property

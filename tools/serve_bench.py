@@ -21,6 +21,16 @@ seat of the room has received its event. Scenarios:
              when the rooms noticed, had every seat back, were last
              refused ("retry": the dead owner's lease) and played again
 
+    attack   50 honest rooms, each from an address of its own, on a server
+             with the documented limits (--rate, --burst, --conn-limit at
+             their defaults), the server on one core: quiet; during a
+             flood within those limits (128 spectator sockets from four
+             addresses asking for snapshots at the rate limit); with the
+             SQLite file locked by another process's exclusive
+             transaction; and (a server on Redis) with Redis down. Per
+             row the honest rooms' actions to every seat (p50, p99 of
+             those carried out) and the time to a refusal (p99)
+
 In every scenario some clients drop their connection now and then, miss
 an event and reconnect: "reconnect" is the time from opening the new
 connection to having caught up. Prints one table (medians over --runs).
@@ -114,7 +124,7 @@ def get(base, path):
 class Server:
     """One `python -m server` process for the benchmark."""
 
-    def __init__(self, data, core=None, redis=""):
+    def __init__(self, data, core=None, redis="", limits=False):
         global BEATS  # set once the server answers: its /api/stats tells
         self.port = free_port()
         self.base = "http://127.0.0.1:%d" % self.port
@@ -126,6 +136,9 @@ class Server:
                    "--conn-limit": "100000", "--tcp-limit": "0", "--guess-limit": "100000"}
         if redis:  # the benchmark's Redis keeps nothing on disk on purpose
             options.update({"--redis": redis, "--redis-may-forget": None})
+        if limits:  # the documented per-connection and per-address limits (their defaults)
+            for flag in ("--rate", "--burst", "--conn-limit", "--tcp-limit"):
+                del options[flag]
         # An older --tree's server is given only the options it knows.
         known = (TREE / "server" / "__main__.py").read_text()
         cmd = [sys.executable, "-m", "server"]
@@ -160,16 +173,32 @@ class Server:
 
 
 class Redis:
-    """A redis-server on a loopback port that keeps nothing on disk."""
+    """A redis-server on a loopback port that keeps nothing on disk
+    (`keep`: its append-only file, so that a stop and start keeps the rooms)."""
 
-    def __init__(self, folder):
+    def __init__(self, folder, keep=False):
         self.port = free_port()
         self.url = "redis://127.0.0.1:%d/0" % self.port
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(folder), "--maxclients", "10000"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.5)
+        self.args = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                     "--save", "", "--appendonly", "yes" if keep else "no", "--dir",
+                     str(folder), "--maxclients", "10000"]
+        self.start()
+
+    def start(self):
+        """Start (again) and wait until it answers."""
+        self.proc = subprocess.Popen(self.args, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        end = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as c:
+                    c.sendall(b"PING\r\n")
+                    if c.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                if time.monotonic() > end:
+                    raise
+                time.sleep(0.05)
 
     def stop(self):
         """Stop it."""
@@ -201,6 +230,7 @@ class Tally:
         self.latency = []  # seconds, action to every seat
         self.reconnect = []  # seconds, new connection to caught up
         self.refused = 0
+        self.refusal = []  # seconds, action to its refusal
         self.timeouts = 0
         self.resumed = []  # per room: seconds from the kill to its next event
         self.rooms = 0  # rooms driven (after a kill: how many should resume)
@@ -312,13 +342,16 @@ class Seat:
         self.greeted = False  # said hello on its socket (a ping before it is refused)
         self.rejoining = False  # reconnecting by itself after a kill (rejoin)
         self.dropped = False  # closed on purpose by `drive`, which reconnects it
+        self.local = None  # the address its socket comes from (None: any)
 
     async def connect(self, since=None):
         """Open the socket and say hello."""
         host, port = self.base.split("//")[1].split(":")
         loop = asyncio.get_running_loop()
         self.greeted = False
-        _, sock = await loop.create_connection(lambda: Socket(self), host, int(port))
+        _, sock = await loop.create_connection(
+            lambda: Socket(self), host, int(port),
+            local_addr=(self.local, 0) if self.local else None)
         self.sock = sock
         key = "dGhlIHNhbXBsZSBub25jZQ=="
         sock.transport.write((
@@ -479,6 +512,7 @@ async def drive(room, until, tally, measure_from, killed, bases):
                 victim.sock.transport.close()
                 await victim.sock.closed
             others = [s for s in room.seats if s is not victim]
+            began = time.perf_counter()
             # After a kill an action may have gone to the dead process (sent
             # before, or forwarded before Redis noticed): unanswered for
             # LOST_AFTER seconds it is played again, as a player would press again.
@@ -494,6 +528,8 @@ async def drive(room, until, tally, measure_from, killed, bases):
                 victim.dropped = False
         except LookupError:
             tally.refused += 1
+            if loop.time() >= measure_from:
+                tally.refusal.append(time.perf_counter() - began)
             tick = loop.time() + 0.25
         except (asyncio.TimeoutError, ConnectionError, OSError, AttributeError):
             tally.timeouts += 1
@@ -746,6 +782,146 @@ def scenario_redis(rooms, seconds, kill_after, core_clients):
             "phases": phases, "load": (load0[0], os.getloadavg()[0])}
 
 
+FLOOD_ADDRESSES = 4  # the flood's client addresses ...
+FLOOD_SOCKETS = 32  # ... each with this many spectator sockets (the default --conn-limit)
+FLOOD_RATE = 10.0  # snapshots a second per socket (the default --rate)
+ATTACKS = ("quiet", "flood", "sqlite lock", "redis down")
+
+
+class Quiet:
+    """A socket's seat that only listens (the flood's spectators)."""
+
+    def __init__(self):
+        self.sent = 0.0
+        self.heard = 0.0
+        self.frames = 0
+
+    def message(self, payload, now):
+        """Count what came."""
+        self.frames += 1
+
+    def lost(self, sock):
+        """Nothing to do: the flood ends with the run."""
+
+
+async def flood_socket(base, code, local, until):
+    """One spectator socket from `local` asking for snapshots of room
+    `code` at FLOOD_RATE until `until` (loop time): within the limits."""
+    host, port = base.split("//")[1].split(":")
+    loop = asyncio.get_running_loop()
+    quiet = Quiet()
+    _, sock = await loop.create_connection(lambda: Socket(quiet), host, int(port),
+                                           local_addr=(local, 0))
+    sock.transport.write((
+        "GET /ws/%s HTTP/1.1\r\nHost: %s:%s\r\nUpgrade: websocket\r\nConnection: Upgrade"
+        "\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        % (code, host, port)).encode())
+    await asyncio.wait_for(sock.handshake, 20)
+    sock.send('{"t":"watch"}')
+    try:
+        while loop.time() < until and not sock.closed.done():
+            sock.send('{"t":"snap"}')
+            await asyncio.sleep(1.0 / FLOOD_RATE)
+    finally:
+        sock.transport.close()
+    return quiet.frames
+
+
+class SqliteLock:
+    """Another process holding an exclusive transaction on `path` until `release`."""
+
+    def __init__(self, path):
+        code = ("import sqlite3, sys\n"
+                "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                "db.execute('BEGIN EXCLUSIVE')\n"
+                "print('locked', flush=True)\n"
+                "sys.stdin.readline()\n")
+        self.proc = subprocess.Popen([sys.executable, "-c", code, str(path)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        if self.proc.stdout.readline().strip() != "locked":
+            raise RuntimeError("the file could not be locked")
+
+    def release(self):
+        """End the transaction and the process."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("\n")
+        self.proc.stdin.flush()
+        self.proc.wait(10)
+
+
+def scenario_attack(kind, rooms, seconds, core_server, core_clients):
+    """`rooms` honest rooms (each from an address of its own) on a server
+    with the documented limits, during attack `kind` (ATTACKS)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        redis = Redis(tmp, keep=True) if kind == "redis down" else None
+        server = Server(Path(tmp) / "data", core=core_server, limits=True,
+                        redis=redis.url if redis else "")
+        fault = []
+        try:
+            made = make_rooms([server.base], rooms)
+
+            async def run():
+                if core_clients is not None:
+                    os.sched_setaffinity(0, {core_clients})
+                cl = [Room(code, seats) for code, seats in made]
+                for i, room in enumerate(cl):
+                    for seat in room.seats:
+                        seat.local = "127.0.1.%d" % (1 + i % 250)
+                pings = asyncio.create_task(pinger(cl))
+                await connect_all(cl)
+                loop = asyncio.get_running_loop()
+                warm = 2.0
+                flood = []
+                if kind == "flood":
+                    until = loop.time() + warm + seconds
+                    flood = [asyncio.create_task(flood_socket(
+                        server.base, cl[(a * FLOOD_SOCKETS + k) % len(cl)].code,
+                        "127.0.0.%d" % (2 + a), until))
+                        for a in range(FLOOD_ADDRESSES) for k in range(FLOOD_SOCKETS)]
+                elif kind == "sqlite lock":
+                    fault.append(SqliteLock(Path(tmp) / "data" / "rooms.sqlite3"))
+                elif kind == "redis down":
+                    assert redis is not None
+                    redis.stop()
+                tally = await play(cl, seconds, warm=warm)
+                frames = sum(await asyncio.gather(*flood)) if flood else 0
+                pings.cancel()
+                await close_all(cl)
+                return tally, frames
+
+            tally, frames = asyncio.run(run())
+        finally:
+            for f in fault:
+                f.release()
+            server.stop()
+            if redis is not None:
+                if redis.proc.poll() is None:
+                    redis.stop()
+    return {"tally": tally, "flood_frames": frames}
+
+
+def print_rows(rows):
+    """The table of the load scenarios."""
+    print()
+    print("| scenario | rooms | connections | server CPU per action | wait for the core "
+          "per action | action to every seat p50 | p99 | reconnect to caught up p99 | "
+          "memory per connection | take-over after kill -9 | samples |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for r in rows:
+        label = {"small": "one process, one core", "large": "one process, one core",
+                 "redis": "two processes + Redis"}[r["scenario"]]
+        print("| %s | %d | %d | %s | %s | %.1f ms | %.1f ms | %.0f ms | %s | %s | %d%s |" % (
+            label, r["rooms"], r["conns"],
+            "%.3f ms" % r["cpu_ms"] if "cpu_ms" in r else "-",
+            "%.3f ms" % r["wait_ms"] if "wait_ms" in r else "-",
+            r["p50"], r["p99"], r["rec99"],
+            "%.1f KiB" % r["mem"] if "mem" in r else "-",
+            ("%.1f s" % r["takeover"] if r["takeover"] != float("inf") else
+             "> %.0f s" % TAKEOVER_WINDOW) if "takeover" in r else "-", r["samples"],
+            " (%d refused or late)" % r["bad"] if r["bad"] else ""))
+
+
 def main(argv=None):
     """Run the scenarios and print the table."""
     p = argparse.ArgumentParser(prog="python -m tools.serve_bench",
@@ -754,8 +930,10 @@ def main(argv=None):
     p.add_argument("--large", type=int, default=1000, help="rooms in the large scenario")
     p.add_argument("--seconds", type=float, default=20, help="measured seconds per scenario")
     p.add_argument("--runs", type=int, default=1, help="runs per scenario (medians printed)")
-    p.add_argument("--only", nargs="*", default=["small", "large", "redis"],
-                   choices=["small", "large", "redis"])
+    p.add_argument("--only", nargs="*", default=["small", "large", "redis", "attack"],
+                   choices=["small", "large", "redis", "attack"])
+    p.add_argument("--honest", type=int, default=50,
+                   help="honest rooms in the attack scenario")
     p.add_argument("--tree", metavar="DIR", help="measure the server of this checkout "
                    "(another commit's worktree) with this benchmark; default: this one")
     p.add_argument("--profile", metavar="FILE", help="py-spy samples the server of the last "
@@ -777,7 +955,26 @@ def main(argv=None):
     def median(runs, f):
         return statistics.median(f(r) for r in runs)
 
+    attacks = []
     for name in a.only:
+        if name == "attack":
+            for kind in ATTACKS:
+                if kind == "redis down" and shutil.which("redis-server") is None:
+                    notes.append("attack: redis down skipped, no redis-server installed")
+                    continue
+                runs = []
+                for _ in range(a.runs):
+                    try:
+                        runs.append(scenario_attack(kind, a.honest, a.seconds, server_core,
+                                                    client_core))
+                    except Exception as e:
+                        notes.append("attack %s: a run failed: %r" % (kind, e))
+                if runs:
+                    attacks.append((kind, runs))
+                    print("attack %s: p99 %.1f ms, refusal p99 %.1f ms" % (
+                        kind, pct(runs[-1]["tally"].latency, 99),
+                        pct(runs[-1]["tally"].refusal, 99)), flush=True)
+            continue
         if name == "redis" and shutil.which("redis-server") is None:
             notes.append("redis: skipped, no redis-server installed")
             continue
@@ -845,23 +1042,29 @@ def main(argv=None):
                           for w in ("lost", "back", "refused", "played"))))
         rows.append(row)
 
-    print()
-    print("| scenario | rooms | connections | server CPU per action | wait for the core "
-          "per action | action to every seat p50 | p99 | reconnect to caught up p99 | "
-          "memory per connection | take-over after kill -9 | samples |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for r in rows:
-        label = {"small": "one process, one core", "large": "one process, one core",
-                 "redis": "two processes + Redis"}[r["scenario"]]
-        print("| %s | %d | %d | %s | %s | %.1f ms | %.1f ms | %.0f ms | %s | %s | %d%s |" % (
-            label, r["rooms"], r["conns"],
-            "%.3f ms" % r["cpu_ms"] if "cpu_ms" in r else "-",
-            "%.3f ms" % r["wait_ms"] if "wait_ms" in r else "-",
-            r["p50"], r["p99"], r["rec99"],
-            "%.1f KiB" % r["mem"] if "mem" in r else "-",
-            ("%.1f s" % r["takeover"] if r["takeover"] != float("inf") else
-             "> %.0f s" % TAKEOVER_WINDOW) if "takeover" in r else "-", r["samples"],
-            " (%d refused or late)" % r["bad"] if r["bad"] else ""))
+    if rows:
+        print_rows(rows)
+    else:
+        print()
+    if attacks:
+        print()
+        print("| honest rooms (%d) during | actions carried out | action to every seat p50 "
+              "| p99 | refused | late (no answer in 15 s) | refusal p99 |" % a.honest)
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        for kind, runs in attacks:
+            print("| %s | %d | %.1f ms | %.1f ms | %d | %d | %s |" % (
+                kind, statistics.median(len(r["tally"].latency) for r in runs),
+                statistics.median(pct(r["tally"].latency, 50) for r in runs),
+                statistics.median(pct(r["tally"].latency, 99) for r in runs),
+                statistics.median(r["tally"].refused for r in runs),
+                statistics.median(r["tally"].timeouts for r in runs),
+                "%.1f ms" % statistics.median(pct(r["tally"].refusal, 99) for r in runs)
+                if any(r["tally"].refusal for r in runs) else "-"))
+        flood = [r["flood_frames"] for kind, runs in attacks if kind == "flood" for r in runs]
+        if flood:
+            notes.append("attack flood: %d sockets from %d addresses got %d messages a run "
+                         "(median)" % (FLOOD_ADDRESSES * FLOOD_SOCKETS, FLOOD_ADDRESSES,
+                                       statistics.median(flood)))
     if loads:
         notes.append("the machine's 1-minute load average during the runs: %.2f to %.2f on "
                      "%d cores" % (min(loads), max(loads), os.cpu_count() or 0))

@@ -119,13 +119,8 @@ class FloorRoom:
         return [text_frame(text.encode()) for _, text in messages]
 
     def save(self, messages, full):
-        """SqliteStore.save, which never waits, run to its end here."""
-        step = self.store.save(self.room.code, self.room.state, messages, "", full)
-        try:
-            step.send(None)
-        except StopIteration:
-            return
-        raise RuntimeError("the store waited")
+        """SqliteStore's save, this thread waiting for its writer thread."""
+        self.store.save_waiting(self.room.code, self.room.state, messages, full)
 
 
 class FloorConn(asyncio.Protocol):

@@ -198,12 +198,13 @@ def test_solved_plans_are_bounded(server_factory):
 def test_windows_counts_and_plans_are_bounded():
     now = [0.0]
     w = Window(2, 10, addresses=100, clock=lambda: now[0])
-    for i in range(1000):  # a thousand addresses: only the last hundred kept
-        w.add("10.0.%d.%d" % (i // 256, i % 256))
-    assert len(w.times) == 100
     w.add("a")
     w.add("a")
     assert w.full("a") and not w.full("b")
+    for i in range(1000):  # a thousand addresses cannot push the limited one out
+        w.add("10.0.%d.%d" % (i // 256, i % 256))
+    assert len(w.times) == 101 and w.full("a")  # a hundred rows and the shared one
+    assert w.full("10.9.9.9")  # a new address: the shared row, used up
     now[0] = 11  # the window passed: the address is free and pruned
     assert not w.full("a")
     w.prune()

@@ -7,7 +7,6 @@ import asyncio
 import urllib.request
 
 import pytest
-from websockets.exceptions import InvalidStatus
 
 from server.client import Client, ServerRefused, create_room, http, join_room
 from server.names import new_code
@@ -95,19 +94,26 @@ def test_guessing_codes_is_limited_per_address(server_factory):
         assert c.close_code == 4001
 
     asyncio.run(guess_by_socket())
-    # Five guesses used: now even the right code is refused, HTTP and WebSocket.
+    # Five guesses used: a wrong code is refused now (HTTP 429, WebSocket 1008) ...
     with pytest.raises(ServerRefused) as e:
-        http(s.base, "GET", "/api/rooms/" + info["code"])
+        http(s.base, "GET", "/api/rooms/" + new_code())
     assert e.value.status == 429 and e.value.why == "too_many_guesses"
-    with pytest.raises(ServerRefused) as e:
-        join_room(s.base, info["code"], "Bert")
-    assert e.value.why == "too_many_guesses"
 
     async def refused_socket():
-        with pytest.raises(InvalidStatus):
-            await Client(s.base, info["code"], info["token"]).connect()
+        c = Client(s.base, new_code())
+        with pytest.raises(ConnectionError):
+            await c.connect()
+        assert c.close_code == 1008
+        c = Client(s.base, info["code"], "not-the-token")
+        with pytest.raises(ConnectionError):
+            await c.connect()
+        assert c.close_code == 1008
+        # ... and a room that exists is not locked out: a shared address's players play on
+        await Client(s.base, info["code"], info["token"]).connect()
 
     asyncio.run(refused_socket())
+    assert http(s.base, "GET", "/api/rooms/" + info["code"])["code"] == info["code"]
+    assert join_room(s.base, info["code"], "Bert")["seat"] == 1
     # Creating rooms is not guessing: still allowed.
     assert len(create_room(s.base, "Cleo")["code"]) == 12
     # Without --operator-token no bearer shows details, an empty one neither.

@@ -29,32 +29,36 @@ def test_the_log_starts_over_under_steady_writes(tmp_path):
     """The write-ahead log does not grow without end while rooms keep
     writing during every checkpoint: `settle` copies what a thread's
     checkpoint left, and the next write starts the log over."""
+    asyncio.run(_steady_writes(tmp_path))
+
+
+async def _steady_writes(tmp_path):
     store = SqliteStore(tmp_path)
     wal = tmp_path / "rooms.sqlite3-wal"
     n = {}
 
-    def write(k):
+    async def write(k):
         for i in range(k):
             code = "r%011d" % (i % 50)
             n[code] = n.get(code, 0) + 1
-            store.save_now(code, {}, [(n[code], "x" * 600)], full=False)
+            await store.save(code, {}, [(n[code], "x" * 600)], full=False)
 
     # A reader's snapshot stands for the time a thread's checkpoint takes:
     # it copies the frames up to it, not those written after it.
     reader = sqlite3.connect(str(tmp_path / "rooms.sqlite3"), isolation_level=None)
     sizes = []
     for _ in range(8):
-        write(300)
+        await write(300)
         reader.execute("BEGIN")
         reader.execute("SELECT count(*) FROM events").fetchone()
-        write(20)  # written while the checkpoint runs
+        await write(20)  # written while the checkpoint runs
         left = store.checkpoint()
         reader.execute("COMMIT")
         assert 0 < left <= 100
-        assert store.settle(left)
+        assert await store.settle(left)
         sizes.append(wal.stat().st_size)
     # the log stopped growing: later rounds fit where the earlier ones did
     assert sizes[-1] == sizes[-4] and sizes[-1] < 2 * sizes[0], sizes
     reader.close()
-    assert not store.settle(10**6)  # too many to copy on the event loop
-    asyncio.run(store.close())
+    assert not await store.settle(10**6)  # too many to copy at once
+    await store.close()
