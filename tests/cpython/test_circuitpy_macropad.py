@@ -250,7 +250,7 @@ def test_the_lights_write_through_neopixel_write_on_the_boards_pixel_pin(monkeyp
     output, neopixel_write with 36 bytes (12 pixels, G R B)."""
     import sys
 
-    import circuitpy.host
+    import circuitpy.pins
     from circuitpy.lights import make_lights
     from tests.cpython.circuitpy_fakes import Wires, fake_digitalio
 
@@ -263,7 +263,7 @@ def test_the_lights_write_through_neopixel_write_on_the_boards_pixel_pin(monkeyp
 
     monkeypatch.setitem(sys.modules, "digitalio", fake_digitalio(Wires()))
     monkeypatch.setitem(sys.modules, "neopixel_write", NeopixelWrite)
-    monkeypatch.setattr(circuitpy.host, "pin", lambda n: n)
+    monkeypatch.setattr(circuitpy.pins, "pin", lambda n: n)
     lights = make_lights(BOARD)
     assert lights is not None
 
