@@ -1,7 +1,7 @@
 """The board set up on CircuitPython: the panel, from the board's boards/ data.
 
 Boards stay data: the same boards/NAME.py a MicroPython device reads
-(GPIO numbers) names the pins here as `board.GP<n>`. `make_display(board,
+(GPIO numbers) names the pins here through circuitpy.pins. `make_display(board,
 i2c=None, spi=None)` gives the app's canvas (circuitpy.canvas.BitmapCanvas)
 on the board's panel: `adafruit_displayio_ssd1306.SSD1306` or
 `adafruit_displayio_sh1106.SH1106` over `i2cdisplaybus.I2CDisplayBus` or

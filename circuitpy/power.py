@@ -37,7 +37,7 @@ class Machine:
     panel's power, not the chip's."""
 
     PWM = PWM
-    amp: object = None  # the speaker's enable pin, if the board has one (kept here by circuitpy.host)
+    amp: object = None  # the speaker's enable pin, if any (kept here by circuitpy.host)
 
     @staticmethod
     def Pin(gpio):  # noqa: N802 (machine.Pin's name)
