@@ -19,6 +19,14 @@ def ticks_ms():
     return supervisor.ticks_ms()
 
 
+def ticks_us():
+    """Microseconds on a clock that wraps at 2**29 as ticks_ms's does (for
+    firmware.clock.ticks_diff), from `time.monotonic_ns()`: a long integer
+    each call, so for benchmarks only (firmware.profiling times the phases
+    of a pass with it; a device that is not benchmarked never calls it)."""
+    return (time.monotonic_ns() // 1000) & ((1 << 29) - 1)
+
+
 def sleep_ms(ms):
     """Wait `ms` milliseconds."""
     time.sleep(ms / 1000)

@@ -27,6 +27,8 @@ import supervisor
 from circuitpy import clock
 supervisor.NOW[0] = (1 << 29) + 7
 assert clock.ticks_ms() == 7
+us = clock.ticks_us()  # the benchmarks' clock (firmware.profiling): on the same period
+assert 0 <= us < 1 << 29 and 0 <= ticks_diff(clock.ticks_us(), us) < 1000000
 print("2**29")
 """ % ROOT
 
