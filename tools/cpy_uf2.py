@@ -21,12 +21,14 @@ the environment; a second run only rebuilds). Writes build/cpy/NAME/:
                  for the saves: nothing else, the code is in the firmware
 
 Boards sharing a CircuitPython definition (the three Pico boards) share one
-firmware build (BUILD=build-zehntausend in CircuitPython's port folder);
+firmware build (BUILD=build-zehntausend/DEFINITION in CircuitPython's port
+folder, built from scratch when the frozen code changed);
 board.txt on the drive picks the board. CircuitPython 10.1.4 has no
 definition of the Thumby (tinycircuits_thumby came in 10.3): refused.
 """
 
 import argparse
+import hashlib
 import importlib.util
 import os
 import shutil
@@ -147,8 +149,29 @@ def drive_tree(board, dest):
 def make_args(board, frozen):
     """The arguments build-circuitpython.sh hands to make for `board`, the
     game frozen from `frozen` (a path inside the chroot)."""
-    return (["BOARD=" + cpy_board(board), "BUILD=" + BUILD, "FROZEN_MPY_DIRS=" + frozen]
-            + ["CIRCUITPY_%s=0" % m for m in OFF])
+    return (["BOARD=" + cpy_board(board), "BUILD=%s/%s" % (BUILD, cpy_board(board)),
+             "FROZEN_MPY_DIRS=" + frozen] + ["CIRCUITPY_%s=0" % m for m in OFF])
+
+
+def digest(folder, files):
+    """A hash of the `files` in `folder` (names and contents)."""
+    h = hashlib.sha256()
+    for name in sorted(files):
+        h.update(name.encode() + b"\0" + (Path(folder) / name).read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _fresh_build(built, stamp, log):
+    """Remove the build folder `built` when what it froze differs from
+    `stamp`: CircuitPython's make does not renumber the qstrs of frozen code
+    that changed (its Makefile says to build from scratch), and a firmware
+    built over an old one then misbehaves (the game stopped reading keys)."""
+    mark = built / "zehntausend-frozen.sha256"
+    if built.is_dir() and (not mark.is_file() or mark.read_text() != stamp):
+        log("frozen code changed: building %s from scratch" % built)
+        shutil.rmtree(built)
+    built.mkdir(parents=True, exist_ok=True)
+    mark.write_text(stamp)
 
 
 def build(board, cpy_out, scripts=SCRIPTS, dest=None, run=subprocess.run, log=print):
@@ -161,14 +184,16 @@ def build(board, cpy_out, scripts=SCRIPTS, dest=None, run=subprocess.run, log=pr
         raise SystemExit("%s holds no CircuitPython checkout: run "
                          "%s/build-circuitpython.sh %s first" % (cpy_out, scripts, cpy_out))
     inside = "/w/zehntausend/%s/freeze" % cpy_board(board)
-    files = freeze_tree(board, cpy_out / "root" / inside.lstrip("/"))
+    frozen = cpy_out / "root" / inside.lstrip("/")
+    files = freeze_tree(board, frozen)
     log("frozen: %d files for %s" % (len(files), ", ".join(siblings(board))))
+    built = cpy_out / "root" / PORT.lstrip("/") / BUILD / cpy_board(board)
+    _fresh_build(built, digest(frozen, files), log)
     if not os.environ.get("MIRRORS"):
         raise SystemExit("set MIRRORS to the folder of git mirrors build-circuitpython.sh was "
                          "given (it reads the CircuitPython mirror on every run)")
     run([str(scripts / "build-circuitpython.sh"), str(cpy_out)] + make_args(board, inside),
         check=True)
-    built = cpy_out / "root" / PORT.lstrip("/") / BUILD
     dest.mkdir(parents=True, exist_ok=True)
     for name in ("firmware.uf2", "firmware.elf"):
         shutil.copyfile(built / name, dest / name)

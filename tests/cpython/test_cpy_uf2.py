@@ -59,7 +59,8 @@ def test_a_board_circuitpython_has_no_definition_of_is_refused_by_name():
 
 def test_the_make_arguments_name_the_definition_the_frozen_tree_and_the_modules_off():
     args = cpy_uf2.make_args("macropad_rp2040", "/w/f")
-    assert args[:3] == ["BOARD=adafruit_macropad_rp2040", "BUILD=" + cpy_uf2.BUILD,
+    assert args[:3] == ["BOARD=adafruit_macropad_rp2040",
+                        "BUILD=%s/adafruit_macropad_rp2040" % cpy_uf2.BUILD,
                         "FROZEN_MPY_DIRS=/w/f"]
     off = {a.split("=")[0] for a in args[3:] if a.endswith("=0")}
     assert len(off) == len(args) - 3 == 13
@@ -87,6 +88,7 @@ def test_build_runs_the_shared_scripts_and_copies_firmware_and_drive(tmp_path, m
     out = tmp_path / "cpyout"
     port = out / "root" / cpy_uf2.PORT.lstrip("/")
     port.mkdir(parents=True)
+    built = port / cpy_uf2.BUILD / "raspberry_pi_pico"
     calls = []
 
     def run(cmd, check):
@@ -94,9 +96,9 @@ def test_build_runs_the_shared_scripts_and_copies_firmware_and_drive(tmp_path, m
         if cmd[0].endswith("build-circuitpython.sh"):
             frozen = out / "root" / cmd[4].split("=", 1)[1].lstrip("/")
             assert (frozen / "circuitpy" / "host.py").is_file()  # frozen before the build
-            (port / cpy_uf2.BUILD).mkdir()
+            assert built.is_dir()
             for name in ("firmware.uf2", "firmware.elf"):
-                (port / cpy_uf2.BUILD / name).write_bytes(b"fw " + name.encode())
+                (built / name).write_bytes(b"fw " + name.encode())
         else:
             assert (tmp_path / "dest" / "drive" / "board.txt").is_file()
             (tmp_path / "dest" / "drive.img").write_bytes(b"fat")
@@ -115,6 +117,34 @@ def test_build_runs_the_shared_scripts_and_copies_firmware_and_drive(tmp_path, m
     assert (dest / "firmware.uf2").read_bytes() == b"fw firmware.uf2"
     assert (dest / "firmware.elf").is_file() and (dest / "drive.img").read_bytes() == b"fat"
     assert not (dest / "drive").exists()  # the drive's tree went into the image
+    logs = []
+    cpy_uf2.build("pico_ssd1306_i2c", out, tmp_path / "s", tmp_path / "dest", run, logs.append)
+    assert (built / "firmware.elf").is_file()  # the same frozen code: the build is kept
+    assert not any("from scratch" in line for line in logs), logs
+
+
+def test_a_build_over_other_frozen_code_starts_from_scratch(tmp_path):
+    built = tmp_path / "build"
+    logs = []
+    cpy_uf2._fresh_build(built, "a", logs.append)
+    (built / "old.o").write_bytes(b"")
+    cpy_uf2._fresh_build(built, "a", logs.append)
+    assert (built / "old.o").exists() and logs == []
+    cpy_uf2._fresh_build(built, "b", logs.append)
+    assert not (built / "old.o").exists() and len(logs) == 1
+    assert (built / "zehntausend-frozen.sha256").read_text() == "b"
+    (built / "old.o").write_bytes(b"")
+    (built / "zehntausend-frozen.sha256").unlink()  # a build the tool did not stamp
+    cpy_uf2._fresh_build(built, "b", logs.append)
+    assert not (built / "old.o").exists()
+
+
+def test_the_digest_follows_names_and_contents(tmp_path):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    first = cpy_uf2.digest(tmp_path, ["a.py"])
+    assert cpy_uf2.digest(tmp_path, ["a.py"]) == first
+    (tmp_path / "a.py").write_text("x = 2\n")
+    assert cpy_uf2.digest(tmp_path, ["a.py"]) != first
 
 
 def test_without_the_chroot_the_build_says_what_to_run_first(tmp_path):
