@@ -19,6 +19,7 @@ the environment; a second run only rebuilds). Writes build/cpy/NAME/:
     drive.img    the CIRCUITPY drive (../shared/cpy/mkfat.sh, 1 MiB FAT12):
                  code.py, boot.py, board.txt, the strategy tables and data/
                  for the saves: nothing else, the code is in the firmware
+    drive/       the same files, to copy onto a real board's CIRCUITPY
 
 Boards sharing a CircuitPython definition (the three Pico boards) share one
 firmware build (BUILD=build-zehntausend/DEFINITION in CircuitPython's port
@@ -200,8 +201,7 @@ def build(board, cpy_out, scripts=SCRIPTS, dest=None, run=subprocess.run, log=pr
     tree = dest / "drive"
     drive_tree(board, tree)
     run([str(scripts / "mkfat.sh"), str(dest / "drive.img"), str(tree), str(cpy_out)], check=True)
-    shutil.rmtree(tree)
-    log("%s: firmware.uf2 (%d bytes), firmware.elf, drive.img"
+    log("%s: firmware.uf2 (%d bytes), firmware.elf, drive.img, drive/"
         % (dest, (dest / "firmware.uf2").stat().st_size))
     return dest
 

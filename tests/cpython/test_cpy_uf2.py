@@ -116,7 +116,7 @@ def test_build_runs_the_shared_scripts_and_copies_firmware_and_drive(tmp_path, m
     assert calls[1][1:] == [str(dest / "drive.img"), str(dest / "drive"), str(out.resolve())]
     assert (dest / "firmware.uf2").read_bytes() == b"fw firmware.uf2"
     assert (dest / "firmware.elf").is_file() and (dest / "drive.img").read_bytes() == b"fat"
-    assert not (dest / "drive").exists()  # the drive's tree went into the image
+    assert (dest / "drive" / "code.py").is_file()  # kept, to copy onto a board
     logs = []
     cpy_uf2.build("pico_ssd1306_i2c", out, tmp_path / "s", tmp_path / "dest", run, logs.append)
     assert (built / "firmware.elf").is_file()  # the same frozen code: the build is kept
