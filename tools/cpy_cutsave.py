@@ -51,11 +51,14 @@ def cut_script(course, presses, tail_ms=3000):
     return "\n".join(out) + "\n"
 
 
-def last_burst(ops, gap_ms=GAP_MS):
-    """The flash operations (harness `flash.ops`) of the last burst: the
+def last_burst(ops, gap_ms=GAP_MS, after_ms=0):
+    """The flash operations (harness `flash.ops`) of the last burst after
+    `after_ms` (CircuitPython writes the drive itself at boot): the
     trailing ones each less than `gap_ms` after the one before."""
     burst = []
     for op in ops:
+        if op["at_ms"] < after_ms:
+            continue
         if burst and op["at_ms"] - burst[-1]["at_ms"] >= gap_ms:
             burst = []
         burst.append(op)
@@ -140,7 +143,7 @@ def main(argv=None):
     ap.add_argument("--hil", required=True, help="a hil.mjs with --circuitpython")
     ap.add_argument("--cpy-out", required=True)
     ap.add_argument("--scripts", default=str(cpy_uf2.SCRIPTS))
-    ap.add_argument("--presses", type=int, default=12)
+    ap.add_argument("--presses", type=int, default=30)
     ap.add_argument("--fraction", type=float, default=0.5)
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--keep")
@@ -155,9 +158,11 @@ def main(argv=None):
         whole = hil(args, image, script, work / "whole")
         if whole is None:
             raise SystemExit("the uncut run wrote no report (%s)" % (work / "whole"))
-        burst = last_burst(whole["flash"]["ops"])
+        first = whole["presses"][0]["down_ms"] if whole.get("presses") else 0
+        burst = last_burst(whole["flash"]["ops"], after_ms=first)
         if not burst:
-            raise SystemExit("no flash operation in the uncut run")
+            raise SystemExit("no flash operation after the first press in the uncut run: "
+                             "more --presses")
         before, _ = load_game(read_data(work / "whole" / "flash.img", args.cpy_out) or {})
         print("cpy_cutsave: %s, %d presses (course starts %d ms after power-on): last save "
               "burst = flash ops %d..%d at %.0f..%.0f ms; the game saved at the end: %s" % (
@@ -180,7 +185,7 @@ def main(argv=None):
             rows.append({"op": op["n"], "kind": op["op"], "offset": op["offset"],
                          "cut": (rep or {}).get("power_cut"), "files": sorted(files or ()),
                          "game": game is not None, "note": note, "boots": up, "boot": how})
-            print("  op %d (%s at 0x%x): game %s%s; boot: %s" % (
+            print("  op %d (%s at %s): game %s%s; boot: %s" % (
                 op["n"], op["op"], op["offset"], "loads" if game is not None else "LOST",
                 " (%s)" % note if note else "", how))
         (work / "cuts.json").write_text(json.dumps(rows, indent=1))

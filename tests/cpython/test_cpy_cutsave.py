@@ -25,6 +25,8 @@ def test_the_last_burst_is_the_trailing_run_of_close_operations():
            {"n": 4, "at_ms": 2100}, {"n": 5, "at_ms": 2399}]
     assert [op["n"] for op in cpy_cutsave.last_burst(ops, gap_ms=300)] == [3, 4, 5]
     assert cpy_cutsave.last_burst([]) == []
+    assert [op["n"] for op in cpy_cutsave.last_burst(ops[:3], gap_ms=300, after_ms=120)] == [3]
+    assert cpy_cutsave.last_burst(ops[:2], after_ms=500) == []  # the boot's writes only
 
 
 def test_the_game_loads_from_the_main_copy_a_complete_new_one_or_the_backup():
