@@ -125,26 +125,13 @@ def drive_tree(board, dest):
     """Write the CIRCUITPY drive's files for `board` into `dest` (made empty
     first): code.py, boot.py, board.txt, the tables, data/. Returns the
     file names, relative to `dest`."""
-    from tools.deploy import table_files
-
     cpy_board(board)
     dest = Path(dest)
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
-    names = []
-    for name in ("code.py", "boot.py"):
-        shutil.copyfile(ROOT / circuitpy_stage.ROOT_FILES[name], dest / name)
-        names.append(name)
-    (dest / "board.txt").write_text(board + "\n")
-    names.append("board.txt")
-    for table in table_files():
-        rel = table.relative_to(ROOT)
-        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(table, dest / rel)
-        names.append(rel.as_posix())
-    (dest / "data").mkdir()
-    return names
+    return circuitpy_stage.drive_files(
+        board, dest, {name: circuitpy_stage.ROOT_FILES[name] for name in ("code.py", "boot.py")})
 
 
 def make_args(board, frozen):
