@@ -151,9 +151,9 @@ def digest(folder, files):
 
 def _fresh_build(built, stamp, log):
     """Remove the build folder `built` when what it froze differs from
-    `stamp`: CircuitPython's make does not renumber the qstrs of frozen code
-    that changed (its Makefile says to build from scratch), and a firmware
-    built over an old one then misbehaves (the game stopped reading keys)."""
+    `stamp`: CircuitPython's Makefile asks for a build from scratch when the
+    frozen modules change (py/circuitpy_defns.mk: their names go into the
+    firmware's qstr pool, which make does not regenerate for them)."""
     mark = built / "zehntausend-frozen.sha256"
     if built.is_dir() and (not mark.is_file() or mark.read_text() != stamp):
         log("frozen code changed: building %s from scratch" % built)
