@@ -171,6 +171,15 @@ stage: $(VENV)/.stamp-device
 stage-cpy: | $(VENV)/bin/python
 	$(PY) -m tools.circuitpy_stage --board $(BOARD) --dest build/circuitpy/$(BOARD) $(if $(CPY_MPY_CROSS),--mpy-cross $(CPY_MPY_CROSS))
 
+# CircuitPython 10.1.4 with the game frozen in, and its CIRCUITPY drive, in
+# build/cpy/BOARD/ (firmware.uf2, firmware.elf, drive.img; tools/cpy_uf2.py):
+# CPY_OUT is the OUT of ../shared/cpy/build-circuitpython.sh (root, MIRRORS
+# as given to it in the environment); CPY_SCRIPTS that script's folder.
+.PHONY: uf2-cpy
+uf2-cpy: | $(VENV)/bin/python
+	@test -n "$(CPY_OUT)" || { echo "usage: make uf2-cpy BOARD=NAME CPY_OUT=DIR [CPY_SCRIPTS=DIR]"; exit 2; }
+	$(PY) -m tools.cpy_uf2 --board $(BOARD) --cpy-out $(CPY_OUT) $(if $(CPY_SCRIPTS),--scripts $(CPY_SCRIPTS))
+
 # CircuitPython's Unix port (coverage variant) built from the checkout CPY_DIR
 # with make -j1, then tests/both and a game against the Master with tips
 # under a heap cap standing for a Pico's free heap under CircuitPython

@@ -8,7 +8,7 @@ writable from the computer to copy a new version of the game.
 import digitalio
 import storage
 
-from circuitpy.host import pin
+from circuitpy.pins import pin
 from circuitpy.saves import remount_for_saves
 from firmware.board import load_board
 

@@ -37,9 +37,10 @@ import displayio
 class BitmapCanvas:
     """See the module docstring. `display` is a displayio display
     (busdisplay.BusDisplay, e.g. adafruit_displayio_ssd1306.SSD1306) or
-    None (a canvas only, for tests); `contrast_max` scales `contrast`."""
+    None (a canvas only, for tests); `contrast_max` scales `contrast`;
+    `buses`: objects kept for as long as the canvas (circuitpy.host)."""
 
-    def __init__(self, display, width, height, contrast_max=255):
+    def __init__(self, display, width, height, contrast_max=255, buses=()):
         self.width = width
         self.height = height
         self.bitmap = displayio.Bitmap(width, height, 2)
@@ -49,6 +50,7 @@ class BitmapCanvas:
         self.palette = palette
         self.display = display
         self.contrast_max = contrast_max
+        self.buses = buses  # what the display is sent over, kept alive (circuitpy.host)
         if display is not None:
             group = displayio.Group()
             group.append(displayio.TileGrid(self.bitmap, pixel_shader=palette))

@@ -19,7 +19,29 @@ def ticks_ms():
     return supervisor.ticks_ms()
 
 
+def ticks_us():
+    """Microseconds on a clock that wraps at 2**29 as ticks_ms's does (for
+    firmware.clock.ticks_diff), from `time.monotonic_ns()`: a long integer
+    each call, so for benchmarks only (firmware.profiling times the phases
+    of a pass with it; a device that is not benchmarked never calls it)."""
+    return (time.monotonic_ns() // 1000) & ((1 << 29) - 1)
+
+
+SPIN_MS = 10  # shorter waits poll the tick instead of sleeping (see sleep_ms)
+
+
 def sleep_ms(ms):
-    """Wait `ms` milliseconds."""
-    time.sleep(ms / 1000)
+    """Wait `ms` milliseconds. A wait shorter than SPIN_MS (the device loop
+    waits for its next poll in 1 ms slices) polls `supervisor.ticks_ms()`:
+    on the emulated Pico, CircuitPython 10.1.4's `time.sleep(0.001)` in that
+    loop stopped returning for good after about a second (the core asleep,
+    waiting for an interrupt that did not come), and the game no longer
+    read its keys. Sleeping saves little over a few milliseconds; longer
+    waits (the idle light sleep's 50 ms) still sleep."""
+    if ms >= SPIN_MS:
+        time.sleep(ms / 1000)
+        return
+    start = supervisor.ticks_ms()
+    while ((supervisor.ticks_ms() - start) & ((1 << 29) - 1)) < ms:
+        pass
 

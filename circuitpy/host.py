@@ -1,7 +1,7 @@
 """The board set up on CircuitPython: the panel, from the board's boards/ data.
 
 Boards stay data: the same boards/NAME.py a MicroPython device reads
-(GPIO numbers) names the pins here as `board.GP<n>`. `make_display(board,
+(GPIO numbers) names the pins here through circuitpy.pins. `make_display(board,
 i2c=None, spi=None)` gives the app's canvas (circuitpy.canvas.BitmapCanvas)
 on the board's panel: `adafruit_displayio_ssd1306.SSD1306` or
 `adafruit_displayio_sh1106.SH1106` over `i2cdisplaybus.I2CDisplayBus` or
@@ -14,20 +14,22 @@ gets SPI: CircuitPython's own board definition of the Thumby
 (tinycircuits_thumby) wires the panel on SPI only. On a board whose
 firmware set a display up at boot (board.DISPLAY on the MacroPad and the
 Thumby), `displayio.release_displays()` gives its pins back first.
+
+The canvas keeps the `busio` object (`canvas.buses`) for as long as it
+lives, which is the program's life. On the chip an `I2CDisplayBus` or
+`FourWire` does not keep the bus it was made on alive for the garbage
+collector: with only a local name for the `busio.I2C`, a collection while
+the display driver starts frees it, and the driver then waits for the bus
+forever (the staged game hung so before its first frame).
 """
 
+from circuitpy import pins
 from circuitpy.canvas import BitmapCanvas
 
 
-def pin(n):
-    """The CircuitPython pin object of GPIO `n` (`board.GP<n>`)."""
-    import board as cpboard  # (CircuitPython's board module, not the game's boards/)
-
-    return getattr(cpboard, "GP%d" % n)
-
-
 def _bus(board, i2c, spi):
-    """The display bus on the board's wiring (see the module docstring)."""
+    """(display bus, busio bus) on the board's wiring (see the module docstring)."""
+    pin = pins.pin
     if board.BUS == "i2c":
         import i2cdisplaybus
 
@@ -36,7 +38,7 @@ def _bus(board, i2c, spi):
 
             i2c = busio.I2C(pin(board.SCL), pin(board.SDA),
                             frequency=getattr(board, "FREQ", 400000))
-        return i2cdisplaybus.I2CDisplayBus(i2c, device_address=board.ADDR)
+        return i2cdisplaybus.I2CDisplayBus(i2c, device_address=board.ADDR), i2c
     import fourwire
 
     if spi is None:
@@ -46,7 +48,7 @@ def _bus(board, i2c, spi):
     res = getattr(board, "RES", None)
     return fourwire.FourWire(spi, command=pin(board.DC), chip_select=pin(board.CS),
                              reset=None if res is None else pin(res),
-                             baudrate=getattr(board, "BAUDRATE", 10_000_000))
+                             baudrate=getattr(board, "BAUDRATE", 10_000_000)), spi
 
 
 def make_display(board, i2c=None, contrast=None, spi=None):
@@ -57,7 +59,7 @@ def make_display(board, i2c=None, contrast=None, spi=None):
     import displayio
 
     displayio.release_displays()
-    bus = _bus(board, i2c, spi)
+    bus, wire = _bus(board, i2c, spi)
     # auto_refresh off: the device loop sends a frame when the app drew one.
     kwargs = {"width": board.WIDTH, "height": board.HEIGHT, "auto_refresh": False}
     if board.DISPLAY == "sh1106":
@@ -69,8 +71,9 @@ def make_display(board, i2c=None, contrast=None, spi=None):
     panel = Driver(bus, **kwargs)
     for command in getattr(board, "DISPLAY_INIT", ()):
         bus.send(command, b"")  # one command byte each (the Thumby's extra set-up)
+    # the buses kept for the display's life (see the module docstring)
     canvas = BitmapCanvas(panel, board.WIDTH, board.HEIGHT,
-                          getattr(board, "CONTRAST_MAX", 255))
+                          getattr(board, "CONTRAST_MAX", 255), (wire, bus))
     if contrast is None:
         from firmware.files import CONTRAST
 
@@ -124,8 +127,9 @@ def start(board, i2c=None, scanner=None, clock=None, spi=None, encoder=None, lig
     if getattr(board, "SPEAKER_ENABLE", None) is not None:
         import digitalio
 
-        amp = digitalio.DigitalInOut(pin(board.SPEAKER_ENABLE))
+        amp = digitalio.DigitalInOut(pins.pin(board.SPEAKER_ENABLE))
         amp.switch_to_output(value=True)
+        machine.amp = amp  # kept: a collected DigitalInOut is deinited, the speaker then off
     if "store" not in options:
         from circuitpy.saves import make_store
 

@@ -24,7 +24,9 @@ def make_keys(board, keypad=None, pin=None):
     if keypad is None:
         import keypad
     if pin is None:
-        from circuitpy.host import pin
+        from circuitpy import pins
+
+        pin = pins.pin
     pins = [pin(board.BUTTONS[name]) for name in NAMES]
     encoder = getattr(board, "ENCODER", None)
     if encoder is not None:

@@ -19,7 +19,9 @@ def make_lights(board, pin=None):
     if data is None:
         return None
     if pin is None:
-        from circuitpy.host import pin
+        from circuitpy import pins
+
+        pin = pins.pin
     import digitalio
     import neopixel_write
 

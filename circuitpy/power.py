@@ -14,7 +14,9 @@ class PWM:
         if pwmio is None:
             import pwmio
         if pin is None:
-            from circuitpy.host import pin
+            from circuitpy import pins
+
+            pin = pins.pin
         self.out = pwmio.PWMOut(pin(gpio), frequency=440, duty_cycle=0, variable_frequency=True)
 
     def freq(self, hz):
@@ -35,6 +37,7 @@ class Machine:
     panel's power, not the chip's."""
 
     PWM = PWM
+    amp: object = None  # the speaker's enable pin, if any (kept here by circuitpy.host)
 
     @staticmethod
     def Pin(gpio):  # noqa: N802 (machine.Pin's name)

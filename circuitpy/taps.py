@@ -30,7 +30,9 @@ def make_encoder(board, pin=None):
     if encoder is None:
         return None
     if pin is None:
-        from circuitpy.host import pin
+        from circuitpy import pins
+
+        pin = pins.pin
     import rotaryio
 
     return rotaryio.IncrementalEncoder(pin(encoder[0]), pin(encoder[1]))

@@ -25,7 +25,8 @@ the press-to-panel times stay the loop's own (the next poll is later).
 """
 
 import gc
-from time import ticks_diff, ticks_us
+
+from firmware.clock import ticks_diff  # (time's on MicroPython; CircuitPython has none)
 
 _idle = [0, 0]  # passes without a frame since the last line, bytes they allocated
 
@@ -37,6 +38,7 @@ def profiled_step(dev):
         return
     app = dev.app
     heap = dev.heap
+    ticks_us = dev.clock.ticks_us  # the device clock's: `time` on MicroPython, circuitpy.clock
     a0 = gc.mem_alloc() if heap else 0
     t0 = ticks_us()
     now = dev.clock.ticks_ms()

@@ -53,11 +53,30 @@ def modules(board):
     return out
 
 
+def drive_files(board, dest, entry_points):
+    """Write the drive's own files for `board` into `dest`: the
+    `entry_points` ({name on the drive: source in the repository}),
+    board.txt, the tables and the empty data/ folder; returns their names."""
+    from tools.deploy import table_files
+
+    names = []
+    for name, rel in entry_points.items():
+        shutil.copyfile(ROOT / rel, dest / name)
+        names.append(name)
+    (dest / "board.txt").write_text(board + "\n")
+    names.append("board.txt")
+    for table in table_files():
+        rel = table.relative_to(ROOT)
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(table, dest / rel)
+        names.append(rel.as_posix())
+    (dest / "data").mkdir()
+    return names
+
+
 def stage(board, dest, mpy_cross=None, log=print):
     """Write the tree for `board` into `dest` (see the module docstring);
     returns the staged file names, relative to `dest`."""
-    from tools.deploy import table_files
-
     if not (ROOT / "boards" / (board + ".py")).exists():
         raise SystemExit("unknown board %r (boards/*.py)" % board)
     dest = Path(dest)
@@ -76,17 +95,7 @@ def stage(board, dest, mpy_cross=None, log=print):
             out.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, out)
         staged.append(out.relative_to(dest).as_posix())
-    for name, rel in ROOT_FILES.items():
-        shutil.copyfile(ROOT / rel, dest / name)
-        staged.append(name)
-    (dest / "board.txt").write_text(board + "\n")
-    staged.append("board.txt")
-    for table in table_files():
-        rel = table.relative_to(ROOT)
-        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(table, dest / rel)
-        staged.append(rel.as_posix())
-    (dest / "data").mkdir()
+    staged.extend(drive_files(board, dest, ROOT_FILES))
     size = sum((dest / name).stat().st_size for name in staged)
     log("staged %d files, %d bytes, in %s" % (len(staged), size, dest))
     return staged

@@ -58,7 +58,7 @@ class Wires:
 
 def fake_digitalio(wires):
     """A stand-in for the `digitalio` module whose pins are GPIO numbers
-    (tests make circuitpy.host.pin return the number): outputs set
+    (tests make circuitpy.pins.pin return the number): outputs set
     `wires.levels`."""
 
     class Direction:
@@ -131,19 +131,30 @@ class FakeSPI:
 
 def spi_panel(board, monkeypatch):
     """(oled model, FakeSPI, wires) for an SPI board, with digitalio and
-    circuitpy.host.pin patched for the fakes (pins are GPIO numbers)."""
+    circuitpy.pins.pin patched for the fakes (pins are GPIO numbers)."""
     import sys
 
     import fourwire
 
-    import circuitpy.host
+    import circuitpy.pins
     from tools.fakes.oled import Oled
 
     wires = Wires()
     dio = fake_digitalio(wires)
     monkeypatch.setitem(sys.modules, "digitalio", dio)
     monkeypatch.setattr(fourwire, "digitalio", dio)
-    monkeypatch.setattr(circuitpy.host, "pin", lambda n: n)
+    monkeypatch.setattr(circuitpy.pins, "pin", lambda n: n)
     offset = getattr(board, "COLUMN_OFFSET", None)
     oled = Oled(board.DISPLAY, board.WIDTH, board.HEIGHT, offset)
     return oled, FakeSPI(oled, wires, board.DC, board.CS), wires
+
+
+def frame_of(canvas):
+    """The canvas's bitmap as MONO_VLSB bytes (the OLED model's layout)."""
+    out = bytearray(canvas.width * canvas.height // 8)
+    bmp = canvas.bitmap
+    for y in range(canvas.height):
+        for x in range(canvas.width):
+            if bmp[x, y]:
+                out[(y >> 3) * canvas.width + x] |= 1 << (y & 7)
+    return out

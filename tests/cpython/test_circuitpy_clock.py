@@ -27,8 +27,38 @@ import supervisor
 from circuitpy import clock
 supervisor.NOW[0] = (1 << 29) + 7
 assert clock.ticks_ms() == 7
+us = clock.ticks_us()  # the benchmarks' clock (firmware.profiling): on the same period
+assert 0 <= us < 1 << 29 and 0 <= ticks_diff(clock.ticks_us(), us) < 1000000
 print("2**29")
 """ % ROOT
+
+
+SPIN = """
+import sys, time
+sys.path.insert(0, %r)
+import supervisor
+from circuitpy import clock
+reads = []
+def ticks():  # the clock moves a millisecond a read, across the 2**29 wrap
+    supervisor.NOW[0] += 1
+    reads.append(supervisor.NOW[0])
+    return supervisor.NOW[0] & ((1 << 29) - 1)
+supervisor.ticks_ms = ticks
+slept = []
+time.sleep = slept.append
+supervisor.NOW[0] = (1 << 29) - 2
+clock.sleep_ms(3)  # a poll's wait: the tick polled until 3 ms passed, no sleep
+assert slept == [] and reads[-1] - reads[0] == 3, reads
+clock.sleep_ms(clock.SPIN_MS)  # a light sleep's slice: slept
+assert slept == [clock.SPIN_MS / 1000], slept
+print("spun")
+""" % ROOT
+
+
+def test_short_waits_poll_the_tick_and_long_ones_sleep():
+    run = _child(["-c", SPIN])
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "spun"
 
 
 def _child(args):

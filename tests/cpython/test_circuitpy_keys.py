@@ -15,7 +15,7 @@ from firmware.board import load_board
 from firmware.buttons import BITS, NAMES
 from firmware.store import DirFS, Store
 from simulator.host import ROOT
-from tests.cpython.circuitpy_fakes import FakeI2C
+from tests.cpython.circuitpy_fakes import FakeI2C, frame_of
 from tools.fakes.oled import Oled
 
 
@@ -101,22 +101,12 @@ def test_a_keypad_press_moves_the_device_from_the_title(tmp_path):
     dev.loop(40)
     assert dev.app.top().name == "title"
     title = oled.frame()
-    assert oled.shows(_frame(dev.display))
+    assert oled.shows(frame_of(dev.display))
     scanner.press("A")
     dev.loop(20)
     scanner.release("A")
     dev.loop(40)
     assert dev.app.top().name != "title"
     assert oled.frame() != title
-    assert oled.shows(_frame(dev.display))
+    assert oled.shows(frame_of(dev.display))
 
-
-def _frame(canvas):
-    """The canvas's bitmap as MONO_VLSB bytes (the OLED model's layout)."""
-    out = bytearray(canvas.width * canvas.height // 8)
-    bmp = canvas.bitmap
-    for y in range(canvas.height):
-        for x in range(canvas.width):
-            if bmp[x, y]:
-                out[(y >> 3) * canvas.width + x] |= 1 << (y & 7)
-    return out

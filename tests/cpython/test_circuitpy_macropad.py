@@ -18,7 +18,7 @@ from firmware.board import load_board
 from firmware.buttons import BITS, NAMES
 from firmware.store import DirFS, Store
 from simulator.host import ROOT
-from tests.cpython.circuitpy_fakes import spi_panel
+from tests.cpython.circuitpy_fakes import frame_of, spi_panel
 from tools.mp.app_run import Policy
 
 BOARD = load_board("macropad_rp2040")
@@ -164,7 +164,7 @@ def test_a_die_key_picks_and_drops_its_die_and_lights_its_key(tmp_path, monkeypa
         at = 3 * (6 + i)
         assert tuple(shown[at:at + 3]) == (PICKED if i == die else DIM), i
     assert shown[:18] == bytes(18)  # the six buttons' keys stay dark
-    assert rig.oled.shows(_vlsb(rig.dev.display))
+    assert rig.oled.shows(frame_of(rig.dev.display))
     rig.tap(FIRST_DIE + die)  # again: dropped
     assert not any(rig.top().sel)
     assert tuple(rig.written[-1][3 * (6 + die):3 * (6 + die) + 3]) == DIM
@@ -235,22 +235,13 @@ def test_keys_without_extras_read_as_before():
     assert keys.read() == BITS["A"]
 
 
-def _vlsb(canvas):
-    out = bytearray(canvas.width * canvas.height // 8)
-    bmp = canvas.bitmap
-    for y in range(canvas.height):
-        for x in range(canvas.width):
-            if bmp[x, y]:
-                out[(y >> 3) * canvas.width + x] |= 1 << (y & 7)
-    return out
-
 
 def test_the_lights_write_through_neopixel_write_on_the_boards_pixel_pin(monkeypatch):
     """make_lights on the MacroPad: digitalio on PIXELS (GPIO 19) as an
     output, neopixel_write with 36 bytes (12 pixels, G R B)."""
     import sys
 
-    import circuitpy.host
+    import circuitpy.pins
     from circuitpy.lights import make_lights
     from tests.cpython.circuitpy_fakes import Wires, fake_digitalio
 
@@ -263,7 +254,7 @@ def test_the_lights_write_through_neopixel_write_on_the_boards_pixel_pin(monkeyp
 
     monkeypatch.setitem(sys.modules, "digitalio", fake_digitalio(Wires()))
     monkeypatch.setitem(sys.modules, "neopixel_write", NeopixelWrite)
-    monkeypatch.setattr(circuitpy.host, "pin", lambda n: n)
+    monkeypatch.setattr(circuitpy.pins, "pin", lambda n: n)
     lights = make_lights(BOARD)
     assert lights is not None
 
