@@ -190,6 +190,26 @@ def image_size(head):
     return None
 
 
+def elf_flash(elf):
+    """The flash contents (from XIP_BASE) the PT_LOAD segments of the ELF32
+    `elf` (bytes) put there, for `partitions`; gaps read 0xFF."""
+    if elf[:4] != b"\x7fELF" or elf[4] != 1 or elf[5] != 1:
+        raise RomfsError("not a little-endian 32-bit ELF file")
+    (phoff,) = struct.unpack_from("<I", elf, 0x1C)
+    (phnum,) = struct.unpack_from("<H", elf, 0x2C)
+    segments = []
+    for i in range(phnum):
+        kind, off, _va, pa, filesz = struct.unpack_from("<5I", elf, phoff + 32 * i)
+        if kind == 1 and filesz and XIP_BASE <= pa < XIP_BASE + FLASH_BYTES:
+            segments.append((pa - XIP_BASE, elf[off:off + filesz]))
+    if not segments:
+        return b""
+    flash = bytearray(b"\xff" * max(at + len(d) for at, d in segments))
+    for at, d in segments:
+        flash[at:at + len(d)] = d
+    return bytes(flash)
+
+
 def elf_with_load(elf, data, addr):
     """The ELF32 `elf` (bytes) with one more PT_LOAD segment holding `data`
     at physical address `addr`, for the harness, which copies every PT_LOAD
