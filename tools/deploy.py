@@ -82,8 +82,8 @@ NO_BOARD = """No MicroPython board found on USB.
 - A board without MicroPython (or a new one): hold BOOTSEL while plugging it in;
   it shows up as a drive named RPI-RP2. Drag the stock MicroPython UF2 for the
   Raspberry Pi Pico onto it, then run `make flash` again. Or build one UF2 with
-  the game already on it and drag that instead:
-      make uf2 BOARD={board} FIRMWARE=path/to/micropython.uf2
+  MicroPython, a ROMFS partition and the game already on it and drag that instead:
+      make uf2 BOARD={board} MICROPYTHON=path/to/micropython-checkout
 - Found under another name? Pass the port: make flash PORT=/dev/ttyACM0
   (or python -m tools.deploy --board {board} --port ...)."""
 
@@ -349,16 +349,18 @@ except (ImportError,AttributeError):
  print(None)
 """
 
-# Run on the board: remove the folders (and all in them) that exist.
+# Run on the board: remove the folders (and all in them) that exist,
+# printing each file's name as it goes.
 RMTREE_SCRIPT = """\
 import os
 def _rm(p):
- for e in os.ilistdir(p):
+ for e in list(os.ilistdir(p)):
   q=p+'/'+e[0]
   if e[1]&0x4000:
    _rm(q)
   else:
    os.remove(q)
+   print(q)
  os.rmdir(p)
 for _p in %r:
  try:
@@ -399,6 +401,22 @@ class Device:
             raise DeployError("cannot talk to the board on %s: %s\n(close any other program "
                               "using it: Thonny, a REPL, a serial monitor)" % (port, e))
 
+    # The longest silence a script run on the board may keep (s): hashing
+    # the tables or the ROMFS image, or removing a code folder, takes well
+    # under a second on a board but far longer on an emulated one under
+    # load (mpremote's own default is 10 s).
+    QUIET_S = 300
+
+    def _exec(self, script):
+        """Run `script` in the raw REPL; its output (bytes). Raises
+        mpremote's TransportExecError when it fails, as `exec` does."""
+        from mpremote.transport import TransportExecError
+
+        out, err = self.t.exec_raw(script, timeout=self.QUIET_S)
+        if err:
+            raise TransportExecError(out, err.decode())
+        return out
+
     def info(self):
         """(version tuple, sys.implementation._mpy or None, sys.platform, machine)."""
         self.t.exec("import sys")
@@ -407,7 +425,7 @@ class Device:
 
     def files(self, dirs, names):
         """{path: (size, sha256 hex or None)} of the files under `dirs` and of `names`."""
-        out = self.t.exec(HASH_SCRIPT % (list(dirs) + list(names),))
+        out = self._exec(HASH_SCRIPT % (list(dirs) + list(names),))
         found = {}
         for line in out.decode().splitlines():
             line = line.strip()
@@ -422,19 +440,19 @@ class Device:
         it holds no image or has no hashlib)."""
         from tools import romfs
 
-        found = ast.literal_eval(self.t.exec(ROMFS_QUERY).decode().strip().splitlines()[-1])
+        found = ast.literal_eval(self._exec(ROMFS_QUERY).decode().strip().splitlines()[-1])
         if found is None:
             return None
         size, head = found
         used = romfs.image_size(head)
         if used is None or used > size:
             return size, None
-        out = self.t.exec(ROMFS_DIGEST % used).decode().strip().splitlines()
+        out = self._exec(ROMFS_DIGEST % used).decode().strip().splitlines()
         return size, ast.literal_eval(out[-1]) if out else None
 
     def rmtree(self, dirs):
         """Remove the folders `dirs` (and everything in them) that exist."""
-        self.t.exec(RMTREE_SCRIPT % (list(dirs),))
+        self._exec(RMTREE_SCRIPT % (list(dirs),))
 
     def read(self, path):
         """The bytes of a file on the board, or None when it does not exist."""
