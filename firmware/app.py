@@ -57,13 +57,16 @@ WARM = ("engine.scoring", "engine.game", "engine.levels", "engine.rules", "firmw
 # meanwhile), so that step's retry gets it: the warm-up's allocations do
 # not depend on what the presses did. Released when the warm-up ends.
 POOL_ROOM = 10240
-# With the game frozen into the firmware a module's code stays in flash:
-# forgetting it frees only its globals (a few hundred bytes) while loading
-# it again takes 1 to 9 ms on the chip. Such a firmware keeps every module
-# it loaded, and its warm-up loads these (the WARM modules and the rest of
-# what the title's entries open: about 37 KB of heap in all) instead of
-# interning names, so that a screen change finds its code loaded: first
-# what the title's entries open, then the rest of WARM.
+# With the game frozen into the firmware, or imported from a ROMFS
+# partition (tools/romfs.py: `make uf2`), a module's bytecode stays in
+# flash: forgetting it frees only its globals (and, from ROMFS, its
+# constants) while loading it again takes milliseconds on the chip (1 to 9
+# frozen in, more from ROMFS, which builds its constants again). Such a
+# firmware keeps every module it loaded, and its warm-up loads these (the
+# WARM modules and the rest of what the title's entries open: about 37 KB
+# of heap in all when frozen in) instead of interning names, so that a
+# screen change finds its code loaded: first what the title's entries
+# open, then the rest of WARM.
 _TITLE_OPENS = ("engine.rules", "engine.game", "firmware.screens.setup",
                 "firmware.screens.help", "firmware.screens.settings",
                 "firmware.screens.stats_menu", "firmware.screens.pad", "engine.scorepad")
@@ -110,7 +113,8 @@ class App:
         self._memo = {}  # key: text, for the screens on the stack now (see `t`)
         self._memo_at = -1  # `version` when the memo was started
         self.warming = None  # the WARM modules still to warm up (warm_step)
-        self.in_flash = RELEASE and frozen()  # the game frozen in: keeps its modules (preload())
+        # The code in flash (frozen in or in ROMFS): keeps its modules (preload())
+        self.in_flash = RELEASE and (frozen() or in_rom())
         self.pool_room = None  # the block kept for the warm-up's qstr pool (POOL_ROOM)
         self.dirty = True
         from firmware.ui import Ui
@@ -437,6 +441,15 @@ def frozen(path=None):
     except OSError:
         return True
     return False
+
+
+ROM = "/rom/"  # where MicroPython mounts a ROMFS partition
+
+
+def in_rom(path=None):
+    """True when this module (or the file `path`) was imported from a ROMFS
+    partition, whose .mpy code runs in place from flash."""
+    return (__file__ if path is None else path).startswith(ROM)
 
 
 def _forget(name):

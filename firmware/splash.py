@@ -11,18 +11,24 @@ keeps the new picture for the next boot.
 
 The first boot after flashing has no kept picture yet: then SHIPPED, the
 title of a fresh device (default settings, no saves) that the simulator
-drew when the tree was staged (tools.deploy), goes on the panel instead. A
-missing or wrong-sized file shows nothing.
+drew when the tree was staged (tools.deploy), goes on the panel instead:
+from the file system, or from the ROMFS partition (ROM) when the game's
+code is there (tools/romfs.py). A missing or wrong-sized file shows
+nothing.
 """
 
 FILE = "/data/title.frm"
 SHIPPED = "/firmware/title.frm"
+ROM = "/rom"  # where MicroPython mounts a ROMFS partition
 
 
 def show(display, path=FILE, shipped=SHIPPED):
     """Put the kept title on `display`, else the shipped one (None: no
-    fallback); True when one was shown."""
-    return _show(display, path) or (shipped is not None and _show(display, shipped))
+    fallback) from the file system or the ROMFS partition; True when one
+    was shown."""
+    if _show(display, path):
+        return True
+    return shipped is not None and (_show(display, shipped) or _show(display, ROM + shipped))
 
 
 def _show(display, path):

@@ -19,7 +19,8 @@ yet, so the order matters: it is the device's own order.
 
 Options: the firmware, bootrom and rp2040js paths as for chipbench
 (arguments or $CHIPBENCH_* variables), `--frozen` for a firmware with the
-game frozen in (manifest.py), `--json`, `--keep DIR`.
+game frozen in (manifest.py), `--romfs` for one with a ROMFS partition
+(the code there, tools/romfs.py), `--json`, `--keep DIR`.
 """
 
 import argparse
@@ -122,9 +123,14 @@ def main(argv=None):
     chipbench.add_part_args(ap)
     ap.add_argument("--frozen", action="store_true",
                     help="the firmware has the game frozen in (built with manifest.py)")
+    ap.add_argument("--romfs", action="store_true",
+                    help="the firmware has a ROMFS partition: the code goes there (tools/romfs.py)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--keep", metavar="DIR", help="keep the staged tree and the harness output")
     args = ap.parse_args(argv)
+    if args.frozen and args.romfs:
+        print("chipheap: --frozen or --romfs, not both", file=sys.stderr)
+        return 2
     parts = chipbench.ready_parts(args)
     if parts is None:
         return 2
@@ -135,7 +141,11 @@ def main(argv=None):
         tree = work / "stage"
         if tree.exists():
             shutil.rmtree(tree)
-        chipbench.stage_tree(board, tree, {"seed": chipbench.SEED}, frozen=args.frozen)
+        chipbench.stage_tree(board, tree, {"seed": chipbench.SEED}, frozen=args.frozen,
+                             romfs=args.romfs)
+        if args.romfs:
+            parts = dict(parts, firmware=chipbench.romfs_firmware(
+                parts["firmware"], work / "stage.romfs", work / "romfs.elf"))
         order = module_order()
         (tree / "main.py").write_text(probe_text(order), encoding="utf-8")
         image = work / "probe.img"
@@ -148,6 +158,7 @@ def main(argv=None):
                                           lambda *a: print(*a, file=sys.stderr))["probe"]
         res = parse((out / "serial.txt").read_text(errors="replace"))
         res["frozen"] = args.frozen
+        res["romfs"] = args.romfs
         if code != 0 or res["total"] is None:
             print("chipheap: the probe did not finish (exit %s); see %s" % (
                 code, out / "serial.txt"), file=sys.stderr)
@@ -156,7 +167,8 @@ def main(argv=None):
             print(json.dumps(res, indent=1))
         else:
             print(format_table(res, "chipheap %s%s: heap bytes per import, after gc.collect()" % (
-                board, ", game frozen into the firmware" if args.frozen else "")))
+                board, ", game frozen into the firmware" if args.frozen else
+                ", code in the ROMFS partition" if args.romfs else "")))
         return 0
     finally:
         if not args.keep:

@@ -78,6 +78,7 @@ from tools.chipbench import (
     pack_image,
     read_error_log,
     ready_parts,
+    romfs_firmware,
     run_hil,
     stage_tree,
 )
@@ -492,6 +493,8 @@ def parse_args(argv=None):
     ap.add_argument("--every-screen", action="store_true",
                     help="after each cut part, play it again and cut in the first screen of it "
                          "no cut of the run landed in yet (the next part boots from there)")
+    ap.add_argument("--romfs", action="store_true",
+                    help="the firmware has a ROMFS partition: the code goes there (tools/romfs.py)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--keep", metavar="DIR", help="keep the tree, scripts, images and output")
     add_part_args(ap)
@@ -693,7 +696,10 @@ def main(argv=None):
         tree = work / "stage"  # staged once: every run plays the same tree
         if tree.exists():
             shutil.rmtree(tree)
-        stage_tree(args.board, tree, {"seed": args.first_seed})
+        stage_tree(args.board, tree, {"seed": args.first_seed}, romfs=args.romfs)
+        if args.romfs:
+            parts = dict(parts, firmware=romfs_firmware(parts["firmware"], work / "stage.romfs",
+                                                        work / "romfs.elf"))
         (tree / "main.py").write_text(PROBE, encoding="utf-8")
         seeds = list(range(args.first_seed, args.first_seed + args.seeds))
         images = {}
@@ -731,10 +737,12 @@ def main(argv=None):
                "by_screen": by_screen, "cut_screens": cut_screens,
                "cut_in_write": sum(d["cut_in_write"] for d in done),
                "board": args.board, "part_ms": part_ms, "cuts_per_run": args.cuts}
-        res["title"] = ("chipsoak %s: seeds %d..%d asked, %d run(s), %d parts of %.1f emulated "
+        res["romfs"] = args.romfs
+        res["title"] = ("chipsoak %s%s: seeds %d..%d asked, %d run(s), %d parts of %.1f emulated "
                         "min each (%d power cut(s) a run), flash busy %s, %d job(s), %.1f min "
                         "wall") % (
-            args.board, args.first_seed, args.first_seed + args.seeds - 1, len(runs), n_parts,
+            args.board, ", code in the ROMFS partition" if args.romfs else "", args.first_seed,
+            args.first_seed + args.seeds - 1, len(runs), n_parts,
             part_ms / 60000, args.cuts, FLASH_BUSY, args.jobs, (time.time() - t_start) / 60)
         if args.json:
             print(json.dumps(res, indent=1))

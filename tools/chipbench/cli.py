@@ -29,7 +29,7 @@ from tools.chipbench.harness import (
 )
 from tools.chipbench.parts import add_part_args, ready_parts
 from tools.chipbench.report import format_table
-from tools.chipbench.stage import pack_image, stage_tree
+from tools.chipbench.stage import pack_image, romfs_firmware, stage_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,6 +55,9 @@ def parse_args(argv=None):
     ap.add_argument("--frozen", action="store_true",
                     help="the firmware has the game frozen in (built with manifest.py): stage "
                     "only main.py, board.txt, tables/ and the title picture (deploy --frozen)")
+    ap.add_argument("--romfs", action="store_true",
+                    help="the firmware has a ROMFS partition (make uf2 MICROPYTHON=DIR builds "
+                    "it): the code goes there as an image, the rest onto littlefs")
     ap.add_argument("--slow", type=float, default=1.0, metavar="F",
                     help="scale every wait of the course by F (a slower tree: F > 1)")
     return ap.parse_args(argv)
@@ -122,6 +125,9 @@ def main(argv=None, results=None):
     if why:
         print("chipbench: " + why, file=sys.stderr)
         return 2
+    if args.frozen and args.romfs:
+        print("chipbench: --frozen or --romfs, not both", file=sys.stderr)
+        return 2
     if args.frozen and args.freq is not None:
         print("chipbench: --freq rewrites the staged board file, which a frozen firmware "
               "holds itself; build it with the FREQ wanted", file=sys.stderr)
@@ -163,14 +169,20 @@ def main(argv=None, results=None):
             tree = work / ("stage-" + name)
             if tree.exists():
                 shutil.rmtree(tree)
-            stage_tree(args.board, tree, options, args.freq, frozen=args.frozen)
+            stage_tree(args.board, tree, options, args.freq, frozen=args.frozen,
+                       romfs=args.romfs)
             image = work / (name + ".img")
             pack_image(tree, image)
             out = work / name
             if out.exists():
                 shutil.rmtree(out)
             max_ms = courses[name].total_ms() + EXPECT_MS + 60000
-            jobs[name] = (hil_command(parts, args.board, image, script, out, max_ms, 3600), out)
+            run_parts = dict(parts)
+            if args.romfs:
+                run_parts["firmware"] = romfs_firmware(
+                    parts["firmware"], work / ("stage-%s.romfs" % name), work / (name + ".elf"))
+            jobs[name] = (hil_command(run_parts, args.board, image, script, out, max_ms, 3600),
+                          out)
         done = run_all(jobs, log)
         code, timing = done["timing"]
         if timing is None:
@@ -193,10 +205,12 @@ def main(argv=None, results=None):
             res["warnings"].append("Python traceback(s) on the chip's serial: see %s" % (
                 work / "timing" / "serial.txt"))
         res["frozen"] = args.frozen
+        res["romfs"] = args.romfs
         res["title"] = ("chipbench %s%s%s, seed %d, %s: %d presses, %.0f s emulated, "
                         "%.1f min wall") % (
             args.board, " (I2C %d kHz)" % (freq // 1000) if res["freq"] else "",
-            ", game frozen into the firmware" if args.frozen else "", args.seed,
+            ", game frozen into the firmware" if args.frozen else
+            ", code in the ROMFS partition" if args.romfs else "", args.seed,
             ROOT, len(course.presses), (res["emulated_ms"] or 0) / 1000, res["wall_s"] / 60)
         if args.keep:
             for name, c in courses.items():

@@ -3,7 +3,10 @@
 The tree is the one `make stage` writes (tools.deploy.stage), plus
 `bench.json`; `pack_image` packs it into a littlefs image in the RPI_PICO
 flash layout, and `read_error_log` reads firmware.recovery's log back out
-of the flash the harness saved at the end of a run.
+of the flash the harness saved at the end of a run. For a firmware with a
+ROMFS partition (`--romfs`, tools/romfs.py) the code goes into a ROMFS
+image beside the tree, and `romfs_firmware` adds it to the firmware's ELF
+where the partition is, as `make uf2` puts it into the UF2.
 """
 
 import json
@@ -34,20 +37,48 @@ def patch_freq(board, dest, freq, mpy_cross):
             raise SystemExit("mpy-cross failed on the patched board: " + proc.stderr)
 
 
-def stage_tree(board, dest, bench=None, freq=None, frozen=False):
+def stage_tree(board, dest, bench=None, freq=None, frozen=False, romfs=False):
     """Stage `board` into `dest` as `make stage` does, then add `bench`
     (a dict, written as bench.json: firmware.device.bench_options reads
     the dice seed and the @prof / @heap switches from it) and write the
     board's FREQ. `frozen`: the firmware holds the game (manifest.py), so
-    the tree has no packages (tools.deploy.stage)."""
+    the tree has no packages (tools.deploy.stage). `romfs`: the code goes
+    into the ROMFS image tools.deploy.romfs_paths(dest) names
+    (tools.deploy.stage_romfs), the rest stays in `dest`."""
     from tools import deploy
 
-    deploy.stage(board, dest, log=lambda *a: None, frozen=frozen)
-    dest = Path(dest)
-    if freq is not None:
-        patch_freq(board, dest, freq, deploy.find_mpy_cross())
-    if bench is not None:
-        (dest / "bench.json").write_text(json.dumps(bench) + "\n", encoding="utf-8")
+    def extras(tree):
+        if freq is not None:
+            patch_freq(board, tree, freq, deploy.find_mpy_cross())
+        if bench is not None:
+            (tree / "bench.json").write_text(json.dumps(bench) + "\n", encoding="utf-8")
+
+    if romfs:
+        deploy.stage_romfs(board, dest, log=lambda *a: None, before_split=extras)
+    else:
+        deploy.stage(board, dest, log=lambda *a: None, frozen=frozen)
+        extras(Path(dest))
+
+
+def romfs_firmware(elf, image, out):
+    """Write to `out` the firmware ELF `elf` with the ROMFS image file
+    `image` as one more load segment at the firmware's ROMFS partition (the
+    harness copies every load segment into flash); returns `out` as a str.
+    Raises SystemExit when the firmware has no such partition or the image
+    does not fit it."""
+    from tools import romfs
+
+    fw = Path(elf).read_bytes()
+    found = romfs.partitions(romfs.elf_flash(fw)).get("ROMFS")
+    if found is None:
+        raise SystemExit("%s has no ROMFS partition: pass the ROMFS variant's firmware.elf "
+                         "(make uf2 MICROPYTHON=DIR builds it, tools/romfs.py)" % elf)
+    data = Path(image).read_bytes()
+    if len(data) > found[1]:
+        raise SystemExit("the ROMFS image (%d bytes) is larger than the partition (%d)" % (
+            len(data), found[1]))
+    Path(out).write_bytes(romfs.elf_with_load(fw, data, romfs.XIP_BASE + found[0]))
+    return str(out)
 
 
 def pack_image(tree, out, block_size=4096, block_count=352, prog_size=256):
