@@ -66,6 +66,7 @@ class Play(Screen):
         self.handed_over = -1  # the turn (events_total) whose hand-over was shown
         self.asking = None  # ROLL or BANK: the question on screen; the same key again does it
         self.asked_total = 0  # the turn total the question is about
+        self.ask_kind = ""  # "lose" or "win": a final-round bank's question says so
         self.tips = Tips(app, game, self.players)  # firmware/tips.py: per person, off by default
         self.picks_due = Due()  # the picks' save (see the module docstring)
         self.picks_saved = None  # what was saved last (or restored)
@@ -294,10 +295,19 @@ class Play(Screen):
         if then == BANK and refusal:
             self.msg = app.tf("why_" + refusal[0], refusal[1])
             return
-        if (asked != then and (then == BANK or not refusal)
-                and app.session.settings["ask"]):
+        total = game.turn_total + points
+        # In the final round a bank that loses is asked about in words even
+        # with "ask" off, and one that wins says so (engine: bank_outcome).
+        outcome = None
+        if then == BANK and (game.final >= 0 or game.playoff is not None):
+            from engine.ending import bank_outcome
+
+            outcome = bank_outcome(game, total)
+        if asked != then and (outcome == "lose" or (
+                (then == BANK or not refusal) and app.session.settings["ask"])):
             self.asking = then
-            self.asked_total = game.turn_total + points
+            self.asked_total = total
+            self.ask_kind = outcome or ""
             return
         self._apply(app, actions)
 
@@ -564,7 +574,7 @@ class Play(Screen):
         turn = "+%d" % points
         turn_w = ui.width(turn)
         right = ui.w  # (App.busy's mark goes to the bottom right, on the hint line)
-        room = right - turn_w - 4
+        room = right - turn_w - (4 if app.big else 2)
         if len(game.seats) == 1:
             head = app.t("solo_head") % (seat.turns + 1, seat.score)
             if ui.width(head) > room:  # the score matters more than the turn's number
@@ -572,14 +582,26 @@ class Play(Screen):
         else:  # the race gives way to the name (kept to a few letters), the name to the score
             score = ": %d" % seat.score
             tails = [score]
-            if standing is not None:  # the race in words, in a sign ("↑3550"), or not at all
+            if standing is not None and standing[0] == "need":
+                # the final round: its name and what wins it; the seat's own
+                # total gives way to them ("Bea Schluss »3200", "Bea »3200")
+                final = " " + app.t("race_need") % standing[1]
+                sign = " " + app.t("race_need_small") % standing[1]
+                tails = [score + final, final, sign, score] if app.big else [sign, score]
+            elif standing is not None:  # the race in words, in a sign ("↑3550"), or not at all
                 key = "race_" + standing[0]
                 tails = [score + " " + app.t(key + "_small") % standing[1], score]
                 if app.big:
                     tails.insert(0, score + " " + app.t(key) % standing[1])
             head = None
+            # The whole name first, the words around it giving way; the race
+            # is not dropped for a whole name (the bare score is last).
+            for tail in tails[:-1] if standing is not None else tails:
+                if ui.width(seat.name + tail) <= room:
+                    head = seat.name + tail
+                    break
             least = min(ui.width(NAME_LEAST), ui.width(seat.name))
-            for tail in tails:
+            for tail in tails if head is None else ():
                 if ui.width(tail) + least <= room:
                     # the number of "Spieler 2" stays: default names differ only there
                     head = ui.fit_name("%s" + tail, seat.name, room)
@@ -664,7 +686,10 @@ class Play(Screen):
     def _status(self, app):
         game = self.game
         if self.asking:
-            return app.t("ask_roll" if self.asking == ROLL else "ask_bank") % self.asked_total
+            key = "ask_roll" if self.asking == ROLL else "ask_bank"
+            if self.ask_kind:  # the final round: "200 sichern: damit verlierst du?"
+                key += "_" + self.ask_kind + ("" if app.big else "_small")
+            return app.t(key) % self.asked_total
         if game.phase == "farkle":
             seat = game.seat()
             if game.rules.penalty and seat.score and seat.farkles == 2:  # the pass takes it

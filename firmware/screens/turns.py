@@ -124,7 +124,11 @@ class HandOver(Screen):
         ui = app.ui
         game = self.play.game
         app.ui.clear(canvas)
-        ui.title(canvas, ui.fit_name(app.t("your_turn"), game.seat().name, ui.w - 2))
+        # the final round is named on its hand-over ("Schlussrunde: Bea")
+        title = "your_turn"
+        if game.final >= 0 and game.playoff is None:
+            title = "final_turn" if app.big else "final_turn_small"
+        ui.title(canvas, ui.fit_name(app.t(title), game.seat().name, ui.w - 2))
         y = ui.line + 2
         lines = []
         if game.offer:

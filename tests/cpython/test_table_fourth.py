@@ -1,0 +1,170 @@
+"""Issue 51, "at the table, fourth round", by key presses on both layouts
+and in both languages: the final round named and its losing bank asked
+about, the score pad's Nichts and undo, penalties that say why, whole
+names, one solve-time estimate, results after the dice settle, true hints."""
+
+import pytest
+
+from engine.rules import preset
+from tests.cpython.simdriver import press
+from tests.cpython.test_at_the_table import _ask_off, _sim, drawn  # noqa: F401  (drawn: a fixture)
+
+BOARDS = ("pico_ssd1306_i2c", "thumby")
+LANGS = ("de", "en")
+FARKLE = [2, 3, 4, 6, 6, 2]
+
+
+def _small(sim):
+    return "" if sim.app.big else "_small"
+
+
+# ------------------------------------------------------------ 1. the final round
+
+
+def _final(tmp_path, board, lang, ben, faces):
+    """Anna (9500) banks 1000 and opens the final round; Ben (`ben`) has
+    his last turn with `faces` and is at his hand-over."""
+    sim, game = _sim(tmp_path, board, preset("zehntausend"),
+                     [1, 1, 1, 2, 3, 4] + faces + FARKLE * 2, scores=(9500, ben), lang=lang)
+    press(sim, "A", "DOWN", "DOWN")
+    assert game.final == 0 and sim.state()["screen"] == "handover"
+    return sim, game
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_final_bank_that_cannot_win_asks_in_words(tmp_path, board, lang, drawn):  # noqa: F811
+    sim, game = _final(tmp_path, board, lang, 8000, [1, 5, 2, 3, 4, 4])
+    t = sim.app.t
+    press(sim, "A")  # Ben rolls: 1 and 5 score 150, far from the 2550 he needs
+    press(sim, "DOWN")
+    assert sim.state()["asking"] == "bank"
+    texts = drawn(sim)
+    assert t("ask_bank_lose" + _small(sim)) % 150 in texts
+    assert t("ask_bank") % 150 not in texts
+    press(sim, "DOWN")  # the same key again: he banks and loses
+    assert game.phase == "over" and game.winner == 0
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_losing_bank_is_asked_even_with_ask_off(tmp_path, board, lang, drawn):  # noqa: F811
+    sim, game = _final(tmp_path, board, lang, 8000, [1, 5, 2, 3, 4, 4])
+    play = sim.app.stack[-2]
+    _ask_off(sim)
+    sim.app.home(play)
+    sim.run(200)
+    press(sim, "A")  # (the hand-over was left: A rolls)
+    assert game.phase == "keep"
+    press(sim, "DOWN")  # not banked at once: the question comes first
+    assert sim.state()["asking"] == "bank" and game.phase == "keep"
+    assert sim.app.t("ask_bank_lose" + _small(sim)) % 150 in drawn(sim)
+    press(sim, "B")  # no: he rolls on instead
+    assert not sim.state()["asking"]
+    press(sim, "UP")  # with ask off a roll goes at once
+    assert game.turn_total == 150
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_final_bank_that_wins_says_so(tmp_path, board, lang, drawn):  # noqa: F811
+    sim, game = _final(tmp_path, board, lang, 10450, [1, 5, 2, 3, 4, 4])
+    press(sim, "A", "DOWN")  # 10450 + 150 = 10600 > 10500: the last turn wins
+    assert sim.app.t("ask_bank_win" + _small(sim)) % 150 in drawn(sim)
+    press(sim, "DOWN")
+    assert game.phase == "over" and game.winner == 1
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_final_round_is_named_on_the_hand_over_and_the_header(tmp_path, board, lang,
+                                                                  drawn):  # noqa: F811
+    sim, game = _final(tmp_path, board, lang, 8000, [1, 5, 2, 3, 4, 4])
+    t = sim.app.t
+    texts = drawn(sim)
+    title = t("final_turn" + _small(sim)) % "Ben"
+    assert title in texts  # "Schlussrunde: Ben" / on 72x40 "Schluss: Ben"
+    assert t("final_by") % ("Anna", 10500) in texts or not sim.app.big
+    press(sim, "A")
+    head = drawn(sim)[0]
+    assert head.startswith("Ben") and "…" not in head  # the name whole
+    if sim.app.big:
+        assert t("race_need") % 2550 in head
+    else:
+        assert t("race_need_small") % 2550 in head
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_default_names_stay_whole_in_the_final_header(tmp_path, board, lang, drawn):  # noqa: F811
+    names = ("Spieler 1", "Spieler 2") if lang == "de" else ("Player 1", "Player 2")
+    sim, game = _sim(tmp_path, board, preset("zehntausend"),
+                     [1, 1, 1, 2, 3, 4] + [1, 5, 2, 3, 4, 4] + FARKLE, names=names,
+                     scores=(9500, 7250), lang=lang)
+    press(sim, "A", "DOWN", "DOWN", "A")
+    head = drawn(sim)[0]
+    assert head.startswith(names[1]) and "…" not in head
+    assert sim.app.t("race_need_small") % 3300 in head or sim.app.t("race_need") % 3300 in head
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_text_copy_names_the_final_round(tmp_path, lang):
+    from web import textlayer
+
+    sim, game = _final(tmp_path, "pico_ssd1306_i2c", lang, 8000, [1, 5, 2, 3, 4, 4])
+    said = textlayer.header_text(lang, game, 0)
+    final = textlayer.WORDS[lang]["final"] % ("Ben", 2550)
+    assert said.startswith(final)
+
+
+# ------------------------------------------------------------ 2. the score pad
+
+
+def _pad(tmp_path, board, lang):
+    from simulator.host import Sim
+    from tests.cpython.test_pad_screens import start_pad
+
+    sim = Sim(board, str(tmp_path / board / lang), 1)
+    sim.app.lang = lang
+    start_pad(sim, 5000)
+    return sim
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_pad_nichts_is_one_press_and_undo_one_more(tmp_path, board, lang, drawn):  # noqa: F811
+    sim = _pad(tmp_path, board, lang)
+    t = sim.app.t
+    pad = sim.app.top().pad
+    assert t("pad_hint_zero" + _small(sim)) in drawn(sim)  # "A Nichts", and "B Menü"
+    assert t("pad_hint_zero" + _small(sim)).endswith(t("pad_hint_undo" + _small(sim))[-6:])
+    press(sim, "A")  # one press: Nichts for the first seat
+    assert pad.seats[0].run == 1 and pad.current == 1
+    texts = drawn(sim)
+    assert t("pad_hint_undo" + _small(sim)) in texts  # "↓ Rückgängig" named on the hint
+    assert sim.state()["undo"]
+    press(sim, "DOWN")  # one press takes it back
+    assert pad.seats[0].run == 0 and pad.current == 0 and not pad.can_undo
+    assert t("pad_hint_zero" + _small(sim)) in drawn(sim)  # the offer is gone with it
+    # The offer lasts until another key: UP, then DOWN changes the points only.
+    press(sim, "A", "UP", "DOWN")
+    assert pad.seats[0].run == 1 and pad.current == 1 and sim.state()["value"] == 0
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_pad_b_opens_its_menu_which_leads_back_and_out(tmp_path, board, lang, drawn):  # noqa: F811
+    sim = _pad(tmp_path, board, lang)
+    t = sim.app.t
+    press(sim, "B")
+    assert sim.state()["screen"] == "pad_menu"
+    labels = sim.app.top().labels(sim.app)
+    assert t("to_title") in labels and t("pad_menu_overview") in labels
+    press(sim, "B")  # back to the pad
+    assert sim.state()["screen"] == "pad"
+    press(sim, "A", "B")  # after a Nichts the menu's first entry is "Rückgängig"
+    first = sim.app.top().labels(sim.app)[0]
+    undo = t("pad_menu_undo") if sim.app.big else t("pad_menu_undo_small")
+    assert first.startswith(undo.split("%s")[0])
+    press(sim, "UP", "A")  # round the list to its last entry: out to the title
+    assert sim.state()["screen"] == "title"
