@@ -112,7 +112,8 @@ def event_text(app, pad, events):
         if kind == "hurdle":
             msg = app.t("pad_hurdle") % ev[3]
         elif kind == "penalty" and ev[2]:  # at 0 nothing is taken: the Nichts are the news
-            msg = ui.fit_name(app.t("penalty") % ("%s", ev[2]), pad.seats[ev[1]].name, ui.w)
+            key = "penalty_floor" if ev[2] < pad.penalty else "penalty"  # stopped at 0: said
+            msg = ui.fit_name(app.t(key) % ("%s", ev[2]), pad.seats[ev[1]].name, ui.w)
         elif kind == "final":
             msg = app.t("final_round")
         elif kind == "playoff":
@@ -614,7 +615,9 @@ class PadAdjust(Screen):
         ui.text(canvas, ui.fit(app.t("pad_total") % s.score, ui.w - vw - 2), 0, y)
         canvas.rect(ui.w - vw, y - 2, vw, ui.line + 1, 1)
         ui.right(canvas, change, y, 1, ui.w - 3)
-        ui.text(canvas, "→ %d" % total, 0, y + ui.line + 1)
+        # a minus past the total stops at 0, and the line says so
+        below = s.score + self.delta < 0
+        ui.text(canvas, app.t("pad_floor") if below else "→ %d" % total, 0, y + ui.line + 1)
         if self.msg:
             ui.text(canvas, ui.fit(self.msg, ui.w), 0, y + 2 * ui.line + 1)
         ui.hints(canvas, app.t("pad_adjust_hint" if app.big else "pad_adjust_hint_small"))

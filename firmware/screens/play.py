@@ -627,10 +627,10 @@ class Play(Screen):
         self._draw_aside(app, canvas, y + ui.die + 3)
         status = self.msg or self.tips.start_line(app, self)
         if not status:
-            from firmware.screens.turns import penalty_ahead
+            from firmware.screens.turns import penalty_ahead, warn_text
 
             warn = penalty_ahead(game, game.current)
-            status = app.t("warn_next" if app.big else "warn_next_small") % warn if warn else ""
+            status = warn_text(app, game, warn) if warn else ""
         if status:
             ui.text(canvas, ui.fit(status, ui.w), 0, ui.h - 2 * ui.line)
 
@@ -692,8 +692,11 @@ class Play(Screen):
             return app.t(key) % self.asked_total
         if game.phase == "farkle":
             seat = game.seat()
-            if game.rules.penalty and seat.score and seat.farkles == 2:  # the pass takes it
-                return app.t("farkle_penalty") % min(seat.score, game.rules.penalty)
+            penalty = game.rules.penalty
+            if penalty and seat.score and seat.farkles == 2:  # the pass takes it
+                # (no more than the seat has: the line says it stops at 0)
+                key = "farkle_penalty_floor" if seat.score < penalty else "farkle_penalty"
+                return app.t(key) % min(seat.score, penalty)
             said = app.t("bust" if game.lost_kind == "bust" else "farkle")
             if game.rules.penalty and seat.score and seat.farkles == 1:
                 return app.t("farkle_warn")
@@ -803,8 +806,12 @@ def _event_text(app, game, event):
     kind = event[0]
     if kind == "hot":
         return app.t("hot")
-    if kind == "penalty":
-        return app.t("penalty") % (game.seats[event[1]].name, event[2])
+    if kind == "penalty":  # the name whole, the points and why they are fewer
+        from firmware.screens.turns import penalty_key
+
+        key = penalty_key("penalty", event[2], game.rules.penalty)
+        return app.ui.fit_name(app.t(key) % ("%s", event[2]), game.seats[event[1]].name,
+                               app.ui.w)
     if kind in ("join", "leave"):
         return app.t("seat_joined" if kind == "join" else "seat_left") % event[2]
     if kind == "final":

@@ -168,3 +168,73 @@ def test_pad_b_opens_its_menu_which_leads_back_and_out(tmp_path, board, lang, dr
     assert first.startswith(undo.split("%s")[0])
     press(sim, "UP", "A")  # round the list to its last entry: out to the title
     assert sim.state()["screen"] == "title"
+
+
+# ------------------------------------------------------------ 3. penalties that say why
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_penalty_stopped_at_zero_says_so_where_it_shows(tmp_path, board, lang,
+                                                          drawn):  # noqa: F811
+    """Penalty 1000, Anna on 500 and Ben on 600: the penalty stops at 0
+    (docs/rules.md), and each line that shows it says so ("→0")."""
+    rules = preset("zehntausend").replace(penalty=1000)
+    sim, game = _sim(tmp_path, board, rules, FARKLE * 6, scores=(500, 600), lang=lang)
+    t = sim.app.t
+    press(sim, "A", "A", "A", "A")  # a farkle each
+    press(sim, "A", "A", "A", "A")  # the second each: Anna's hand-over warns
+    assert sim.state()["screen"] == "handover" and sim.state()["next"] == "Anna"
+    texts = drawn(sim)
+    assert t("warn_next_floor" + _small(sim)) % 500 in texts
+    assert t("warn_next" + _small(sim)) % 500 not in texts
+    press(sim, "A")  # the third farkle
+    assert t("farkle_penalty_floor") % 500 in drawn(sim)
+    press(sim, "A")  # pass: 500 - 1000 stops at 0; Ben's hand-over lists it
+    assert game.seats[0].score == 0 and sim.state()["results"] == [["Anna", -500]]
+    texts = drawn(sim)
+    assert any(s.endswith(t("turn_penalty_floor") % "") for s in texts), texts
+    assert t("warn_next_floor" + _small(sim)) % 600 in texts  # Ben too
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_full_penalty_keeps_its_plain_words(tmp_path, board, lang, drawn):  # noqa: F811
+    rules = preset("zehntausend").replace(penalty=500)
+    sim, game = _sim(tmp_path, board, rules, FARKLE * 6, scores=(1100, 600), lang=lang)
+    t = sim.app.t
+    press(sim, "A", "A", "A", "A", "A", "A", "A", "A", "A")
+    assert t("farkle_penalty") % 500 in drawn(sim)
+    press(sim, "A")
+    assert game.seats[0].score == 600
+    assert any(s.endswith(t("turn_penalty") % ("", 500)) for s in drawn(sim))
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pad_says_a_penalty_or_minus_stopped_at_zero(tmp_path, board, lang,
+                                                         drawn):  # noqa: F811
+    sim = _pad(tmp_path, board, lang)  # penalty 1000, hurdle 350
+    t = sim.app.t
+    pad = sim.app.top().pad
+    press(sim, *["UP"] * 8, "A")  # the first seat: 400
+    press(sim, *["A"] * 6)  # Nichts in turn: the second seat, the first, ..., the first
+    assert pad.seats[0].score == 0 and pad.seats[0].penalties == 1
+    name = pad.seats[0].name
+    said = sim.app.ui.fit_name(t("penalty_floor") % ("%s", 400), name, sim.app.ui.w)
+    assert sim.state()["message"] == said and said in drawn(sim)
+    assert name in said  # the name whole
+    # +/-: a minus past the total shows that it stops at 0 before A
+    pad.seats[1].score = 300
+    press(sim, "B")
+    from tests.cpython.test_pad_screens import menu_to
+
+    menu_to(sim, t("pad_menu_adjust"))
+    while sim.app.top().labels(sim.app)[sim.state()["index"]].find(pad.seats[1].name) < 0:
+        press(sim, "DOWN")
+    press(sim, "A")  # the second seat
+    assert sim.state()["screen"] == "pad_adjust" and sim.state()["seat"] == 1
+    press(sim, "LEFT")  # -500 from 300
+    assert t("pad_floor") in drawn(sim)
+    press(sim, "A")
+    assert pad.seats[1].score == 0
