@@ -15,8 +15,14 @@ from firmware.files import PLAN as PLAN_FILE
 
 
 def computer_name(app, kind, number):
-    """The name a computer of level `kind` plays under: "Profi 3"."""
-    return "%s %d" % (app.t("level_" + kind)[:8], number)
+    """The name a computer of level `kind` plays under: "Profi 3"; the
+    level's word whole ("Vorsichtig 2", not "Vorsicht 2", which reads as
+    another word) unless the name would pass the longest a name may be."""
+    from engine.game import MAX_NAME
+
+    word = app.t("level_" + kind)
+    tail = " %d" % number
+    return word[:MAX_NAME - len(tail)] + tail
 
 
 def plan_file(rules):

@@ -710,8 +710,8 @@ class PadSetup(Menu):
             app.push(NamePicker(taken, lambda app, name: self._set(i, name)))
         elif row == "start":
             self._start(app)
-        else:
-            self.change(app, index, 1)
+        # A on a value row does nothing: its hint names LEFT/RIGHT only (a
+        # press meant as "ok" turned 10000 into 5000)
 
     def _set(self, i, name):
         self.names[i] = name
@@ -746,7 +746,7 @@ class PadSetup(Menu):
         row = self._rows()[self.index]
         if row == "start":
             return app.t("form_hint_start")
-        return app.t("nav_hint" if row == "seat" else "settings_hint")
+        return app.t("nav_hint" if row == "seat" else "pad_setup_hint")
 
     def state(self):
         """The form's values."""

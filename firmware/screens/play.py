@@ -52,6 +52,7 @@ class Play(Screen):
     _bankable = None  # the last _may_bank: (roll, phase, turn total, picks), answer
     _looked_up = None  # the last _valid_points: (roll, open singles, phase, dice, points)
     _best = None  # the last _best_keep: (roll, open singles, keep)
+    _faces = None  # the faces the roll's allowed keeps hold: (roll, open singles, faces)
 
     def __init__(self, app, game):
         self.game = game
@@ -311,6 +312,31 @@ class Play(Screen):
             return
         self._apply(app, actions)
 
+    def _unpickable(self, app, i):
+        """Why die `i` of the roll cannot be picked (no allowed keep of the
+        roll holds its face: it cannot score whatever else is picked), naming
+        it; "" when it can. The faces of the allowed keeps are worked out
+        once a roll (issue 51: such a pick made UP and DOWN do nothing)."""
+        game = self.game
+        face = game.roll[i]
+        if face in (1, 5) and not game.rules.exact:
+            return ""  # a single 1 or 5 always scores: no walk of the keeps for it
+        last = self._faces
+        if last is None or last[0] is not game.roll or last[1] is not game.open_singles:
+            faces = []
+            for keep, _ in game.valid_keeps():
+                for d in keep:
+                    if d not in faces:
+                        faces.append(d)
+            last = self._faces = (game.roll, game.open_singles, faces)
+        if face in last[2]:
+            return ""
+        if game.rules.exact:  # it scores, but only past the target
+            for keep, _ in scoring.keeps(game.roll, game.rules, game.open_singles):
+                if face in keep:
+                    return app.tf("why_past_target", (game.rules.target,))
+        return self._reason_text(app, [i], "not_scoring")
+
     def _reason_text(self, app, bad, reason):
         if reason == "past_target":
             return app.tf("why_past_target", (self.game.rules.target,))
@@ -400,10 +426,14 @@ class Play(Screen):
             self.asking = None
             n = len(self.sel)
             if key == buttons.A:
-                self.sel[self.cursor] = not self.sel[self.cursor]
-                bad, reason = self._bad_dice()
-                if reason:
-                    self.msg = self._reason_text(app, bad, reason)
+                refused = "" if self.sel[self.cursor] else self._unpickable(app, self.cursor)
+                if refused:  # a die no keep of this roll holds is not picked: said why
+                    self.msg = refused
+                else:
+                    self.sel[self.cursor] = not self.sel[self.cursor]
+                    bad, reason = self._bad_dice()
+                    if reason:
+                        self.msg = self._reason_text(app, bad, reason)
             else:
                 self.cursor = (self.cursor + (1 if key == buttons.RIGHT else -1)) % n
             self.picks_due.set(app.now, PICKS_REST_MS)
@@ -542,7 +572,7 @@ class Play(Screen):
         head, turn, turn_x = self._header(app, seat)
         rec = font.recorder
         if rec is not None:  # a host's text layer says the header in whole words
-            rec.play_header(game, 0 if game.phase == "farkle" else game.turn_total)
+            rec.play_header(game, self._shown_total())
         ui.header(canvas, head, turn, turn_x)
         dice_y = ui.line + (1 if app.big else 0)
         phase = game.phase
@@ -561,8 +591,7 @@ class Play(Screen):
         of it on the chip."""
         game = self.game
         standing = race(game)
-        # a farkle's points are gone: the header's turn says +0 (the status line what was lost)
-        points = 0 if game.phase == "farkle" else game.turn_total
+        points = self._shown_total()
         key = (seat.name, seat.score, seat.turns, points, len(game.seats), standing)
         kept = self._head
         if kept is None:
@@ -613,6 +642,13 @@ class Play(Screen):
         texts = (ui.fit(head, room), turn, right - turn_w)
         kept.keep(app, (key, texts))
         return texts
+
+    def _shown_total(self):
+        """The turn's points the header shows: a farkle's are gone (+0, the
+        status line says what was lost) once the dice have settled; while
+        they tumble nothing of the roll's result shows (issue 51)."""
+        game = self.game
+        return 0 if game.phase == "farkle" and not self.anim.armed else game.turn_total
 
     def _draw_start(self, app, canvas, y):
         ui = app.ui
@@ -668,6 +704,8 @@ class Play(Screen):
         status = self.msg or self._status(app)
         if not self.asking:  # a question stays in view, tips or not
             status = self.msg or self.tips.status(app, self, status)
+        if self.anim.armed:
+            status = ""  # the result (a farkle, hot dice, a penalty) when the dice settle
         if status:
             ui.text(canvas, ui.fit(status, ui.w), 0, ui.h - 2 * ui.line + (1 if app.big else 0))
 
@@ -742,6 +780,8 @@ class Play(Screen):
     def _hint(self, app):
         game = self.game
         small = "" if app.big else "_small"
+        if self.anim.armed and game.phase != "start":
+            return ""  # the dice tumble: what they allow shows when they settle
         if not self.person_to_move():
             return app.t("hurry_hint" + small)
         if self.asking:
@@ -749,6 +789,10 @@ class Play(Screen):
         phase = game.phase
         if phase == "start":
             return app.t("offer_hint" + small) if game.offer else app.t("start_hint")
+        if phase == "keep" and any(self.sel) and self._bad_dice()[1]:
+            # picks that are no keep: UP and DOWN would be refused, so the
+            # hint offers what helps (another pick)
+            return app.t("pick_hint" + small)
         if phase in ("keep", "decide"):
             if not self._may_bank():  # the hint offers what the keys can do now
                 return app.t(("roll_only_hint" if phase == "keep" else "decide_roll_hint") + small)

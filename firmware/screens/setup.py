@@ -253,8 +253,8 @@ class Setup(Menu):
             app.push(TipsPick(self.seats, self.tips))
         elif row == "start":
             self._start(app)
-        else:
-            self.change(app, index, 1)
+        # The target row: A does nothing, as its hint says ("←→ Ziel
+        # ändern"; a press meant as "ok" made 10000 12000).
 
     def _set_name(self, i, name):
         self.seats[i][0] = name

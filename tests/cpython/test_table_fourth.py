@@ -238,3 +238,104 @@ def test_the_pad_says_a_penalty_or_minus_stopped_at_zero(tmp_path, board, lang,
     assert t("pad_floor") in drawn(sim)
     press(sim, "A")
     assert pad.seats[1].score == 0
+
+
+# ------------------------------------------------------------ 7. true hints
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_die_that_cannot_score_is_not_picked_and_named(tmp_path, board, lang,
+                                                         drawn):  # noqa: F811
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 5, 2, 3, 4, 4] + FARKLE,
+                     lang=lang)
+    t = sim.app.t
+    press(sim, "A")  # roll: 1 5 2 3 4 4 (no straight: the 3 scores in no keep)
+    play = sim.app.top()
+    while play.cursor != 3:
+        press(sim, "RIGHT")
+    press(sim, "A")
+    assert play.selected() == () and not any(play.sel)
+    said = t("not_scoring" if sim.app.big else "not_scoring_small") % 3
+    assert sim.state()["message"] == said and said in drawn(sim)
+    assert t("keep_hint" + _small(sim)) in drawn(sim)  # UP and DOWN still pick the 1 and 5
+    press(sim, "DOWN")
+    assert sim.state()["asking"] == "bank"  # not refused
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_picks_that_are_no_keep_offer_no_roll_or_bank(tmp_path, board, lang, drawn):  # noqa: F811
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [2, 2, 2, 3, 4, 6] + FARKLE,
+                     lang=lang)
+    t = sim.app.t
+    press(sim, "A")
+    play = sim.app.top()
+    while play.cursor != 0:
+        press(sim, "LEFT")
+    press(sim, "A")  # one 2: it scores with the other two, so it is picked
+    assert play.selected() == (2,)
+    texts = drawn(sim)
+    assert t("keep_hint" + _small(sim)) not in texts
+    assert t("roll_only_hint" + _small(sim)) not in texts
+    assert t("pick_hint" + _small(sim)) in texts
+    press(sim, "RIGHT", "A", "RIGHT", "A")  # the triple: a keep, both offered again
+    assert play.selected() == (2, 2, 2)
+    assert t("keep_hint" + _small(sim)) in drawn(sim)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_on_value_rows_does_what_the_hint_says(tmp_path, board, lang, drawn):  # noqa: F811
+    from simulator.host import Sim
+    from tests.cpython.test_pad_screens import title_to
+    from tests.cpython.test_settings_screens import row
+
+    sim = Sim(board, str(tmp_path / board / lang), seed=1)
+    sim.app.lang = lang
+    t = sim.app.t
+    title_to(sim, "new_game")
+    press(sim, "DOWN")  # the target row: "←→ Ziel ändern"
+    target = sim.state()["target"]
+    assert t("form_hint_target") in drawn(sim) and "A" not in t("form_hint_target").split()
+    press(sim, "A")
+    assert sim.state()["target"] == target
+    press(sim, "B")
+    title_to(sim, "pad_title")  # the pad's form: its value rows name ←→ only
+    assert t("pad_setup_hint") in drawn(sim)
+    press(sim, "A")
+    assert sim.state()["target"] == 10000
+    press(sim, "DOWN", "A", "DOWN", "A", "DOWN", "A")
+    state = sim.state()
+    assert (state["entry"], state["penalty"], len(state["names"])) == (350, 1000, 2)
+    press(sim, "B")
+    title_to(sim, "settings_title")  # settings: A steps a value, and the hint says so
+    row(sim, "set_ask")
+    hint = t("settings_hint" + _small(sim))
+    assert hint in drawn(sim) and " A " in hint
+    press(sim, "A")
+    assert sim.app.session.settings["ask"] is False
+
+
+# ------------------------------------------------------------ 6. results after the dice settle
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_rolls_result_shows_when_the_dice_have_settled(tmp_path, board, lang,
+                                                          drawn):  # noqa: F811
+    """Anna keeps a 1 and rolls on into a farkle: while the dice tumble
+    neither the farkle, nor its loss, nor the pass hint shows, and the
+    header keeps the turn's 100; once they settle all of it does."""
+    sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 2, 3, 4, 6, 6] + FARKLE[:5],
+                     lang=lang)
+    t = sim.app.t
+    press(sim, "A", "UP", "UP")  # the 1 kept, five dice rolled: nothing scores
+    play = sim.app.top()
+    assert game.phase == "farkle" and play.anim.armed  # 120 ms after the press
+    texts = drawn(sim, False)
+    assert not [s for s in texts if t("farkle") in s or "100" in s and s != "+100"]
+    assert t("pass_hint") not in texts and "+100" in texts
+    texts = drawn(sim)  # settled
+    assert any(s.startswith(t("farkle")) for s in texts) and t("pass_hint") in texts
+    assert "+0" in texts

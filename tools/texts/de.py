@@ -283,7 +283,9 @@ TEXTS = {
     "set_ask": "Nachfragen: %s",
     "set_on": "an",
     "set_off": "aus",
-    "settings_hint": "←→ ändern B zurück",
+    "settings_hint": "←→ A ändern  B zurück",
+    "settings_hint_small": "←→ A ändern",
+    "pad_setup_hint": "←→ ändern B zurück",
     # tips (firmware/coach_view.py, words picked by firmware/tip_words.py)
     "tip_take1": "Nimm die %d",
     "tip_take2": "Nimm %d und %d",

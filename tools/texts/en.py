@@ -283,7 +283,9 @@ TEXTS = {
     "set_ask": "Ask first: %s",
     "set_on": "on",
     "set_off": "off",
-    "settings_hint": "←→ change  B back",
+    "settings_hint": "←→ A change  B back",
+    "settings_hint_small": "←→ A change",
+    "pad_setup_hint": "←→ change  B back",
     # tips (firmware/coach_view.py, words picked by firmware/tip_words.py)
     "tip_take1": "Take the %d",
     "tip_take2": "Take %d and %d",

@@ -357,7 +357,9 @@ PLACES = {
     "set_ask": _p(MENU, "aus"),
     "set_on": _p(MENU, line="{set_sound}"),
     "set_off": _p(MENU, line="{set_sound}"),
-    "settings_hint": _p(HINT),
+    "settings_hint": _p(HINT, on=BIG),
+    "settings_hint_small": _p(HINT, on=SMALL),
+    "pad_setup_hint": _p(HINT),
     # tips (firmware/tips.py)
     "tip_basic": _p(LINE),
     "tip_take1": _p(LINE, DICE),
