@@ -3,16 +3,11 @@
 from engine.game import MAX_SEATS
 from engine.levels import LEVELS, PLAN, needs
 from engine.rules import PRESETS, TARGETS, TOP_GUESS, preset
-from firmware.players import computer_name, plan_known
+from firmware.players import SOLVE_PACE, computer_name, plan_known
 from firmware.screen import Menu
 from firmware.screens.names import default_name
 
 KINDS = ("",) + LEVELS
-
-# The pace of the plan's solve (firmware.screens.solving) until this device
-# has measured its own ("solve" setting): ms per 100 solver steps on the
-# chip, a step of 60-70 ms and its pass of the main loop.
-SOLVE_PACE = 7500
 
 
 def solve_seconds(rules, pace):

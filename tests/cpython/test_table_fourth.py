@@ -339,3 +339,50 @@ def test_a_rolls_result_shows_when_the_dice_have_settled(tmp_path, board, lang,
     texts = drawn(sim)  # settled
     assert any(s.startswith(t("farkle")) for s in texts) and t("pass_hint") in texts
     assert "+0" in texts
+
+
+# ------------------------------------------------------------ 5. one solve-time estimate
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_one_solve_estimate_kept_true_as_it_runs(tmp_path, board, lang, drawn):  # noqa: F811
+    """The bar starts from the form's estimate (the same pace, nothing
+    measured yet: the chip's) and moves to the pace it sees: from a
+    quarter of the work on it tells the time left within a second and a
+    tenth, and it never goes up on the way."""
+    from firmware.screens.play import Play
+    from firmware.screens.setup import solve_seconds
+    from simulator.host import Sim
+    from tests.cpython.simdriver import scripted_game
+
+    sim = Sim(board, str(tmp_path / board / lang), seed=1)
+    sim.app.lang = lang
+    t = sim.app.t
+    rules = preset("zehntausend").replace(three_pairs=1000, target=5000)
+    told = solve_seconds(rules, sim.app.session.settings["solve"])
+    game = scripted_game(rules, [("Profi 1", "profi"), ("Anna", "")], FARKLE * 3)
+    sim.app.home(Play(sim.app, game))
+    sim.step(20)
+    assert sim.state()["screen"] == "solving"
+    sim.step(20)
+    solving = sim.app.top()
+    first = solving.seconds_left(sim.now)
+    assert abs(first - told) <= 1  # the form's number, not a guess of its own
+    texts = drawn(sim)  # (a step of the work more)
+    assert any(t("solving_left") % (0, told - k) in texts for k in (0, 1)), texts
+    samples = []
+    for _ in range(5000):
+        if sim.state()["screen"] != "solving":
+            break
+        solver = solving.solver
+        samples.append((sim.now, solving.seconds_left(sim.now), solver.done, solver.total))
+        sim.step(20)
+    assert sim.state()["screen"] != "solving", "the solve did not end"
+    end = sim.now
+    lefts = [left for _, left, _, _ in samples]
+    assert lefts == sorted(lefts, reverse=True)  # counts down, never up
+    for now, left, done, total in samples:
+        if done * 4 >= total:
+            actual = (end - now) / 1000
+            assert abs(left - actual) <= 1 + actual / 10, (done, total, left, actual)
