@@ -401,7 +401,7 @@ class Play(Screen):
         if kind == "long" or (kind == "repeat" and key not in (buttons.LEFT, buttons.RIGHT)):
             return  # a held UP or DOWN must not answer its own question
         if self.anim.armed:  # a press ends the animation and still counts
-            self.anim.clear()
+            self._settled(app)
             app.redraw()
         if not self.person_to_move():
             if key == buttons.B:
@@ -467,7 +467,7 @@ class Play(Screen):
             self._save_picks(app)
         if self.anim.armed:
             if self.anim.reached(now):
-                self.anim.clear()
+                self._settled(app)
                 return True
             if self.anim_frame.reached(now):
                 self.anim_frame.set(now, ANIM_FRAME_MS)
@@ -508,6 +508,12 @@ class Play(Screen):
         # no press reaches the play screen before the hand-over shows.
         self._hand_over_due(app)
         return True
+
+    def _settled(self, app):
+        """The roll animation ends: the result shows (the tips lesson's end
+        page, when the roll was its last step, comes after it)."""
+        self.anim.clear()
+        self.tips.settled(app, app.now)
 
     def _plan_after_trim(self, app, kind):
         """True when the plan `kind` needs loads once the modules no screen

@@ -386,3 +386,70 @@ def test_one_solve_estimate_kept_true_as_it_runs(tmp_path, board, lang, drawn): 
         if done * 4 >= total:
             actual = (end - now) / 1000
             assert abs(left - actual) <= 1 + actual / 10, (done, total, left, actual)
+
+
+# ------------------------------------------------------------ 8. the smaller points
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_lessons_end_page_comes_after_the_third_rolls_result(tmp_path, board, lang):
+    """The lesson's third decision rolls on (here a farkle): the page comes
+    once the dice have settled and the farkle was in view, not over the
+    tumbling dice."""
+    from tests.cpython.test_tips_lesson import _confirm, _play, _start, _start_lesson
+
+    sim, game = _start(tmp_path, board, lang)
+    _start_lesson(sim)
+    play = _play(sim)
+    press(sim, "A")  # the first roll: 1 1 5 2 3 6
+    sim.run(600)
+    press(sim, "A")  # the 1
+    _confirm(sim, "UP")  # 1. rolling on: a farkle
+    press(sim, "A")  # 2. passing; the computer farkles too
+    sim.run(20000)
+    assert game.current == 0 and game.phase == "start" and play.tips.steps == 2
+    press(sim, "A")  # 1 5 2 3 4 4
+    sim.run(600)
+    press(sim, "UP")  # 3. rolling on with the 1 and the 5 (asked first)
+    if sim.state().get("asking"):
+        press(sim, "UP")
+    assert game.phase == "farkle" and play.anim.armed
+    assert sim.state()["screen"] == "play"  # not the page over the tumbling dice
+    waited = 0
+    while play.anim.armed:
+        assert waited < 2000, "the dice did not settle"
+        sim.step(20)
+        waited += 20
+    assert sim.state()["screen"] == "play"  # the farkle in view
+    assert sim.app.t("farkle") in sim.app.top()._status(sim.app)
+    for _ in range(200):
+        if sim.state()["screen"] == "lesson_done":
+            break
+        sim.step(20)
+    assert sim.state()["screen"] == "lesson_done"
+    press(sim, "A")
+    assert sim.state()["screen"] == "play" and game.phase == "farkle"
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_power_off_with_the_new_game_form_open_keeps_the_chosen_rules(tmp_path, board, lang):
+    from simulator.host import Sim
+    from tests.cpython.test_pad_screens import title_to
+
+    data = str(tmp_path / board / lang)
+    sim = Sim(board, data, seed=1)
+    sim.app.session.settings["lang"] = lang
+    sim.app.settings_changed()
+    title_to(sim, "new_game")
+    assert sim.state()["preset"] != "kneipe"
+    while sim.state()["preset"] != "kneipe":
+        press(sim, "RIGHT")
+    press(sim, "DOWN", "RIGHT")  # and another target
+    chosen = sim.state()["target"]
+    sim.run(2000)  # the choices rest: kept, while the form stays open
+    assert sim.state()["screen"] == "setup"
+    again = Sim(board, data, seed=2)  # power-off and on
+    title_to(again, "new_game")
+    assert again.state()["preset"] == "kneipe" and again.state()["target"] == chosen
