@@ -453,3 +453,32 @@ def test_a_power_off_with_the_new_game_form_open_keeps_the_chosen_rules(tmp_path
     again = Sim(board, data, seed=2)  # power-off and on
     title_to(again, "new_game")
     assert again.state()["preset"] == "kneipe" and again.state()["target"] == chosen
+
+
+# ------------------------------------------------------------ 4. whole names
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_names_stay_whole_in_the_pad_menu_and_on_the_form(tmp_path, board, lang,
+                                                          drawn):  # noqa: F811
+    """The pad menu's Nichts names the seat whole ("Spieler 1: Nichts",
+    was "Nichts für Spiel…1" on 72x40); a cautious computer on the form
+    is "Vorsichtig 2" (was "Vorsicht 2")."""
+    from tests.cpython.test_pad_screens import title_to
+
+    sim = _pad(tmp_path, board, lang)
+    t = sim.app.t
+    name = sim.app.top().pad.seat().name
+    press(sim, "B")
+    label = t("pad_menu_nothing") % name
+    assert label in sim.app.top().labels(sim.app) and label in drawn(sim)
+    press(sim, "B")
+    sim.app.home(sim.app.stack[0])
+    title_to(sim, "new_game")
+    press(sim, "DOWN", "DOWN", "DOWN", "DOWN")  # the second seat
+    while sim.state()["seats"][1][1] != "vorsichtig":
+        press(sim, "RIGHT")
+    word = t("level_vorsichtig")
+    assert sim.state()["seats"][1][0] == word + " 2"
+    assert "%d %s 2" % (2, word) in drawn(sim)
