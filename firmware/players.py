@@ -13,10 +13,22 @@ every imported module's code takes heap."""
 from engine.levels import PLAN, TABLES, needs
 from firmware.files import PLAN as PLAN_FILE
 
+# The pace of the plan's solve (firmware.screens.solving) until this device
+# has measured its own ("solve" setting): ms per 100 solver steps on the
+# chip, a step of 60-70 ms and its pass of the main loop. The form's
+# estimate and the bar's first one both use it.
+SOLVE_PACE = 7500
+
 
 def computer_name(app, kind, number):
-    """The name a computer of level `kind` plays under: "Profi 3"."""
-    return "%s %d" % (app.t("level_" + kind)[:8], number)
+    """The name a computer of level `kind` plays under: "Profi 3"; the
+    level's word whole ("Vorsichtig 2", not "Vorsicht 2", which reads as
+    another word) unless the name would pass the longest a name may be."""
+    from engine.game import MAX_NAME
+
+    word = app.t("level_" + kind)
+    tail = " %d" % number
+    return word[:MAX_NAME - len(tail)] + tail
 
 
 def plan_file(rules):

@@ -2,133 +2,138 @@
 tools/texts/en.py: edit that file, not this one."""
 
 HASHES = (
-    b'\x04\x04\xe6\x07\x84\x8c\x08q\xa3\r\xbd,\x0eSM\x0e\xebG\x0fn\xa9\x10+\xce\x12a\xe5\x12\xd1.\x13\xa1\xf6\x14<\x8a\x15au\x15\x87\x9e\x17\x18R\x17\x83[\x19\x00\t\x19\x84B\x1el8 \x06\xbf'
-    b' \x7fg"\x93*(A\xf2)\x99\xb2+\xf5#,\t\x1f,\x19z-F\x18.\xdb\xd91\xcb\x0b1\xcb01\xcbU2B\x173\x05c3\xdbl4\xb0\xb26*\xa1:\xed\x15=TT=X '
-    b'=XE=Xj=X\x8f=X\xb4=X\xd9>t\x01A\x8e\xabA\xcd\x92BqsB\xa5\xfeC\xc6^C\xf2\xa0E\x1d\xd4F\xd76J\xe6jLO\xd6L\xc1\x1fO\x1f\x05Px\x18R\xdc1'
-    b'S\xe5\xa6T\xeb\x9cT\xfc\xa8U\x80\xa9W\xd5\xb6Y2cZ\xd2}[g\xf8]\xf2\xb4_\x80`aO\x9ea\xa5\xaaa\xd8]b]Kb\xbdac\xbesd\xaf\xd9e\xc7-f\x8d9f\xac\x9e'
-    b'f\xdc\xb5g\xc1Zg\xc1\x7fg\xc1\xa4g\xc1\xc9hG\xaeiZKi\x92\x99i\xdegi\xf5\x86j\x95Oj\x95\xbel\xa9Um7\xb3m\xb7\xfdnL6q<\xd1q\x81gr}4t_Q'
-    b'u\x14@v\xc5-z\x8c\xf4{x.|&\x92|yG~\x0c,\x7f\x1aR\x80\xc5m\x82%\x0c\x83\xa5\xbe\x83\xb5\xd0\x84\x87\x12\x87\x9d\x8f\x8by\x16\x8eb\xb8\x90\xc0}\x90\xc2\xe2\x90\xfe\xf0\x91*u'
-    b'\x92\x00\xa5\x94f\xfa\x94\x8b\x96\x96\x18\xf4\x96\x86\xf6\x97(\x87\x97\x91\x8c\x98b$\x99u\xc2\x9a\xb4!\x9dH\xec\xa14\x98\xa1C\x02\xa2Aw\xa4\x87\x9e\xa6\xe7\xb2\xa7\xc7\x1f\xa8\x00?\xa8\xd98\xa9^:'
-    b"\xa9\xb7\xbb\xadd\x86\xaet#\xaf\x90\x16\xaf\xea\xf3\xb0R\x93\xb1\x8e\xf3\xb2jo\xb3'}\xb4\xf5\xa2\xb5\xa8w\xb5\xda\xde\xb6\xdd\x1a\xb9GJ\xbay|\xbb\xef\xd0\xbeKI\xc0\x06\t\xc1\xd7\x0e\xc3R\xda"
-    b"\xc4%\xb8\xc4b\xce\xc4~\xd1\xc4\x97\xff\xc5\xe3\xf5\xc9\xd6\xb7\xcb\xd1\x0b\xcd\x0b;\xcd\x0c\xa8\xcd\xed'\xcd\xf9\x9c\xcd\xf9\xd9\xd0\x07\x06\xd0\xf66\xd6\rb\xd7\x95i\xd8zX\xdc\x1d_\xdf\x99\xe2\xe1\x14G"
-    b'\xe1*P\xe1R\xa7\xe1\x8e\xa6\xe2LN\xe2\x93t\xe2\xa4\xc9\xe3u\x02\xe4V\xcf\xe4\xc0\xe8\xe5\x08U\xe5\x82\x05\xe7\xa7\xf6\xebUd\xed\x13P\xedf=\xef#6\xef\xe5\xb2\xf1-~\xf3%(\xf5\x87*'
-    b'\xf89{\xf9D\x93\xfa\x15\xe7\xfa\x17\xc8\xff\x89u\xff\x9d|\xff\xc9&',
+    b'\x04\x04\xe6\x07\x84\x8c\x08q\xa3\r\xbd,\x0eSM\x0e\xebG\x0fn\xa9\x10+\xce\x12a\xe5\x12\xd1.\x13\xa1\xf6\x14<\x8a\x15au\x15\x87\x9e\x17\x18R\x17\x83[\x19\x00\t\x19\x84B\x1el8\x1fH\x0e'
+    b' \x06\xbf \x7fg"\x93*(A\xf2)\x99\xb2+\xf5#,\t\x1f,\x19z-F\x18.\xdb\xd91\xcb\x0b1\xcb01\xcbU2B\x173\x05c3\xdbl4\xb0\xb26*\xa1:\xed\x15=TT'
+    b'=X =XE=Xj=X\x8f=X\xb4=X\xd9>t\x01A\x8e\xabA\xcd\x92BqsB\xa5\xfeC\xc6^C\xf2\xa0E\x1d\xd4F\xd76J\xe6jLO\xd6L\xc1\x1fO\x1f\x05Px\x18'
+    b'R\xdc1S\xe5\xa6T\xeb\x9cT\xfc\xa8U\x80\xa9W\xd5\xb6Y2cZ\xd2}[g\xf8]\xf2\xb4_\x80`aO\x9ea\xa5\xaaa\xd8]b]Kb\xbdac\xbesd&^d\xaf\xd9e\xc7-'
+    b'f\x8d9f\xac\x9ef\xdc\xb5g\xc1Zg\xc1\x7fg\xc1\xa4g\xc1\xc9hG\xaeiZKi\x92\x99i\xdegi\xf5\x86j\x95Oj\x95\xbel\xa9Um7\xb3m\xb7\xfdnL6q<\xd1q\x81g'
+    b'r}4t_Qu\x14@v\xc5-v\xf3\xe5z\x8c\xf4{x.|&\x92|yG~\x0c,\x7f\x1aR\x80\xc5m\x82%\x0c\x83\xa5\xbe\x83\xb5\xd0\x84\x87\x12\x87\x9d\x8f\x8by\x16\x8eb\xb8\x90\xc0}'
+    b'\x90\xc2\xe2\x90\xfe\xf0\x91*u\x92\x00\xa5\x94f\xfa\x94\x8b\x96\x96\x18\xf4\x96\x86\xf6\x97(\x87\x97\x91\x8c\x98b$\x99u\xc2\x9a\xb4!\x9dH\xec\xa14\x98\xa1C\x02\xa2Aw\xa4\x87\x9e\xa6\xe7\xb2\xa7Qt'
+    b"\xa7\xc7\x1f\xa8\x00?\xa8\xd98\xa9^:\xa9\xb7\xbb\xadd\x86\xaet#\xaf\x90\x16\xaf\xea\xf3\xb0R\x93\xb1\x8e\xf3\xb2jo\xb3'}\xb4\xdb\xb2\xb4\xf5\xa2\xb5\xa8w\xb5\xda\xde\xb6\xdd\x1a\xb9GJ\xbay|"
+    b"\xbb\xef\xd0\xbeKI\xbf\xc8\xa0\xc0\x06\t\xc1\xd7\x0e\xc3R\xda\xc4%\xb8\xc4b\xce\xc4~\xd1\xc4\x97\xff\xc5\xe3\xf5\xc9\xd6\xb7\xcb\xd1\x0b\xcd\x0b;\xcd\x0c\xa8\xcd\xed'\xcd\xf9\x9c\xcd\xf9\xd9\xd0\x07\x06\xd0\xf66"
+    b'\xd6\rb\xd7\x95i\xd8zX\xdc\x1d_\xdf\x99\xe2\xe1\x14G\xe1*P\xe1R\xa7\xe1\x8e\xa6\xe2LN\xe2\x93t\xe2\xa4\xc9\xe3u\x02\xe4V\xcf\xe4\xc0\xe8\xe5\x08U\xe5\x82\x05\xe7\xa7\xf6\xebUd\xed\x13P'
+    b'\xedf=\xef#6\xef\xe5\xb2\xf1-~\xf3%(\xf5\x87*\xf89{\xf9D\x93\xfa\x15\xe7\xfa\x17\xc8\xff\x89u\xff\x9d|\xff\xc9&',
 )
 ENDS = (
-    b"\x00\x03\x00\x0f\x00@\x00D\x00P\x00]\x00i\x00\x87\x00\x8c\x00\x92\x00\x9f\x00\xae\x00\xb3\x00\xbf\x00\xc8\x01>\x01i\x01p\x01\x80\x01\x90\x01\xae\x01\xbd\x01\xc6\x01\xf0\x01\xf5\x02\x14\x02$\x02'\x029\x02\xb1"
-    b"\x03'\x03J\x03c\x03\xfe\x04\n\x04,\x04E\x04W\x04d\x04{\x04\xda\x05\x14\x05G\x05\xc6\x05\xe6\x05\xfa\x06\x13\x06\x19\x06#\x06k\x06s\x06\x9f\x06\xcc\x06\xd6\x06\xde\x06\xec\x07\x19\x07(\x07?\x07G"
-    b'\x07\xd6\x07\xea\x07\xf7\x08/\x08M\x08X\x08\xa5\x08\xb2\x08\xb9\x08\xdf\x08\xed\t\x03\t\x12\t\x1b\t(\t6\t>\tE\tQ\tY\tf\n\x06\nw\x0b\t\x0bF\x0bP\x0bY\x0be\x0bw\x0b\x9a'
-    b'\x0b\xd2\x0b\xf8\x0b\xfe\x0c\x11\x0c\x1f\x0cE\x0c\xdf\x0c\xe2\r\x1c\r,\r8\r\xb7\r\xcb\r\xef\x0e\x02\x0e-\x0e?\x0ew\x0e\x83\x0e\x99\x0e\xd4\x0f\x00\x0f\x14\x0fJ\x0fU\x0fm\x0f\x88\x0f\x8e\x0f\xa7\x0f\xba'
-    b'\x0f\xd7\x0f\xdc\x0f\xf9\x10\x06\x102\x10=\x10O\x10w\x10\x86\x10\x96\x10\x9a\x10\xc6\x10\xd4\x10\xe2\x10\xe8\x10\xf0\x11\x00\x11\x0b\x11 \x11J\x11V\x11\xb7\x11\xd2\x11\xf1\x12 \x12d\x12\x93\x12\x9d\x12\xa4\x12\xb1'
-    b'\x12\xbb\x12\xe5\x13\x1d\x13*\x131\x139\x13\xab\x13\xbe\x13\xc1\x13\xd5\x13\xdc\x13\xe5\x13\xeb\x13\xf7\x14\x00\x14\x0b\x14"\x142\x149\x14\x80\x14\x91\x14\x9d\x14\xcc\x14\xd3\x14\xfc\x15\x06\x15\x0e\x15\x18\x15\x1d\x15@'
-    b'\x15F\x15Q\x15t\x15\x84\x15\x8f\x15\xc8\x15\xd0\x15\xe1\x15\xf1\x15\xfe\x16\n\x16\x17\x16"\x164\x16:\x16B\x16N\x16Y\x16h\x16l\x16o\x16r\x16\x82\x16\xac\x16\xe4\x16\xee\x16\xf0',
+    b'\x00\x03\x00\x0f\x00@\x00D\x00P\x00]\x00i\x00\x87\x00\x8c\x00\x92\x00\x9f\x00\xae\x00\xb3\x00\xbf\x00\xc8\x01>\x01i\x01p\x01\x80\x01\x89\x01\x99\x01\xb7\x01\xc6\x01\xcf\x01\xf9\x01\xfe\x02\x1d\x02-\x020\x02B'
+    b'\x02\xba\x030\x03S\x03l\x04\x07\x04\x13\x045\x04N\x04`\x04m\x04\x84\x04\xe3\x05\x1d\x05P\x05\xcf\x05\xef\x06\x03\x06\x1c\x06"\x06,\x06t\x06|\x06\xa8\x06\xd5\x06\xdf\x06\xe7\x06\xf5\x07"\x071\x07I'
+    b"\x07Q\x07\xe0\x07\xf4\x08\x01\x089\x08X\x08c\x08\xb0\x08\xbd\x08\xc5\x08\xeb\x08\xf9\t\x0f\t\x1e\t'\t4\tB\t\\\td\tk\tw\t\x7f\t\x8c\n,\n\x9d\x0b/\x0bl\x0bv\x0b\x7f\x0b\x8b"
+    b"\x0b\x9d\x0b\xc0\x0b\xf8\x0c\x1e\x0c$\x0c7\x0cE\x0ck\r\x05\r\x08\rB\rR\r^\r\xdd\r\xef\x0e\x03\x0e'\x0e:\x0ee\x0ew\x0e\xaf\x0e\xbb\x0e\xd1\x0f\x0c\x0f8\x0fL\x0f\x82\x0f\x8d\x0f\xa5\x0f\xc0"
+    b'\x0f\xc6\x0f\xdf\x0f\xf2\x10\x0f\x10\x14\x102\x10?\x10k\x10v\x10\x88\x10\xb0\x10\xbf\x10\xcf\x10\xd3\x10\xff\x11\r\x11\x1b\x11!\x11)\x11=\x11M\x11X\x11p\x11\x9a\x11\xa6\x12\x07\x12"\x12A\x12p\x12\xb4'
+    b'\x12\xe3\x12\xed\x12\xf4\x13\t\x13\x16\x13 \x13J\x13\x82\x13\x8f\x13\x96\x13\x9e\x14\x10\x14 \x143\x146\x14J\x14Q\x14Z\x14`\x14l\x14u\x14\x80\x14\x97\x14\xa7\x14\xae\x14\xf5\x15\x06\x15\x12\x15A\x15H'
+    b'\x15q\x15{\x15\x83\x15\x8d\x15\x92\x15\xb5\x15\xbb\x15\xc6\x15\xe9\x15\xf9\x16\x04\x16=\x16E\x16V\x16f\x16s\x16\x7f\x16\x89\x16\x94\x16\xa6\x16\xac\x16\xb4\x16\xc0\x16\xcb\x16\xda\x16\xde\x16\xe1\x16\xe4\x16\xf4\x17\x1e'
+    b'\x17V\x17`\x17b',
 )
-CUTS = (0, 1022, 2039, 3026, 4026, 5035)
+CUTS = (0, 876, 1873, 2863, 3852, 4873, 5876)
 BLOB = (
-    # piece 0: 1022 bytes from offset 0
+    # piece 0: 876 bytes from offset 0
     b'R%dThree 1s: %dWhat four of a kind and a pair in one roll sc'
     b'ore.mustExact targetPlus/minus\xe2\x80\xa6Straight 1-6\xe2\x86\x91\xe2\x86\x93 digit \xe2\x86'
     b'\x90\xe2\x86\x92 place A okSavedCustomRules changed%s: %d\xc3\x97 farkleResetK'
     b'eep editingfive=5000The first to bank the target opens the f'
     b'inal round: everybody else gets exactly one more turn. The h'
     b'ighest total wins.Landing exactly on the target wins at once'
-    b'.Discard%s is on or off.Chance to score:The entry is above t'
-    b'he target.Table full (%d)Four+pairEach extra die doubles: 4x'
-    b'2 = %d, 5x1 = %dexactExact target needs finish exact  solo: '
-    b'%d turns%s:Pick a value firstEvery decision counts: rolling '
-    b'on, banking, or passing the dice on after a farkle (A). Afte'
-    b'r the third, the lesson ends.Arrows under the dice show whic'
-    b'h to take. The line below the dice says what is wise next: r'
-    b'oll on (\xe2\x86\x91) or bank (\xe2\x86\x93).Tips help you with three decision'
-    b's.%s: steps of 50 up to %d.Takeover: after a bank, the next '
-    b'player who is in may take over the points and the dice left,'
-    b' but must roll successfully first. No takeover after a farkl'
-    b'e.',
-    # piece 1: 1017 bytes from offset 1022
-    b'Also changedHot dice: you may roll on or bank.%s: steps of 5'
-    b'0 up to %d.%s: no such value.1 to %d seatsNobody may skip a '
-    b'turn.Once all dice are set aside, the turn goes on with all '
-    b'of them (hot dice) and keeps its points.A roll with nothing '
-    b"to score loses the turn's open points.Then bank the turn's p"
-    b'oints or roll the rest again.After every roll you set aside '
-    b'at least one scoring die. Every die set aside must be part o'
-    b'f a score; keeping fewer is allowed.A turn starts with all t'
-    b'he dice.Unknown rule preset.Straight 1-5: %d, 2-6: %dopenerT'
-    b'ake back?The target must be hit exactly. Passing it is a bus'
-    b't: the turn scores 0.doublingExample 1 1 5 2 3 6: keeping 1 '
-    b'1 5 gives %d.All scoring dice are set aside by themselves.De'
-    b'cisions:Undo: %sA single 1: %dAhead? Bank sooner and let the'
-    b' others gamble.Three pairs: %d\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92 A ok B padGame: %'
-    b's\xe2\x86\x91 rolls on with the pick, \xe2\x86\x93 banks it, at once and witho'
-    b'ut asking (setting Ask first: off); with nothing picked they'
-    b' take every scoring die.%s needs two values.Pad %d, in %d',
-    # piece 2: 987 bytes from offset 2039
-    b'Each extra die adds the triple again: 4x2 = %d, 5x2 = %d\xe2\x86\x91\xe2'
-    b'\x86\x93\xe2\x86\x90\xe2\x86\x92 points A ok B padBelow %d: 0Only three of a kind co'
-    b'unt; extra 1s and 5s score alone, others not: 4x5 = %dFarkle'
-    b's: %d%%Undo %sWith a penalty no total drops below 0.Best tot'
-    b'al: %dFive=5000 needs 5 dice%s needs 6 diceUse theseA end  B'
-    b' undoA menu  B backplay-offat onceNo games yetTakeover3 fark'
-    b'les: %sAt the start of a turn A rolls. With a takeover offer'
-    b' \xe2\x86\x91 takes it over, A rolls fresh. While a computer plays, B'
-    b' shows the standings; any other key hurries it.Otherwise B d'
-    b'rops the pick or shows the standings with tips, help, joinin'
-    b'g, leaving and the way to the main menu.\xe2\x86\x91 rolls on with th'
-    b'e pick, \xe2\x86\x93 banks it. Both ask first (with nothing picked th'
-    b'ey take every scoring die); the same key again does it, B sa'
-    b'ys no.\xe2\x86\x90\xe2\x86\x92 move the bar below the dice, A picks the die ab'
-    b'ove it.Save as\xe2\x80\xa6Auto keepTotal %d: %sThat does not workWhat'
-    b' two triples in one roll score.Three decisions with tips: do'
-    b'ne. The tips are off again.',
-    # piece 3: 1000 bytes from offset 3026
-    b'Tips for good: B, then the "Tips" row.Farkle%s: unknown opti'
-    b'on.A single 5: %dThree farkles in a row cost %d points.Entry'
-    b': you may bank only once one own turn reaches %d, without in'
-    b'herited points. Below it banking is refused with a message. '
-    b'After that every bank counts.newTie: only the leaders play m'
-    b'ore rounds until one is ahead.Not at the tablePer turn: %dAf'
-    b'ter the first roll with 300 and 2 dice left: bank. Rolling o'
-    b'n loses the 300 in %d%% of the rolls and adds only %d on ave'
-    b'rage.%d d.: %d.%d%% %d/%d(Once you are past the entry of %d.'
-    b')Only %d names a padWith 5 dice nearly every roll scores: %d'
-    b'%%.Pad full: new one!What 1 to 5 and 2 to 6 in one roll scor'
-    b'e (off: nothing).Two tripletsEntry above the targetWhat the '
-    b'straight 1 to 6 in one roll scores (off: nothing).Exact targ'
-    b'et and finish "exact" go together.\xe2\x86\x90\xe2\x86\x92 change A infoSingle'
-    b's set aside earlier may complete a triple later.How to play\xe2'
-    b'\x86\x90\xe2\x86\x92 change  A explain\xe2\x86\x91\xe2\x86\x93 50  \xe2\x86\x90\xe2\x86\x92 500  A okFinishFour'
-    b' of a kind + pair: %dRules not readable.',
-    # piece 4: 1009 bytes from offset 4026
-    b'Five=5000 is for 5 dice only.Entry\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92  A farkle  B '
-    b'pad%s: already 0Five of a kind: 5000; four: a doubled triple'
-    b'These rulesName: 1-%d lettersCombinations count within one r'
-    b'oll only.Nothing to undoOver: undo firstDiceWith 1 die only '
-    b'%d roll in %d scores (%d%%).Triples acrossRules of thumbDele'
-    b'teScoring:Delete them all?Not allowed\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92 A farkleTh'
-    b'e fewer dice, the sooner it is all gone.%d turns: %sFour or '
-    b'more of a kind: doubling (each further die doubles the tripl'
-    b'e) or only the triple counts.Hot dice: you must roll on.%s n'
-    b'eeds 6 dice: set it to off.Three of a kind from 2 to 6: the '
-    b'face times 100Whoever reaches this total sets the end of the'
-    b' game going (see End).What three pairs in one roll of six di'
-    b'ce score.Start fromPenaltyBest turn: %dAt most %dA bust coun'
-    b'ts as a farkle for the penalty.With 2 dice every roll is abo'
-    b'ut a coin toss: %d%% score.One must stayButtonsTotal %dReach'
-    b'ing the target, the round is still finished: everybody gets '
-    b'the same number of turns. The highest total wins.',
-    # piece 5: 837 bytes from offset 5035
-    b'%d dice, target %d.TieToo late: last roundTacticslast turnle'
-    b'aves4+ of a kindGames: %dLesson done\xe2\x86\x91\xe2\x86\x9350 \xe2\x86\x90\xe2\x86\x92500 A okS'
-    b'traight 1-6: %dScoringTie: the player who opened the final r'
-    b'ound wins, else the earlier seat.Whole points onlytriples on'
-    b'lyThe fewer dice you roll, the likelier a farkle.RecordsNo e'
-    b'ntry hurdle: any score may be banked.%s (comp.)Hot diceSmall'
-    b' str.fixedWhat three ones score: 1000 or 300.TargetTurn %d: '
-    b'%s4, 5, 6 of a kind: 1000, 2000, 3000%d dice: %d.%d%%Tips le'
-    b'ssonTaking over after hot dice, the taker rolls all the dice'
-    b'.Three 1sSetting not validFinal: %d to winPlus/minus %s%d? %'
-    b'd or %dFarkle for %sNot below 0\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92  A okadding%s is'
-    b' inEnter digitsThree pairsWins: %d (%d%%)OddsoffmayTwo tripl'
-    b'ets: %dThe first to bank the target wins at once.Behind? Tak'
-    b'e more risks: playing safe rarely catches up.full roundon',
+    b'.Discard%s is on or off.Undo lastChance to score:The entry i'
+    b's above the target.Table full (%d)Four+pairEach extra die do'
+    b'ubles: 4x2 = %d, 5x1 = %dexactExact target needs finish exac'
+    b't  solo: %d turns%s:Pick a value firstEvery decision counts:'
+    b' rolling on, banking, or passing the dice on after a farkle '
+    b'(A). After the third, the lesson ends.Arrows under the dice '
+    b'show which to take. The line below the dice says what is wis'
+    b'e next: roll on (\xe2\x86\x91) or bank (\xe2\x86\x93).Tips help you with three'
+    b' decisions.%s: steps of 50 up to %d.',
+    # piece 1: 997 bytes from offset 876
+    b'Takeover: after a bank, the next player who is in may take o'
+    b'ver the points and the dice left, but must roll successfully'
+    b' first. No takeover after a farkle.Also changedHot dice: you'
+    b' may roll on or bank.%s: steps of 50 up to %d.%s: no such va'
+    b'lue.1 to %d seatsNobody may skip a turn.Once all dice are se'
+    b't aside, the turn goes on with all of them (hot dice) and ke'
+    b"eps its points.A roll with nothing to score loses the turn's"
+    b" open points.Then bank the turn's points or roll the rest ag"
+    b'ain.After every roll you set aside at least one scoring die.'
+    b' Every die set aside must be part of a score; keeping fewer '
+    b'is allowed.A turn starts with all the dice.Unknown rule pres'
+    b'et.Straight 1-5: %d, 2-6: %dopenerTake back?The target must '
+    b'be hit exactly. Passing it is a bust: the turn scores 0.doub'
+    b'lingExample 1 1 5 2 3 6: keeping 1 1 5 gives %d.All scoring '
+    b'dice are set aside by themselves.Decisions:Undo: %sA single '
+    b'1: %dAhead? Bank sooner and let the others gamble.Three pair'
+    b's: %d\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92 A ok B menuGame: %s',
+    # piece 2: 990 bytes from offset 1873
+    b'\xe2\x86\x91 rolls on with the pick, \xe2\x86\x93 banks it, at once and withou'
+    b't asking (setting Ask first: off); with nothing picked they '
+    b'take every scoring die.%s needs two values.Pad %d, in %dEach'
+    b' extra die adds the triple again: 4x2 = %d, 5x2 = %d\xe2\x86\x91\xe2\x86\x93\xe2\x86'
+    b'\x90\xe2\x86\x92 points A ok B menuBelow %d: 0Only three of a kind count'
+    b'; extra 1s and 5s score alone, others not: 4x5 = %dFarkles: '
+    b'%d%%Undo: %sWith a penalty no total drops below 0.Best total'
+    b': %dFive=5000 needs 5 dice%s needs 6 diceUse theseA end  B u'
+    b'ndoA menu  B back\xe2\x86\x93 undo  A farkle  B menuplay-offat onceNo'
+    b' games yetTakeover3 farkles: %sAt the start of a turn A roll'
+    b's. With a takeover offer \xe2\x86\x91 takes it over, A rolls fresh. W'
+    b'hile a computer plays, B shows the standings; any other key '
+    b'hurries it.Otherwise B drops the pick or shows the standings'
+    b' with tips, help, joining, leaving and the way to the main m'
+    b'enu.\xe2\x86\x91 rolls on with the pick, \xe2\x86\x93 banks it. Both ask first'
+    b' (with nothing picked they take every scoring die); the same'
+    b' key again does it, B says no.',
+    # piece 3: 989 bytes from offset 2863
+    b'\xe2\x86\x90\xe2\x86\x92 move the bar below the dice, A picks the die above it'
+    b'.Save as\xe2\x80\xa6Auto keepTotal %d: %sThat does not workWhat two t'
+    b'riples in one roll score.Three decisions with tips: done. Th'
+    b'e tips are off again.Tips for good: B, then the "Tips" row.F'
+    b'arkle%s: unknown option.A single 5: %dThree farkles in a row'
+    b' cost %d points.Entry: you may bank only once one own turn r'
+    b'eaches %d, without inherited points. Below it banking is ref'
+    b'used with a message. After that every bank counts.newTie: on'
+    b'ly the leaders play more rounds until one is ahead.Not at th'
+    b'e tablePer turn: %dAfter the first roll with 300 and 2 dice '
+    b'left: bank. Rolling on loses the 300 in %d%% of the rolls an'
+    b'd adds only %d on average.Standings, scoring%d d.: %d.%d%% %'
+    b'd/%d(Once you are past the entry of %d.)Only %d names a padW'
+    b'ith 5 dice nearly every roll scores: %d%%.Pad full: new one!'
+    b'What 1 to 5 and 2 to 6 in one roll score (off: nothing).Two '
+    b'tripletsEntry above the targetWhat the straight 1 to 6 in on'
+    b'e roll scores (off: nothing).',
+    # piece 4: 1021 bytes from offset 3852
+    b'Exact target and finish "exact" go together.\xe2\x86\x90\xe2\x86\x92 change A '
+    b'infoSingles set aside earlier may complete a triple later.Ho'
+    b'w to play\xe2\x86\x90\xe2\x86\x92 change  A explain\xe2\x86\x91\xe2\x86\x93 50  \xe2\x86\x90\xe2\x86\x92 500  A ok'
+    b'FinishFour of a kind + pair: %dRules not readable.Five=5000 '
+    b'is for 5 dice only.Entry\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92  A farkle  B menu%s: al'
+    b'ready 0Five of a kind: 5000; four: a doubled tripleThese rul'
+    b'esName: 1-%d lettersCombinations count within one roll only.'
+    b'Nothing to undoOver: undo firstDiceWith 1 die only %d roll i'
+    b'n %d scores (%d%%).Triples acrossRules of thumbDeleteScoring'
+    b':\xe2\x86\x92 0: never below 0Delete them all?Not allowed\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92'
+    b' A ok B menuThe fewer dice, the sooner it is all gone.%d tur'
+    b'ns: %sFour or more of a kind: doubling (each further die dou'
+    b'bles the triple) or only the triple counts.Hot dice: you mus'
+    b't roll on.%s needs 6 dice: set it to off.Three of a kind fro'
+    b'm 2 to 6: the face times 100Whoever reaches this total sets '
+    b'the end of the game going (see End).What three pairs in one '
+    b'roll of six dice score.Start fromPenalty\xe2\x86\x90\xe2\x86\x92 change  B bac'
+    b'k',
+    # piece 5: 1003 bytes from offset 4873
+    b'Best turn: %dAt most %dA bust counts as a farkle for the pen'
+    b'alty.With 2 dice every roll is about a coin toss: %d%% score'
+    b'.One must stayButtonsTotal %dReaching the target, the round '
+    b'is still finished: everybody gets the same number of turns. '
+    b'The highest total wins.\xe2\x86\x93 undo  B menu%d dice, target %d.Ti'
+    b'eToo late: last roundTacticslast turnleaves4+ of a kindGames'
+    b': %dLesson done\xe2\x86\x91\xe2\x86\x9350 \xe2\x86\x90\xe2\x86\x92500 A okStraight 1-6: %dScorin'
+    b'gTie: the player who opened the final round wins, else the e'
+    b'arlier seat.Whole points onlytriples onlyThe fewer dice you '
+    b'roll, the likelier a farkle.RecordsNo entry hurdle: any scor'
+    b'e may be banked.%s (comp.)Hot diceSmall str.fixedWhat three '
+    b'ones score: 1000 or 300.TargetTurn %d: %s4, 5, 6 of a kind: '
+    b'1000, 2000, 3000%d dice: %d.%d%%Tips lessonTaking over after'
+    b' hot dice, the taker rolls all the dice.Three 1sSetting not '
+    b'validFinal: %d to winPlus/minus %s%d? %d or %d%s: farkleNot '
+    b'below 0\xe2\x86\x91\xe2\x86\x93\xe2\x86\x90\xe2\x86\x92  A okadding%s is inEnter digitsThree pai'
+    b'rsWins: %d (%d%%)OddsoffmayTwo triplets: %d',
+    # piece 6: 110 bytes from offset 5876
+    b'The first to bank the target wins at once.Behind? Take more '
+    b'risks: playing safe rarely catches up.full roundon',
 )

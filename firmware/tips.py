@@ -27,12 +27,15 @@ from engine.game import BANK, PASS, ROLL
 from firmware import tips_store
 
 LESSON_STEPS = 3
+LESSON_END_MS = 1500  # after a last step that rolled: the result in view this long, then the page
 
 
 class Tips:
     """The tips of one play screen (see the module docstring)."""
 
     offers_lesson = True  # the standings offer the tips lesson (a local game's)
+    end_due = None  # a last lesson step that rolled: its end page, a Due once the dice settle
+    end_pending = False  # that page is still to come
 
     def __init__(self, app, game, players):
         self.game = game
@@ -111,7 +114,24 @@ class Tips:
             return
         self.lesson = -1
         self._forget()
+        if play.anim.armed:  # a roll: its result first (issue 51), the page when it has shown
+            self.end_pending = True
+            return
+        self._end_page(app)
+
+    def _end_page(self, app):
+        self.end_pending = False
+        self.end_due = None
         _page(app, "lesson_done", ("lesson_end_1", "lesson_end_2"), "lesson_done")
+
+    def settled(self, app, now):
+        """The play screen's dice settled: a pending end page comes
+        LESSON_END_MS later (or at the next decision, whichever is first)."""
+        if self.end_pending and self.end_due is None:
+            from firmware.clock import Due
+
+            self.end_due = Due()
+            self.end_due.set(now, LESSON_END_MS)
 
     def active(self, play):
         """True when the screen should show tips now."""
@@ -133,6 +153,8 @@ class Tips:
         """Before a person's decision is applied: what it gives away, and
         whether it is a step of the lesson (rolling on, banking, passing
         after a farkle)."""
+        if self.end_pending:  # the lesson's end page before anything else happens
+            self._end_page(app)
         phase = self.game.phase
         last = actions[-1] if actions else None
         self._step = self.in_lesson() and play.person_to_move() and (
@@ -169,7 +191,12 @@ class Tips:
     # ------------------------------------------------------------ screen
 
     def tick(self, app, play, now):
-        """True when the shown tip changes (the coach answered)."""
+        """True when the shown tip changes (the coach answered), or the
+        lesson's end page came."""
+        due = self.end_due
+        if due is not None and due.reached(now):
+            self._end_page(app)
+            return True
         view = self.view
         return view is not None and view.tick(app, play)
 

@@ -79,13 +79,13 @@ def pad_stats_settings_scenes():
         sim.keys(_PAD + ",UP,UP,UP,UP,UP,UP,UP,UP,A,A,RIGHT,UP,UP")
 
     def pad_table(sim):
-        sim.keys(_PAD + ",UP,UP,UP,UP,UP,UP,UP,UP,A,A,B")
+        sim.keys(_PAD + ",UP,UP,UP,UP,UP,UP,UP,UP,A,A,B,DOWN,DOWN,A")
 
     def pad_menu(sim):
-        sim.keys(_PAD + ",UP,UP,UP,UP,UP,UP,UP,UP,A,A,B,A")
+        sim.keys(_PAD + ",UP,UP,UP,UP,UP,UP,UP,UP,A,A,B")
 
     def pad_digits(sim):
-        sim.keys(_PAD + ",B,A,DOWN,A,UP,RIGHT,UP,UP,A")
+        sim.keys(_PAD + ",B,DOWN,DOWN,A,UP,RIGHT,UP,UP,A")
 
     def pad_playoff(sim):
         sim.keys(_PAD + ",RIGHT" * 10 + ",A" + ",RIGHT" * 10 + ",A")

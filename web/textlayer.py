@@ -37,6 +37,7 @@ WORDS = {
         "points": "%s: %d Punkte", "turn": "dieser Zug %+d", "solo": "Zug %d",
         "lead": "%d vor %s", "behind": "%d hinter %s", "need": "%d fehlen, um an %s vorbeizuziehen",
         "level": "gleichauf mit %s",
+        "final": "Schlussrunde: letzter Zug für %s, %d zum Sieg",
         "LEFT": "zum Würfel links", "RIGHT": "zum Würfel rechts",
         "take": "die %d nehmen", "drop": "die %d zurücklegen",
         "to_move": "am Zug", "to_come": "hat noch einen Zug",
@@ -45,6 +46,7 @@ WORDS = {
         "points": "%s: %d points", "turn": "this turn %+d", "solo": "turn %d",
         "lead": "%d ahead of %s", "behind": "%d behind %s", "need": "%d needed to pass %s",
         "level": "level with %s",
+        "final": "Final round: last turn for %s, %d to win",
         "LEFT": "to the die on the left", "RIGHT": "to the die on the right",
         "take": "take the %d", "drop": "put the %d back",
         "to_move": "to move", "to_come": "still has a turn",
@@ -69,7 +71,9 @@ def header_text(lang, game, points):
             if i != game.current and other.active and (best is None or other.score > best.score):
                 best = other
         standing = race(game)
-        if standing is not None and best is not None:
+        if standing is not None and standing[0] == "need":  # the final round, named
+            parts.insert(0, w["final"] % (seat.name, standing[1]))
+        elif standing is not None and best is not None:
             parts.append(w[standing[0]] % (standing[1], best.name))
         elif best is not None:
             parts.append(w["level"] % best.name)

@@ -14,12 +14,15 @@ Screens:
 - `PadScreen`: the current seat's turn. UP/DOWN change the points by 50
   (held: auto-repeat, the steps grow to 100 and then 500 the longer it is
   held), LEFT/RIGHT by 500 (x10). A enters them; A at 0 enters "Nichts".
-  While the points are below the entry hurdle of a seat that is not in,
-  the status line says so before A. B opens the overview.
-- `PadOverview`: the standings next to the base scoring table (one press
-  from the pad screen); A opens the menu, B goes back.
-- `PadMenu`: Nichts, undo (naming the entry it takes back), digit entry,
-  +/- (a correction or a penalty by hand) for a seat, join, leave, main menu.
+  Right after an entry DOWN takes it back ("Rückgängig", named on the hint
+  line) until another key is pressed. While the points are below the entry
+  hurdle of a seat that is not in, the status line says so before A. B
+  opens the menu.
+- `PadMenu`: undo ("Rückgängig", naming the entry it takes back), Nichts,
+  the overview, digit entry, +/- (a correction or a penalty by hand) for a
+  seat, join, leave, main menu; B goes back to the pad.
+- `PadOverview`: the standings next to the base scoring table (from the
+  menu); A opens the menu, B goes back to the pad.
 - `PadDigits`: the points digit by digit (UP/DOWN the digit, LEFT/RIGHT move);
   values that are not a multiple of 50 are possible here and refused with
   both neighbours named ("120: 100 oder 150?").
@@ -109,7 +112,8 @@ def event_text(app, pad, events):
         if kind == "hurdle":
             msg = app.t("pad_hurdle") % ev[3]
         elif kind == "penalty" and ev[2]:  # at 0 nothing is taken: the Nichts are the news
-            msg = ui.fit_name(app.t("penalty") % ("%s", ev[2]), pad.seats[ev[1]].name, ui.w)
+            key = "penalty_floor" if ev[2] < pad.penalty else "penalty"  # stopped at 0: said
+            msg = ui.fit_name(app.t(key) % ("%s", ev[2]), pad.seats[ev[1]].name, ui.w)
         elif kind == "final":
             msg = app.t("final_round")
         elif kind == "playoff":
@@ -156,6 +160,7 @@ class PadScreen(Screen):
         self.value = 0
         self.reps = 0
         self.msg = ""
+        self.undo_offer = False  # an entry was just made: DOWN takes it back
 
     def act(self, app, action):
         """Apply a pad action and save; True when accepted (else `msg` says
@@ -172,12 +177,16 @@ class PadScreen(Screen):
         if not failed and pad.final_round and pad.playoff is None and not pad.over:
             self.msg = ""  # the status says the final round and what the next seat needs
         self.value = 0
+        self.undo_offer = False
         app.redraw()
         return True
 
     def enter(self, app, value):
-        """Enter `value` for the current seat (0: Nichts); True when accepted."""
+        """Enter `value` for the current seat (0: Nichts); True when
+        accepted. Taking it back is one press (DOWN) from now on, until
+        another key."""
         ok = self.act(app, ("enter", value) if value else ("nothing",))
+        self.undo_offer = ok and self.pad.can_undo
         if ok and self.pad.over:
             app.push(PadWinner(self))
         return ok
@@ -188,6 +197,12 @@ class PadScreen(Screen):
         if pad.over:
             if kind == "press":
                 app.push(PadWinner(self))
+            return
+        offer = self.undo_offer
+        if kind == "press":
+            self.undo_offer = False
+        if key == buttons.DOWN and kind == "press" and offer and not self.value:
+            self.act(app, ("undo",))  # "Rückgängig": the entry just made
             return
         if key in ARROWS:
             if key == buttons.UP or key == buttons.DOWN:
@@ -203,7 +218,7 @@ class PadScreen(Screen):
             self.enter(app, self.value)
             return
         elif key == buttons.B and kind == "press":
-            app.push(PadOverview(self))
+            app.push(PadMenu(self))
         else:
             return
         app.redraw()
@@ -274,6 +289,8 @@ class PadScreen(Screen):
 
     def _hint_text(self, app):
         key = "pad_hint" if self.value else "pad_hint_zero"
+        if self.undo_offer and not self.value:
+            key = "pad_hint_undo"
         return app.t(key if app.big else key + "_small")
 
     def state(self):
@@ -281,7 +298,7 @@ class PadScreen(Screen):
         pad = self.pad
         return {"pad": pad.to_data(), "value": self.value, "message": self.msg,
                 "current": pad.current, "scores": [s.score for s in pad.seats],
-                "round": pad.round_no, "winner": pad.winner}
+                "round": pad.round_no, "winner": pad.winner, "undo": self.undo_offer}
 
 
 # ------------------------------------------------------------ overview and menu
@@ -394,10 +411,8 @@ class PadMenu(Menu):
         self.screen = screen
 
     def _entries(self):
-        out = ["nothing"]
-        if self.screen.pad.can_undo:
-            out.append("undo")
-        out += ["digits", "adjust", "join", "leave", "to_title"]
+        out = ["undo"] if self.screen.pad.can_undo else []
+        out += ["nothing", "overview", "digits", "adjust", "join", "leave", "to_title"]
         return out
 
     def title(self, app):
@@ -412,12 +427,14 @@ class PadMenu(Menu):
         for key in self._entries():
             if key == "nothing":
                 out.append(ui.fit_name(app.t("pad_menu_nothing"), pad.seat().name, ui.w - 4))
+            elif key == "undo" and not app.big:  # no room to name the entry: the pad says it after
+                out.append(app.t("pad_menu_undo_small"))
             elif key == "undo":
                 last = pad.last_entry()
                 out.append(ui.fit_name(app.t("pad_menu_undo") % entry_text(app, pad, last, "%s"),
                                        entry_name(pad, last), ui.w - 4))
-            elif key == "to_title":
-                out.append(app.t("to_title"))
+            elif key in ("to_title", "overview"):
+                out.append(app.t("to_title" if key == "to_title" else "pad_menu_overview"))
             else:
                 out.append(app.t(("menu_" if key in ("join", "leave") else "pad_menu_") + key))
         return out
@@ -435,6 +452,8 @@ class PadMenu(Menu):
             screen.enter(app, 0)
         elif key == "undo":
             screen.act(app, ("undo",))
+        elif key == "overview":
+            app.push(PadOverview(screen))
         elif key == "digits":
             app.push(PadDigits(screen))
         elif key == "adjust":
@@ -596,7 +615,9 @@ class PadAdjust(Screen):
         ui.text(canvas, ui.fit(app.t("pad_total") % s.score, ui.w - vw - 2), 0, y)
         canvas.rect(ui.w - vw, y - 2, vw, ui.line + 1, 1)
         ui.right(canvas, change, y, 1, ui.w - 3)
-        ui.text(canvas, "→ %d" % total, 0, y + ui.line + 1)
+        # a minus past the total stops at 0, and the line says so
+        below = s.score + self.delta < 0
+        ui.text(canvas, app.t("pad_floor") if below else "→ %d" % total, 0, y + ui.line + 1)
         if self.msg:
             ui.text(canvas, ui.fit(self.msg, ui.w), 0, y + 2 * ui.line + 1)
         ui.hints(canvas, app.t("pad_adjust_hint" if app.big else "pad_adjust_hint_small"))
@@ -689,8 +710,8 @@ class PadSetup(Menu):
             app.push(NamePicker(taken, lambda app, name: self._set(i, name)))
         elif row == "start":
             self._start(app)
-        else:
-            self.change(app, index, 1)
+        # A on a value row does nothing: its hint names LEFT/RIGHT only (a
+        # press meant as "ok" turned 10000 into 5000)
 
     def _set(self, i, name):
         self.names[i] = name
@@ -725,7 +746,7 @@ class PadSetup(Menu):
         row = self._rows()[self.index]
         if row == "start":
             return app.t("form_hint_start")
-        return app.t("nav_hint" if row == "seat" else "settings_hint")
+        return app.t("nav_hint" if row == "seat" else "pad_setup_hint")
 
     def state(self):
         """The form's values."""

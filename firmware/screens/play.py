@@ -52,6 +52,7 @@ class Play(Screen):
     _bankable = None  # the last _may_bank: (roll, phase, turn total, picks), answer
     _looked_up = None  # the last _valid_points: (roll, open singles, phase, dice, points)
     _best = None  # the last _best_keep: (roll, open singles, keep)
+    _faces = None  # the faces the roll's allowed keeps hold: (roll, open singles, faces)
 
     def __init__(self, app, game):
         self.game = game
@@ -66,6 +67,7 @@ class Play(Screen):
         self.handed_over = -1  # the turn (events_total) whose hand-over was shown
         self.asking = None  # ROLL or BANK: the question on screen; the same key again does it
         self.asked_total = 0  # the turn total the question is about
+        self.ask_kind = ""  # "lose" or "win": a final-round bank's question says so
         self.tips = Tips(app, game, self.players)  # firmware/tips.py: per person, off by default
         self.picks_due = Due()  # the picks' save (see the module docstring)
         self.picks_saved = None  # what was saved last (or restored)
@@ -294,12 +296,46 @@ class Play(Screen):
         if then == BANK and refusal:
             self.msg = app.tf("why_" + refusal[0], refusal[1])
             return
-        if (asked != then and (then == BANK or not refusal)
-                and app.session.settings["ask"]):
+        total = game.turn_total + points
+        # In the final round a bank that loses is asked about in words even
+        # with "ask" off, and one that wins says so (engine: bank_outcome).
+        outcome = None
+        if then == BANK and (game.final >= 0 or game.playoff is not None):
+            from engine.ending import bank_outcome
+
+            outcome = bank_outcome(game, total)
+        if asked != then and (outcome == "lose" or (
+                (then == BANK or not refusal) and app.session.settings["ask"])):
             self.asking = then
-            self.asked_total = game.turn_total + points
+            self.asked_total = total
+            self.ask_kind = outcome or ""
             return
         self._apply(app, actions)
+
+    def _unpickable(self, app, i):
+        """Why die `i` of the roll cannot be picked (no allowed keep of the
+        roll holds its face: it cannot score whatever else is picked), naming
+        it; "" when it can. The faces of the allowed keeps are worked out
+        once a roll (issue 51: such a pick made UP and DOWN do nothing)."""
+        game = self.game
+        face = game.roll[i]
+        if face in (1, 5) and not game.rules.exact:
+            return ""  # a single 1 or 5 always scores: no walk of the keeps for it
+        last = self._faces
+        if last is None or last[0] is not game.roll or last[1] is not game.open_singles:
+            faces = []
+            for keep, _ in game.valid_keeps():
+                for d in keep:
+                    if d not in faces:
+                        faces.append(d)
+            last = self._faces = (game.roll, game.open_singles, faces)
+        if face in last[2]:
+            return ""
+        if game.rules.exact:  # it scores, but only past the target
+            for keep, _ in scoring.keeps(game.roll, game.rules, game.open_singles):
+                if face in keep:
+                    return app.tf("why_past_target", (game.rules.target,))
+        return self._reason_text(app, [i], "not_scoring")
 
     def _reason_text(self, app, bad, reason):
         if reason == "past_target":
@@ -365,7 +401,7 @@ class Play(Screen):
         if kind == "long" or (kind == "repeat" and key not in (buttons.LEFT, buttons.RIGHT)):
             return  # a held UP or DOWN must not answer its own question
         if self.anim.armed:  # a press ends the animation and still counts
-            self.anim.clear()
+            self._settled(app)
             app.redraw()
         if not self.person_to_move():
             if key == buttons.B:
@@ -390,10 +426,14 @@ class Play(Screen):
             self.asking = None
             n = len(self.sel)
             if key == buttons.A:
-                self.sel[self.cursor] = not self.sel[self.cursor]
-                bad, reason = self._bad_dice()
-                if reason:
-                    self.msg = self._reason_text(app, bad, reason)
+                refused = "" if self.sel[self.cursor] else self._unpickable(app, self.cursor)
+                if refused:  # a die no keep of this roll holds is not picked: said why
+                    self.msg = refused
+                else:
+                    self.sel[self.cursor] = not self.sel[self.cursor]
+                    bad, reason = self._bad_dice()
+                    if reason:
+                        self.msg = self._reason_text(app, bad, reason)
             else:
                 self.cursor = (self.cursor + (1 if key == buttons.RIGHT else -1)) % n
             self.picks_due.set(app.now, PICKS_REST_MS)
@@ -427,7 +467,7 @@ class Play(Screen):
             self._save_picks(app)
         if self.anim.armed:
             if self.anim.reached(now):
-                self.anim.clear()
+                self._settled(app)
                 return True
             if self.anim_frame.reached(now):
                 self.anim_frame.set(now, ANIM_FRAME_MS)
@@ -468,6 +508,12 @@ class Play(Screen):
         # no press reaches the play screen before the hand-over shows.
         self._hand_over_due(app)
         return True
+
+    def _settled(self, app):
+        """The roll animation ends: the result shows (the tips lesson's end
+        page, when the roll was its last step, comes after it)."""
+        self.anim.clear()
+        self.tips.settled(app, app.now)
 
     def _plan_after_trim(self, app, kind):
         """True when the plan `kind` needs loads once the modules no screen
@@ -532,7 +578,7 @@ class Play(Screen):
         head, turn, turn_x = self._header(app, seat)
         rec = font.recorder
         if rec is not None:  # a host's text layer says the header in whole words
-            rec.play_header(game, 0 if game.phase == "farkle" else game.turn_total)
+            rec.play_header(game, self._shown_total())
         ui.header(canvas, head, turn, turn_x)
         dice_y = ui.line + (1 if app.big else 0)
         phase = game.phase
@@ -551,8 +597,7 @@ class Play(Screen):
         of it on the chip."""
         game = self.game
         standing = race(game)
-        # a farkle's points are gone: the header's turn says +0 (the status line what was lost)
-        points = 0 if game.phase == "farkle" else game.turn_total
+        points = self._shown_total()
         key = (seat.name, seat.score, seat.turns, points, len(game.seats), standing)
         kept = self._head
         if kept is None:
@@ -564,7 +609,7 @@ class Play(Screen):
         turn = "+%d" % points
         turn_w = ui.width(turn)
         right = ui.w  # (App.busy's mark goes to the bottom right, on the hint line)
-        room = right - turn_w - 4
+        room = right - turn_w - (4 if app.big else 2)
         if len(game.seats) == 1:
             head = app.t("solo_head") % (seat.turns + 1, seat.score)
             if ui.width(head) > room:  # the score matters more than the turn's number
@@ -572,14 +617,26 @@ class Play(Screen):
         else:  # the race gives way to the name (kept to a few letters), the name to the score
             score = ": %d" % seat.score
             tails = [score]
-            if standing is not None:  # the race in words, in a sign ("↑3550"), or not at all
+            if standing is not None and standing[0] == "need":
+                # the final round: its name and what wins it; the seat's own
+                # total gives way to them ("Bea Schluss »3200", "Bea »3200")
+                final = " " + app.t("race_need") % standing[1]
+                sign = " " + app.t("race_need_small") % standing[1]
+                tails = [score + final, final, sign, score] if app.big else [sign, score]
+            elif standing is not None:  # the race in words, in a sign ("↑3550"), or not at all
                 key = "race_" + standing[0]
                 tails = [score + " " + app.t(key + "_small") % standing[1], score]
                 if app.big:
                     tails.insert(0, score + " " + app.t(key) % standing[1])
             head = None
+            # The whole name first, the words around it giving way; the race
+            # is not dropped for a whole name (the bare score is last).
+            for tail in tails[:-1] if standing is not None else tails:
+                if ui.width(seat.name + tail) <= room:
+                    head = seat.name + tail
+                    break
             least = min(ui.width(NAME_LEAST), ui.width(seat.name))
-            for tail in tails:
+            for tail in tails if head is None else ():
                 if ui.width(tail) + least <= room:
                     # the number of "Spieler 2" stays: default names differ only there
                     head = ui.fit_name("%s" + tail, seat.name, room)
@@ -591,6 +648,13 @@ class Play(Screen):
         texts = (ui.fit(head, room), turn, right - turn_w)
         kept.keep(app, (key, texts))
         return texts
+
+    def _shown_total(self):
+        """The turn's points the header shows: a farkle's are gone (+0, the
+        status line says what was lost) once the dice have settled; while
+        they tumble nothing of the roll's result shows (issue 51)."""
+        game = self.game
+        return 0 if game.phase == "farkle" and not self.anim.armed else game.turn_total
 
     def _draw_start(self, app, canvas, y):
         ui = app.ui
@@ -605,10 +669,10 @@ class Play(Screen):
         self._draw_aside(app, canvas, y + ui.die + 3)
         status = self.msg or self.tips.start_line(app, self)
         if not status:
-            from firmware.screens.turns import penalty_ahead
+            from firmware.screens.turns import penalty_ahead, warn_text
 
             warn = penalty_ahead(game, game.current)
-            status = app.t("warn_next" if app.big else "warn_next_small") % warn if warn else ""
+            status = warn_text(app, game, warn) if warn else ""
         if status:
             ui.text(canvas, ui.fit(status, ui.w), 0, ui.h - 2 * ui.line)
 
@@ -646,6 +710,8 @@ class Play(Screen):
         status = self.msg or self._status(app)
         if not self.asking:  # a question stays in view, tips or not
             status = self.msg or self.tips.status(app, self, status)
+        if self.anim.armed:
+            status = ""  # the result (a farkle, hot dice, a penalty) when the dice settle
         if status:
             ui.text(canvas, ui.fit(status, ui.w), 0, ui.h - 2 * ui.line + (1 if app.big else 0))
 
@@ -664,11 +730,17 @@ class Play(Screen):
     def _status(self, app):
         game = self.game
         if self.asking:
-            return app.t("ask_roll" if self.asking == ROLL else "ask_bank") % self.asked_total
+            key = "ask_roll" if self.asking == ROLL else "ask_bank"
+            if self.ask_kind:  # the final round: "200 sichern: damit verlierst du?"
+                key += "_" + self.ask_kind + ("" if app.big else "_small")
+            return app.t(key) % self.asked_total
         if game.phase == "farkle":
             seat = game.seat()
-            if game.rules.penalty and seat.score and seat.farkles == 2:  # the pass takes it
-                return app.t("farkle_penalty") % min(seat.score, game.rules.penalty)
+            penalty = game.rules.penalty
+            if penalty and seat.score and seat.farkles == 2:  # the pass takes it
+                # (no more than the seat has: the line says it stops at 0)
+                key = "farkle_penalty_floor" if seat.score < penalty else "farkle_penalty"
+                return app.t(key) % min(seat.score, penalty)
             said = app.t("bust" if game.lost_kind == "bust" else "farkle")
             if game.rules.penalty and seat.score and seat.farkles == 1:
                 return app.t("farkle_warn")
@@ -714,6 +786,8 @@ class Play(Screen):
     def _hint(self, app):
         game = self.game
         small = "" if app.big else "_small"
+        if self.anim.armed and game.phase != "start":
+            return ""  # the dice tumble: what they allow shows when they settle
         if not self.person_to_move():
             return app.t("hurry_hint" + small)
         if self.asking:
@@ -721,6 +795,10 @@ class Play(Screen):
         phase = game.phase
         if phase == "start":
             return app.t("offer_hint" + small) if game.offer else app.t("start_hint")
+        if phase == "keep" and any(self.sel) and self._bad_dice()[1]:
+            # picks that are no keep: UP and DOWN would be refused, so the
+            # hint offers what helps (another pick)
+            return app.t("pick_hint" + small)
         if phase in ("keep", "decide"):
             if not self._may_bank():  # the hint offers what the keys can do now
                 return app.t(("roll_only_hint" if phase == "keep" else "decide_roll_hint") + small)
@@ -778,8 +856,12 @@ def _event_text(app, game, event):
     kind = event[0]
     if kind == "hot":
         return app.t("hot")
-    if kind == "penalty":
-        return app.t("penalty") % (game.seats[event[1]].name, event[2])
+    if kind == "penalty":  # the name whole, the points and why they are fewer
+        from firmware.screens.turns import penalty_key
+
+        key = penalty_key("penalty", event[2], game.rules.penalty)
+        return app.ui.fit_name(app.t(key) % ("%s", event[2]), game.seats[event[1]].name,
+                               app.ui.w)
     if kind in ("join", "leave"):
         return app.t("seat_joined" if kind == "join" else "seat_left") % event[2]
     if kind == "final":

@@ -110,8 +110,8 @@ class Settings(Menu):
         self.change(app, index, 1)
 
     def hint(self, app):
-        """How to change a value."""
-        return app.t("settings_hint")
+        """How to change a value: LEFT/RIGHT, or A for the next one."""
+        return app.t("settings_hint" if app.big else "settings_hint_small")
 
     def draw(self, app, canvas):
         """The form; on the dice row a die in the chosen style."""

@@ -3,16 +3,12 @@
 from engine.game import MAX_SEATS
 from engine.levels import LEVELS, PLAN, needs
 from engine.rules import PRESETS, TARGETS, TOP_GUESS, preset
-from firmware.players import computer_name, plan_known
+from firmware.players import SOLVE_PACE, computer_name, plan_known
 from firmware.screen import Menu
 from firmware.screens.names import default_name
 
 KINDS = ("",) + LEVELS
-
-# The pace of the plan's solve (firmware.screens.solving) until this device
-# has measured its own ("solve" setting): ms per 100 solver steps on the
-# chip, a step of 60-70 ms and its pass of the main loop.
-SOLVE_PACE = 7500
+REMEMBER_MS = 1500  # the form's choices, unchanged this long, are kept (a power-off keeps them)
 
 
 def solve_seconds(rules, pace):
@@ -49,6 +45,9 @@ class Setup(Menu):
         self.sets = app.session.rulesets()  # [name, encoding] pairs
         self.custom = None  # an unsaved edit from the rules editor
         self._solve = None  # (plan rules' encoding, seconds, rules choice) of `_solve_seconds`
+        from firmware.clock import Due
+
+        self.remember_due = Due()  # the choices' save, once they have rested (see `tick`)
         last = app.session.load_seating()
         if last is None:  # the first game, or the table file was damaged
             self.preset = 0
@@ -126,9 +125,12 @@ class Setup(Menu):
         return self.custom if self.custom is not None else preset(PRESETS[0])
 
     def _edited(self, app, rules, name):
-        """From the rules editor: choose the saved set `name` or the edit."""
+        """From the rules editor: choose the saved set `name` or the edit,
+        kept at once (an edit is work a power-off must not lose)."""
         self.sets = app.session.rulesets()
         self._select(rules, name)
+        self.remember_due.clear()
+        app.session.save_seating(*self._table(app))
 
     def _tips_label(self, app):
         people = [name for name, kind in self.seats if not kind and name in self.tips]
@@ -187,7 +189,23 @@ class Setup(Menu):
         return seconds
 
     def change(self, app, index, step):
-        """LEFT/RIGHT cycle the value of a row."""
+        """LEFT/RIGHT cycle the value of a row; the choices are kept once
+        they rest."""
+        changed = self._change(app, index, step)
+        if changed:
+            self.remember_due.set(app.now, REMEMBER_MS)
+        return changed
+
+    def tick(self, app, now):
+        """Keep the form's choices as the next form's start once they have
+        rested REMEMBER_MS (one write for a burst of presses): a power-off
+        with the form open keeps the chosen rules and seats (issue 51)."""
+        if self.remember_due.reached(now):
+            self.remember_due.clear()
+            app.session.save_seating(*self._table(app))
+        return False
+
+    def _change(self, app, index, step):
         row = self._rows()[index]
         if row == "preset":
             self.preset = (self.preset + step) % self._choice_count()
@@ -221,6 +239,8 @@ class Setup(Menu):
     def choose(self, app, index):
         """A: pick a name, open the order screen, or start."""
         row = self._rows()[index]
+        if row in ("seat", "count"):  # the seats change: kept once they rest
+            self.remember_due.set(app.now, REMEMBER_MS)
         if row == "seat":
             i = index - 3
             if not self.seats[i][1]:
@@ -253,8 +273,8 @@ class Setup(Menu):
             app.push(TipsPick(self.seats, self.tips))
         elif row == "start":
             self._start(app)
-        else:
-            self.change(app, index, 1)
+        # The target row: A does nothing, as its hint says ("←→ Ziel
+        # ändern"; a press meant as "ok" made 10000 12000).
 
     def _set_name(self, i, name):
         self.seats[i][0] = name
@@ -273,8 +293,9 @@ class Setup(Menu):
             key += "_small"
         return app.t(key)
 
-    def _start(self, app):
-        """Start the game; a running game is replaced only after a yes."""
+    def _table(self, app):
+        """The form's table as Session.save_seating takes it: (rules row's
+        name, rules with the target, seats, people with tips)."""
         rules = self._rules(app)
         if rules.target != self.target:
             rules = rules.replace(target=self.target, entry=min(rules.entry, self.target))
@@ -282,6 +303,12 @@ class Setup(Menu):
         choice = key if key is not None else (saved[0] if saved is not None else "")
         seats = [list(s) for s in self.seats]
         tips = [name for name, kind in seats if not kind and name in self.tips]
+        return choice, rules, seats, tips
+
+    def _start(self, app):
+        """Start the game; a running game is replaced only after a yes."""
+        self.remember_due.clear()  # the start keeps the table itself
+        choice, rules, seats, tips = self._table(app)
         flow = app.flow
         if app.session.has_game():
             flow.ask_replace(app, lambda app: flow.start_game(app, choice, rules, seats, tips))

@@ -22,9 +22,11 @@ import gc
 from engine.plan_solver import PlanSolver
 from firmware import buttons
 from firmware.clock import ticks_diff
+from firmware.players import SOLVE_PACE
 from firmware.screen import Screen
 
 ROWS_PER_STEP = 1  # solver steps per loop pass: each is 60-70 ms on the chip (a few up to 0.5 s)
+TRUST_AT = 4  # the pace seen alone tells the time left from 1/TRUST_AT of the steps on
 RETRIES = 3  # MemoryErrors survived before the error goes to the recovery screen
 # What the game held and the solve does not need: forgotten with the game
 # put away, their code leaves large holes in the heap.
@@ -46,6 +48,7 @@ class Solving(Screen):
         self.game_put_away = False  # the game put away to make room (see the module docstring)
         self.note = None  # the play screen's status line then ("Schlussrunde!"): not saved
         self.started = None  # app.now at the first step: the pace the new-game form tells
+        self.pace = SOLVE_PACE  # the pace the form told (ms per 100 steps): the first estimate
 
     def _make_room(self, app):
         """Let go of the screen modules nobody needs now, then collect."""
@@ -63,6 +66,7 @@ class Solving(Screen):
             self.retries = 0
             self._make_room(app)
             self.started = now
+            self.pace = app.session.settings["solve"] or SOLVE_PACE
         solver = self.solver
         try:
             for _ in range(ROWS_PER_STEP):
@@ -138,21 +142,30 @@ class Solving(Screen):
         canvas.rect(4, y, ui.w - 8, 7, 1)
         canvas.fill_rect(5, y + 1, (ui.w - 10) * max(0, self.shown) // 100, 5, 1)
         left = self.seconds_left(app.now)
-        line = app.t("solving_left") % (self.shown, left) if left is not None else (
+        line = app.t("solving_left") % (max(0, self.shown), left) if left is not None else (
             "%d%%" % max(0, self.shown))
         ui.center(canvas, line, y + 10)
         ui.hints(canvas, app.t("solving_hint"))
 
     def seconds_left(self, now):
-        """About how many seconds the work still takes at its pace so far
-        (None before there is a pace to go by)."""
+        """About how many seconds the work still takes: one estimate from
+        the form's to the end (issue 51: the form said ~62 s, the bar 12 s
+        at 0%). It starts as the form's (the steps left at the pace it
+        told) and moves to the pace seen here as the work gets done, wholly
+        from a quarter of the steps on (TRUST_AT). None before the work
+        starts."""
         solver = self.solver
-        if self.started is None or solver.done <= 0 or self.shown < 0:
+        if self.started is None:
             return None
+        total = max(1, solver.total)
+        done = solver.done
+        pace = self.pace
         spent = ticks_diff(now, self.started)
-        if spent <= 0:
-            return None
-        return (spent * (solver.total - solver.done) // solver.done + 999) // 1000
+        if done > 0 and spent > 0:
+            seen = spent * 100 // done
+            part = min(total, done * TRUST_AT)  # the seen pace's weight, out of total
+            pace = (seen * part + pace * (total - part)) // total
+        return ((total - done) * pace // 100 + 999) // 1000
 
     def state(self):
         """How far the work is."""

@@ -22,6 +22,19 @@ def penalty_ahead(game, seat):
     return 0
 
 
+def penalty_key(key, taken, penalty):
+    """The text key for a penalty of `taken` points where `penalty` was
+    set: its "_floor" form when less was taken because the total stops at
+    0 (docs/rules.md), so the line says why it is not the penalty chosen."""
+    return key + "_floor" if taken < penalty else key
+
+
+def warn_text(app, game, warn):
+    """The warning before a third farkle in a row that costs `warn` points."""
+    key = penalty_key("warn_next", warn, game.rules.penalty)
+    return app.t(key if app.big else key + "_small") % warn
+
+
 def turn_results(game):
     """(seat, points) for each turn played since the last person's turn
     began, most recent first; points None for a farkle or bust, a negative
@@ -57,7 +70,10 @@ def result_line(app, game, result):
     if points is None:
         rest = app.t("turn_nothing") % ""
     elif points < 0:
-        rest = app.t("turn_penalty") % ("", -points)
+        if -points < game.rules.penalty:  # stopped at 0: the seat had less
+            rest = app.t("turn_penalty_floor") % ""
+        else:
+            rest = app.t("turn_penalty") % ("", -points)
     else:
         rest = " +%d" % points
     return ui.fit(game.seats[seat].name, ui.w - ui.width(rest) - 1) + rest  # 1 px between
@@ -124,7 +140,11 @@ class HandOver(Screen):
         ui = app.ui
         game = self.play.game
         app.ui.clear(canvas)
-        ui.title(canvas, ui.fit_name(app.t("your_turn"), game.seat().name, ui.w - 2))
+        # the final round is named on its hand-over ("Schlussrunde: Bea")
+        title = "your_turn"
+        if game.final >= 0 and game.playoff is None:
+            title = "final_turn" if app.big else "final_turn_small"
+        ui.title(canvas, ui.fit_name(app.t(title), game.seat().name, ui.w - 2))
         y = ui.line + 2
         lines = []
         if game.offer:
@@ -135,7 +155,7 @@ class HandOver(Screen):
         rows = max(1, (ui.h - y - ui.line) // ui.line)
         warn = penalty_ahead(game, game.current)
         if warn:
-            lines.append(app.t("warn_next" if app.big else "warn_next_small") % warn)
+            lines.append(warn_text(app, game, warn))
         if game.playoff is None and game.final >= 0:
             lines += final_lines(app, game, rows - len(lines))
         elif game.playoff is not None:

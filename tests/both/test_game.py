@@ -947,3 +947,22 @@ def test_penalty_at_zero_takes_nothing_and_says_nothing():
         play(g, ROLL, PASS)
     assert g.seats[0].score == 0 and g.seats[0].farkles == 0
     assert "penalty" not in kinds(g)
+
+
+def test_bank_outcome_in_the_final_round():
+    """engine.ending.bank_outcome: "lose" for a final-round bank that cannot win, "win"
+    for the last turn that goes ahead, None elsewhere (issue 51)."""
+    from engine.ending import bank_outcome
+
+    game = new_game(preset("zehntausend").replace(tie="playoff"), 3, [1, 1, 1, 2, 3, 4])
+    game.seats[0].score = 9500
+    assert bank_outcome(game, 1000) is None  # no final round yet
+    play(game, ROLL, keep(1, 1, 1), BANK)  # Anna: 10500, Ben and Cleo still play
+    assert game.final == 0 and game.current == 1
+    assert bank_outcome(game, 150) == "lose"
+    assert bank_outcome(game, 10550) is None  # ahead, but Cleo may still pass him
+    assert bank_outcome(game, 10500) is None  # level: a play-off, not lost
+    game.pending = [1]  # Ben the last to play
+    assert bank_outcome(game, 10550) == "win"
+    game.rules = game.rules.replace(tie="trigger")
+    assert bank_outcome(game, 10500) == "lose"  # a tie goes to Anna, who reached it

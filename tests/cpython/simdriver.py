@@ -23,6 +23,17 @@ def scripted_game(rules, seats, faces, scores=()):
     return game
 
 
+def settle(sim, bound_ms=2000):
+    """Let virtual time pass until the play screen's dice stop tumbling
+    (its result shows only then, issue 51); a screen without dice at once."""
+    anim = getattr(sim.app.top(), "anim", None)
+    waited = 0
+    while anim is not None and anim.armed:
+        assert waited < bound_ms, "the roll animation did not end in %d ms" % bound_ms
+        sim.step(20)
+        waited += 20
+
+
 def press(sim, *keys):
     """Press keys in order."""
     for key in keys:

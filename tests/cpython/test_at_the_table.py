@@ -8,7 +8,7 @@ import pytest
 from engine.rules import preset
 from firmware.screens.play import Play
 from simulator.host import Sim
-from tests.cpython.simdriver import press, scripted_game
+from tests.cpython.simdriver import press, scripted_game, settle
 from tests.cpython.test_pad_screens import title_to
 from tests.cpython.test_settings_screens import row
 
@@ -27,8 +27,9 @@ def _sim(tmp_path, board, rules, faces, names=("Anna", "Ben"), scores=(), lang="
 
 @pytest.fixture
 def drawn(monkeypatch):
-    """drawn(sim): every text on the current screen after a fresh redraw;
-    each must fit the panel."""
+    """drawn(sim): every text on the current screen after a fresh redraw,
+    once the dice have settled (`settle=False`: as it is now); each must
+    fit the panel."""
     from firmware import font
 
     log = []
@@ -40,7 +41,9 @@ def drawn(monkeypatch):
 
     monkeypatch.setattr(font.Font, "draw", draw)
 
-    def texts(sim):
+    def texts(sim, settle_first=True):
+        if settle_first:
+            settle(sim)
         del log[:]
         sim.app.draws += 1  # a whole redraw: a menu would draw only what a cursor move changed
         sim.app.redraw()
@@ -212,7 +215,7 @@ def test_pad_setup_hint_names_left_right_and_a_minus_at_zero_says_so(tmp_path, b
     sim.app.settings_changed()
     title_to(sim, "pad_title")
     assert sim.state()["screen"] == "pad_setup"
-    assert sim.app.t("settings_hint") in drawn(sim)  # ←→ on the value rows
+    assert sim.app.t("pad_setup_hint") in drawn(sim)  # ←→ on the value rows
     menu_to(sim, sim.app.t("start_game"))
     assert sim.state()["screen"] == "pad"
     pad_menu(sim, sim.app.t("pad_menu_adjust"))

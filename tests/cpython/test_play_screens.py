@@ -11,7 +11,7 @@ from engine.rules import preset
 from firmware import font
 from firmware.screens.play import Play
 from simulator.host import Sim
-from tests.cpython.simdriver import press, scripted_game
+from tests.cpython.simdriver import press, scripted_game, settle
 from tools.texts import de as texts_de
 from tools.texts import en as texts_en
 
@@ -43,6 +43,7 @@ def drawn(monkeypatch):
     monkeypatch.setattr(font.Font, "draw", draw)
 
     def texts(sim):
+        settle(sim)  # a roll's result shows when the dice have settled
         del log[:]
         sim.app.redraw()
         sim.step(0)

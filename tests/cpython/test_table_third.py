@@ -6,7 +6,7 @@ import pytest
 
 from engine.rules import preset
 from simulator.host import Sim
-from tests.cpython.simdriver import press
+from tests.cpython.simdriver import press, settle
 from tests.cpython.test_at_the_table import _sim, drawn  # noqa: F401  (drawn: a fixture)
 
 BOARDS = ("pico_ssd1306_i2c", "thumby")
@@ -618,7 +618,8 @@ def test_the_arrows_on_the_hint_line_read_as_arrows(tmp_path, board):
     ↓sichern") each arrow is drawn as such: a head of three rows that
     widens from the tip, the stem in the middle, nothing like the letters."""
     sim, game = _sim(tmp_path, board, preset("zehntausend"), [1, 5, 2, 3, 4, 4])
-    press(sim, "A")  # a roll: the keep hint names ↑ and ↓
+    press(sim, "A")  # a roll: the keep hint names ↑ and ↓ (once the dice settle)
+    settle(sim)
     small = "" if sim.app.big else "_small"
     hint = sim.app.t("keep_hint" + small)
     assert hint.startswith("↑")

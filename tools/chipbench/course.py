@@ -429,7 +429,7 @@ class Course:
 
     def pad(self):
         """The score pad: its form (moves, a value change), a pad started,
-        points set with UP/DOWN, its overview and menu, back to the title."""
+        points set with UP/DOWN, its menu (B) and overview, back to the title."""
         c = self
         c.open("pad_title", want="pad_setup")
         c.press("DOWN", "cursor")
@@ -441,7 +441,10 @@ class Course:
         for key in ("UP", "UP", "DOWN", "UP"):
             c.press(key, "value")
         c.shot("pad")
-        c.back(want="pad_table")
+        c.back(want="pad_menu")
+        c.move_to(c.find("pad_menu_overview"))
+        if c.press("A", "screen") != "pad_table":
+            raise CourseError("the pad menu's overview gave %r" % c.screen())
         if c.press("A", "screen") != "pad_menu":
             raise CourseError("A on the pad's overview gave %r" % c.screen())
         c.press("DOWN", "cursor")
