@@ -62,8 +62,8 @@ class Prober:
                 await c.until(lambda c, p=pongs: c.pongs > p, 30)
                 self.times.append(time.perf_counter() - began)
                 await asyncio.sleep(0.02)  # a pace, not a wait for something
-        except ConnectionError:  # closed by the server (1013 "store"): the pings end there
-            return
+        except ConnectionError as e:  # closed by the server (1013 "store"): the pings end there
+            return "closed: %r" % (e,)
 
     async def stop(self, label):
         """Stop; print and return the p99 (seconds)."""
@@ -150,7 +150,12 @@ async def keep_refused(probe, c, action, procs, code, before, pings=10):
     room's prober has `pings` round trips: they are measured while the
     store is being tried and fails."""
     ref = 100
+    end = time.monotonic() + 120
     while len(probe.times) < pings:
+        # the prober's task ends only by an error: say it instead of waiting for ever
+        assert not probe.task.done(), ("the honest room's pings ended", probe.task.result()
+                                       if not probe.task.exception() else probe.task.exception())
+        assert time.monotonic() < end, "only %d pings answered in 120 s" % len(probe.times)
         ref += 1
         no = await refused(c, action, ref)
         assert no["why"] == "server", no
