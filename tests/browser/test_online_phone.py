@@ -85,7 +85,7 @@ def singles(dice):
     return [k for k, d in enumerate(dice) if d["value"] in (1, 5)]
 
 
-def test_a_whole_room_game_by_taps_on_a_phone(browser, room_server):  # noqa: F811
+def test_a_whole_room_game_by_taps_on_a_phone(browser, room_server, figure):  # noqa: F811
     from server.client import Client, choose, create_room, join_room
     from tests.server.play import over, play_until
 
@@ -143,7 +143,11 @@ def test_a_whole_room_game_by_taps_on_a_phone(browser, room_server):  # noqa: F8
         taps += 1
     worker.join(60)
     assert t["title"] == "Anna gewinnt!", t
-    assert picked_by_tap >= 2 and taps >= 10, (picked_by_tap, taps)
+    # What a won game holds whatever the dice: a die picked by a tap, and a
+    # pick, the bank's question and its yes (a game to 1000 can be one turn).
+    assert picked_by_tap >= 1 and taps >= 3, (picked_by_tap, taps)
+    figure("phone: a room game won by taps: %d taps, %d dice picked by a tap"
+           % (taps, picked_by_tap))
     assert r.page.evaluate("zt.state().screen") == "winner"
     assert not r.errors, r.errors
     r.close()

@@ -109,7 +109,9 @@ def test_default_names_stay_whole_in_the_final_header(tmp_path, board, lang, dra
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_text_copy_names_the_final_round(tmp_path, lang):
-    from web import textlayer
+    # loaded from its file as test_textlayer does: under pytest-xdist a worker
+    # may have tools/ on sys.path, where `web` is tools/web.py
+    from tests.cpython.test_textlayer import textlayer
 
     sim, game = _final(tmp_path, "pico_ssd1306_i2c", lang, 8000, [1, 5, 2, 3, 4, 4])
     said = textlayer.header_text(lang, game, 0)
