@@ -156,6 +156,9 @@ def test_an_error_of_the_hook_is_not_swallowed():
 def _slots():
     """The two lists _fragment fills: made before the rig, while the heap
     still has a run of 12 KB for each (after it, a capped heap may not)."""
+    import gc
+
+    gc.collect()
     return [None] * 1500, [None] * 1500
 
 
